@@ -1,0 +1,34 @@
+//! cnsim engine: a packet-level discrete-event simulator for congestion notification in Ethernet
+//! (IEEE 802.1Qau QCN and relatives). See docs/architecture.md.
+
+pub mod bench;
+mod build;
+pub mod event;
+pub mod frame;
+pub mod net;
+pub mod protocols;
+pub mod report;
+pub mod rng;
+mod routing;
+pub mod scenario;
+pub mod sim;
+pub mod stats;
+pub mod time;
+pub mod traffic;
+pub mod units;
+
+pub use scenario::ScenarioError;
+pub use sim::Sim;
+
+/// Load, validate and build a simulation from TOML text.
+pub fn simulation(text: &str, path: &str, overrides: &[(String, String)], seed: Option<u64>) -> Result<Sim, ScenarioError> {
+    let loaded = scenario::load(text, path, overrides, seed)?;
+    Sim::build(&loaded)
+}
+
+/// Validate a scenario (it is built, not run) and return the resolved TOML.
+pub fn check(text: &str, path: &str, overrides: &[(String, String)]) -> Result<String, ScenarioError> {
+    let loaded = scenario::load(text, path, overrides, None)?;
+    Sim::build(&loaded)?;
+    Ok(loaded.resolved_toml())
+}

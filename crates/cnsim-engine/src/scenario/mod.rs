@@ -1,0 +1,12 @@
+//! Scenario files (DESIGN.md §3): the serde model, loading with `--set` overrides, and errors that
+//! name the file, line and key. The schema is documented in docs/scenarios.md.
+
+mod error;
+mod load;
+mod model;
+mod names;
+
+pub use error::ScenarioError;
+pub use load::{load, Loaded};
+pub use model::*;
+pub use names::expand;

@@ -1,0 +1,34 @@
+//! Node-name lists with ranges: "S1..S6" stands for S1, S2, …, S6.
+
+/// Expand one name or range. Errors say what is wrong with the range.
+pub fn expand(s: &str) -> Result<Vec<String>, String> {
+    let Some((a, b)) = s.split_once("..") else {
+        return Ok(vec![s.to_string()]);
+    };
+    let split = |x: &str| {
+        let i = x.rfind(|c: char| !c.is_ascii_digit()).map_or(0, |i| i + 1);
+        let (p, n) = x.split_at(i);
+        n.parse::<u64>().ok().map(|v| (p.to_string(), v, n.len()))
+    };
+    match (split(a), split(b)) {
+        (Some((pa, na, wa)), Some((pb, nb, _))) if pa == pb && na <= nb && nb - na < 100_000 => {
+            // Keep zero padding when the first number has it ("H01..H10").
+            let pad = if a.ends_with(&format!("0{}", na)) || (na == 0 && wa > 1) { wa } else { 0 };
+            Ok((na..=nb).map(|i| format!("{pa}{i:0pad$}")).collect())
+        }
+        _ => Err(format!("bad name range {s:?}: expected e.g. \"S1..S6\" (same prefix, ascending numbers)")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn ranges() {
+        assert_eq!(expand("S1..S3").unwrap(), vec!["S1", "S2", "S3"]);
+        assert_eq!(expand("H08..H10").unwrap(), vec!["H08", "H09", "H10"]);
+        assert_eq!(expand("SW1").unwrap(), vec!["SW1"]);
+        assert!(expand("S3..S1").is_err());
+        assert!(expand("S1..R3").is_err());
+    }
+}

@@ -1,0 +1,110 @@
+//! `cnsim._core`: the thin Python binding of the engine (contract: docs/internals/core-api.md).
+
+use cnsim_engine::Sim;
+use pyo3::create_exception;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+
+create_exception!(_core, ScenarioError, pyo3::exceptions::PyValueError, "A scenario is invalid; the message names the file, line and key.");
+
+fn scenario_err(e: cnsim_engine::ScenarioError) -> PyErr {
+    ScenarioError::new_err(e.0)
+}
+
+/// Engine version.
+#[pyfunction]
+fn version() -> &'static str {
+    env!("CARGO_PKG_VERSION")
+}
+
+/// Validate a scenario and return it resolved (defaults filled, overrides applied) as TOML.
+#[pyfunction]
+#[pyo3(signature = (text, path, overrides = Vec::new()))]
+fn check(text: &str, path: &str, overrides: Vec<(String, String)>) -> PyResult<String> {
+    cnsim_engine::check(text, path, &overrides).map_err(scenario_err)
+}
+
+/// Run the fixed benchmark scenario (docs/performance.md).
+#[pyfunction]
+#[pyo3(name = "bench", signature = (n_sources, qcn, duration_s = 1.0))]
+fn run_bench<'py>(py: Python<'py>, n_sources: usize, qcn: bool, duration_s: f64) -> PyResult<Bound<'py, PyDict>> {
+    let r = py.detach(|| cnsim_engine::bench::run(n_sources, qcn, duration_s));
+    let d = PyDict::new(py);
+    d.set_item("sources", r.sources)?;
+    d.set_item("qcn", r.qcn)?;
+    d.set_item("sim_s", r.sim_s)?;
+    d.set_item("wall_s", r.wall_s)?;
+    d.set_item("events", r.events)?;
+    d.set_item("delivered_frames", r.delivered_frames)?;
+    d.set_item("events_per_s", r.events_per_s())?;
+    d.set_item("delivered_per_s", r.delivered_per_s())?;
+    Ok(d)
+}
+
+/// One simulation run, advanced in chunks by `run_until`.
+#[pyclass(module = "cnsim._core")]
+struct Simulation {
+    sim: Sim,
+}
+
+#[pymethods]
+impl Simulation {
+    #[new]
+    #[pyo3(signature = (text, path, overrides = Vec::new(), seed = None))]
+    fn new(text: &str, path: &str, overrides: Vec<(String, String)>, seed: Option<u64>) -> PyResult<Self> {
+        cnsim_engine::simulation(text, path, &overrides, seed).map(|sim| Simulation { sim }).map_err(scenario_err)
+    }
+    #[getter]
+    fn duration_ps(&self) -> u64 {
+        self.sim.duration
+    }
+    #[getter]
+    fn now_ps(&self) -> u64 {
+        self.sim.now
+    }
+    #[getter]
+    fn events(&self) -> u64 {
+        self.sim.events
+    }
+    #[getter]
+    fn stopped_by(&self) -> Option<String> {
+        self.sim.stopped_by.clone()
+    }
+    /// Advance to min(t_ps, duration) without the GIL; True when the run is over.
+    #[pyo3(signature = (t_ps, max_events = 0))]
+    fn run_until(&mut self, py: Python<'_>, t_ps: u64, max_events: u64) -> bool {
+        let sim = &mut self.sim;
+        py.detach(|| sim.run_until(t_ps, max_events))
+    }
+    /// End the run now (a guard tripped, or the user interrupted); results stay readable.
+    fn stop(&mut self, reason: String) {
+        self.sim.stopped_by.get_or_insert(reason);
+    }
+    fn resolved_toml(&self) -> String {
+        self.sim.resolved_toml.clone()
+    }
+    fn stats_json(&self) -> String {
+        self.sim.stats().to_string()
+    }
+    /// Recorded series in long format, as little-endian byte buffers for numpy.frombuffer.
+    fn series<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let s = &self.sim.series;
+        let le = |v: &[f64]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
+        let d = PyDict::new(py);
+        d.set_item("names", s.names.clone())?;
+        d.set_item("index", PyBytes::new(py, &s.idx.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>()))?;
+        d.set_item("t", PyBytes::new(py, &le(&s.t)))?;
+        d.set_item("value", PyBytes::new(py, &le(&s.v)))?;
+        Ok(d)
+    }
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
+    m.add_class::<Simulation>()?;
+    m.add_function(wrap_pyfunction!(version, m)?)?;
+    m.add_function(wrap_pyfunction!(check, m)?)?;
+    m.add_function(wrap_pyfunction!(run_bench, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,26 @@
+"""cnsim: packet-level simulation of congestion notification (QCN and kin).
+
+    import cnsim
+    res = cnsim.run("scenarios/examples/dumbbell.toml", set={"cp.qeq": "25 frames"})
+    res.summary["global"]["feedback_rate_pct"]; res.series("rp.S1.cr").plot()
+
+`ScenarioError` and `__version__` come from the engine module and are loaded on first use, so the
+pure-Python parts (metrics, outputs, figures) import without a built engine.
+"""
+
+from .api import check, run
+from .results import Result
+
+__all__ = ["run", "check", "Result", "ScenarioError", "__version__"]
+
+
+def __getattr__(name: str):
+    if name == "ScenarioError":
+        from ._core import ScenarioError
+
+        return ScenarioError
+    if name == "__version__":
+        from ._core import version
+
+        return version()
+    raise AttributeError(f"module 'cnsim' has no attribute {name!r}")

@@ -1,0 +1,5 @@
+"""`python -m cnsim` is the `cnsim` command."""
+
+from .cli import main
+
+main()

@@ -1,0 +1,126 @@
+"""The Python API: `run` a scenario, `check` one.
+
+The engine (`cnsim._core`) is imported inside the functions, so the rest of the package (metrics,
+outputs, figures) imports without it.
+"""
+
+import sys
+import time
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+from .results import Result
+
+Scenario = str | Path
+Overrides = Mapping[str, object] | Iterable[str] | None
+
+CHUNKS = 200  # run in this many slices of simulated time, to show progress and catch Ctrl-C
+MAX_EVENTS_PER_CALL = 5_000_000  # and at most this many events per slice (bounded wall time)
+
+
+def _source(scenario: Scenario) -> tuple[str, str]:
+    """(TOML text, path label): a str with a newline is TOML text, anything else a file path."""
+    if isinstance(scenario, str) and "\n" in scenario:
+        return scenario, "<string>"
+    path = Path(scenario)
+    return path.read_text(), str(path)
+
+
+def _value_text(value: object) -> str:
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
+def _overrides(set: Overrides) -> list[tuple[str, str]]:
+    """`{"k": v}` or `["k=v", ...]` as the engine's list of (key, value text)."""
+    from ._core import ScenarioError
+
+    if set is None:
+        return []
+    if isinstance(set, Mapping):
+        return [(str(k), _value_text(v)) for k, v in set.items()]
+    if isinstance(set, str):
+        set = [set]
+    pairs = []
+    for item in set:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise ScenarioError(f"--set {item!r}: expected key=value")
+        pairs.append((key.strip(), value.strip()))
+    return pairs
+
+
+def check(scenario: Scenario, set: Overrides = None) -> str:
+    """Validate a scenario; return it resolved (defaults filled, overrides applied) as TOML."""
+    from . import _core
+
+    text, path = _source(scenario)
+    return _core.check(text, path, _overrides(set))
+
+
+def run(
+    scenario: Scenario,
+    *,
+    set: Overrides = None,
+    seed: int | None = None,
+    out: str | Path | None = None,
+    progress: bool | None = None,
+    figures: bool = True,
+) -> Result:
+    """Run a scenario (a path, or TOML text) and return its `Result`.
+
+    `set` overrides scenario keys ({"cp.qeq": "25 frames"} or ["cp.qeq=25 frames"]); `seed`
+    replaces the scenario's seed. With `out`, the outputs are written there (with figures unless
+    `figures=False`). `progress` shows a bar on stderr; None means "when stderr is a terminal".
+    On Ctrl-C the run is stopped, nothing is written, and KeyboardInterrupt propagates.
+    """
+    from . import _core
+
+    text, path = _source(scenario)
+    sim = _core.Simulation(text, path, _overrides(set), seed)
+    if progress is None:
+        progress = sys.stderr.isatty()
+    try:
+        if progress:
+            _drive_with_progress(sim, path)
+        else:
+            _drive(sim, lambda: None)
+    except KeyboardInterrupt:
+        sim.stop("interrupted")
+        raise
+    result = Result.from_simulation(sim)
+    if out is not None:
+        result.write(out, figures=figures)
+    return result
+
+
+def _drive(sim, after_chunk) -> None:
+    """Advance `sim` to its end in slices of simulated time, calling `after_chunk` after each."""
+    duration = sim.duration_ps
+    step = max(1, -(-duration // CHUNKS))
+    target, done = 0, False
+    while not done:
+        target = min(target + step, duration)
+        done = sim.run_until(target, MAX_EVENTS_PER_CALL)
+        after_chunk()
+
+
+def _drive_with_progress(sim, label: str) -> None:
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TextColumn("{task.completed:.3f}/{task.total:.3f} s simulated"),
+        TextColumn("{task.fields[rate]}"),
+        TimeElapsedColumn(),
+    )
+    start = time.perf_counter()
+    with Progress(*columns, console=Console(stderr=True)) as bar:
+        task = bar.add_task(Path(label).name, total=sim.duration_ps / 1e12, rate="")
+
+        def update() -> None:
+            rate = sim.events / max(time.perf_counter() - start, 1e-9)
+            bar.update(task, completed=sim.now_ps / 1e12, rate=f"{rate:,.0f} events/s")
+
+        _drive(sim, update)

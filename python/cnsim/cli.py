@@ -1,0 +1,150 @@
+"""The `cnsim` command line.
+
+Commands hang off the `cli` group: `run`, `check`, `bench` here; `sweep` and `reproduce` are to be
+added the same way (`@cli.command()`), in their own modules if they grow.
+"""
+
+import json
+from pathlib import Path
+
+import click
+
+from . import api
+from .metrics import seed_metrics
+
+SCENARIO = click.argument("scenario", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+SETS = click.option(
+    "--set",
+    "sets",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="Override a scenario key, e.g. --set 'congestion_point.qeq=25 frames' (repeatable).",
+)
+
+
+class _Cli(click.Group):
+    """A group that reports a scenario error as `error: <message>` (exit 2), without traceback."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except ValueError as exc:
+            from ._core import ScenarioError
+
+            if not isinstance(exc, ScenarioError):
+                raise
+            click.echo(f"error: {exc}", err=True)
+            ctx.exit(2)
+
+
+@click.group(cls=_Cli)
+def cli() -> None:
+    """Packet-level simulation of congestion notification (QCN and kin)."""
+
+
+@cli.command()
+@SCENARIO
+@click.option("-o", "--out", type=click.Path(path_type=Path), help="Output directory [out/<stem>].")
+@SETS
+@click.option("--seed", type=int, help="Replace the scenario's seed.")
+@click.option("--no-figures", is_flag=True, help="Do not draw figures.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary table.")
+def run(scenario: Path, out: Path | None, sets, seed, no_figures: bool, quiet: bool) -> None:
+    """Run SCENARIO; write summary.json, series.parquet, figures/ and scenario.toml to the output."""
+    out = out or Path("out") / scenario.stem
+    result = api.run(
+        scenario,
+        set=list(sets),
+        seed=seed,
+        out=out,
+        progress=False if quiet else None,
+        figures=not no_figures,
+    )
+    if not quiet:
+        _print_summary(result, out)
+
+
+def _print_summary(result, out: Path) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    windows = {(d["scope"], d["metric"]): d["window"] for d in result.summary["definitions"]}
+    table = Table("metric", "value", "window", box=None)
+    for key, value in seed_metrics(result.summary).items():
+        scope = "queue" if key.startswith("q_") else "global"
+        table.add_row(key, _format(value), windows[scope, key])
+    console = Console()
+    console.print(table)
+    if result.stats.get("stopped_by"):
+        console.print(f"[yellow]stopped early: {result.stats['stopped_by']}[/]")
+    console.print(f"wrote {out}")
+
+
+def _format(value) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    return str(value)
+
+
+@cli.command()
+@SCENARIO
+@SETS
+@click.option("--resolved", is_flag=True, help="Also print the resolved scenario as TOML.")
+def check(scenario: Path, sets, resolved: bool) -> None:
+    """Validate SCENARIO without running it."""
+    text = api.check(scenario, set=list(sets))
+    if resolved:
+        click.echo(text, nl=False)
+    click.echo(f"ok: {scenario}", err=resolved)
+
+
+def _int_list(ctx, param, value: str) -> list[int]:
+    try:
+        return [int(v) for v in value.split(",") if v.strip()]
+    except ValueError:
+        raise click.BadParameter("expected a comma-separated list of integers") from None
+
+
+@cli.command()
+@click.option("--sources", default="10,100", callback=_int_list, help="Source counts, e.g. 10,100.")
+@click.option("--qcn/--no-qcn", default=True, help="With or without QCN.")
+@click.option("--both", is_flag=True, help="Run each case with and without QCN.")
+@click.option("--duration", default=1.0, show_default=True, help="Simulated seconds per case.")
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+def bench(sources: list[int], qcn: bool, both: bool, duration: float, as_json: bool) -> None:
+    """Time the fixed benchmark scenario (docs/performance.md)."""
+    from ._core import bench as core_bench
+
+    rows = []
+    for n in sources:
+        for with_qcn in (False, True) if both else (qcn,):
+            rows.append({"sources": n, "qcn": with_qcn, **core_bench(n, with_qcn, duration)})
+            if not as_json:
+                _print_bench_row(rows[-1], header=len(rows) == 1)
+    if as_json:
+        click.echo(json.dumps(rows, indent=2))
+
+
+def _print_bench_row(row: dict, header: bool) -> None:
+    fmt = "{:>8} {:>5} {:>8} {:>8} {:>14} {:>14} {:>16}"
+    if header:
+        titles = ("sources", "qcn", "sim_s", "wall_s", "events", "events/s", "delivered/s")
+        click.echo(fmt.format(*titles))
+    click.echo(
+        fmt.format(
+            row["sources"],
+            "yes" if row["qcn"] else "no",
+            f"{row['sim_s']:.3f}",
+            f"{row['wall_s']:.3f}",
+            f"{row['events']:,}",
+            f"{row['events_per_s']:,.0f}",
+            f"{row['delivered_per_s']:,.0f}",
+        )
+    )
+
+
+def main() -> None:
+    """Entry point of the `cnsim` command."""
+    cli()

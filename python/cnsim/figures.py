@@ -1,0 +1,128 @@
+"""Paper-style figures of one run (matplotlib, Agg canvas; no pyplot state).
+
+One function per figure; each returns a `Figure`, or None when the run has nothing to draw.
+A dotted vertical line marks the start of the measurement window.
+"""
+
+import re
+from pathlib import Path
+
+import matplotlib
+import numpy as np
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+STYLE = {
+    "figure.figsize": (5.5, 3.2),
+    "font.size": 9,
+    "axes.labelsize": 9,
+    "axes.titlesize": 9,
+    "legend.fontsize": 7,
+    "xtick.labelsize": 8,
+    "ytick.labelsize": 8,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.grid": True,
+    "grid.alpha": 0.3,
+    "grid.linewidth": 0.5,
+    "lines.linewidth": 1.0,
+    "savefig.dpi": 200,
+    "savefig.bbox": "tight",
+}
+MAX_LEGEND = 12  # more lines than this: no legend
+
+
+def _axes(result, title: str, ylabel: str):
+    fig = Figure()
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot()
+    ax.set_title(title)
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel(ylabel)
+    ax.axvline(result.stats["time"]["measure_from_s"], color="0.6", linestyle=":", linewidth=0.8)
+    return fig, ax
+
+
+def _finish(result, ax) -> None:
+    ax.set_xlim(0, result.stats["time"]["end_s"])
+    ax.set_ylim(bottom=0)
+    if 0 < len(ax.get_lines()) - 1 <= MAX_LEGEND:  # minus the window marker
+        ax.legend(loc="best", frameon=False, ncols=2)
+
+
+def _names(result, prefix: str, suffix: str = "") -> list[str]:
+    return [n for n in result.names() if n.startswith(prefix) and n.endswith(suffix)]
+
+
+def cr_figure(result) -> Figure | None:
+    """Current rate CR(t) of every reaction point, Mb/s (seed 000 Figs. 3-8)."""
+    names = _names(result, "rp.", ".cr")
+    if not names:
+        return None
+    fig, ax = _axes(result, "Current rate at the reaction points", "CR (Mb/s)")
+    for name in names:
+        s = result.series(name)
+        ax.plot(s.index, s.to_numpy() / 1e6, label=name.removeprefix("rp.").removesuffix(".cr"))
+    _finish(result, ax)
+    return fig
+
+
+def queue_figure(result, queue: dict) -> Figure | None:
+    """Length q(t) of one output queue in frames, with Qeq dashed when the queue is a CP."""
+    name = f"q.{queue['name']}"
+    if name not in result.names():
+        return None
+    fig, ax = _axes(result, f"Queue {queue['name']}", "queue length (frames)")
+    s = result.series(name)
+    ax.plot(s.index, s.to_numpy(), color="C0", label="q")
+    if queue["cp"]:
+        ax.axhline(queue["qeq_frames"], color="C3", linestyle="--", linewidth=0.9, label="Qeq")
+    _finish(result, ax)
+    return fig
+
+
+def throughput_figure(result) -> Figure | None:
+    """Throughput of every (flow, receiver), Mb/s, from the cumulative `rx.` byte counts."""
+    names = _names(result, "rx.")
+    if not names:
+        return None
+    fig, ax = _axes(result, "Throughput at the receivers", "throughput (Mb/s)")
+    for name in names:
+        s = result.series(name)
+        t, dt = s.index.to_numpy()[1:], np.diff(s.index.to_numpy())
+        ok = dt > 0
+        mbps = np.diff(s.to_numpy())[ok] * 8 / dt[ok] / 1e6
+        ax.plot(t[ok], mbps, label=name.removeprefix("rx.").replace(">", " → "))
+    _finish(result, ax)
+    return fig
+
+
+def _plotted_queues(stats: dict) -> list[dict]:
+    """The CP queues; without any CP, the busiest queue."""
+    cps = [q for q in stats["queues"] if q["cp"]]
+    if cps or not stats["queues"]:
+        return cps
+    return [max(stats["queues"], key=lambda q: q["arrivals"])]
+
+
+def _file_name(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", text)
+
+
+def draw_run_figures(result, directory: str | Path) -> list[Path]:
+    """Draw every figure of the run into `directory` as PNG; return the files written."""
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    written = []
+    with matplotlib.rc_context(STYLE):
+        figures = [("cr", cr_figure(result)), ("throughput", throughput_figure(result))]
+        figures += [
+            (f"queue_{_file_name(q['name'])}", queue_figure(result, q))
+            for q in _plotted_queues(result.stats)
+        ]
+        for stem, fig in figures:
+            if fig is not None:
+                path = directory / f"{stem}.png"
+                fig.savefig(path)
+                written.append(path)
+    return written

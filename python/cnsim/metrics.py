@@ -1,0 +1,165 @@
+"""Summary metrics of a run, computed from the engine's stats document (`sim.stats_json()`).
+
+This table is the single definition of every metric in `summary.json`; `summarize` parses it into
+`summary["definitions"]`, so each number states its window. Windows: `measure` is
+[simulation.measure_from, end of run], `run` is [0, end of run]. Rates are over frame *copies*
+(one per wire, as the engine counts them). A metric whose denominator is zero is `null`.
+
+| metric | scope | window | unit | definition |
+|---|---|---|---|---|
+| `feedback_rate_pct` | global | measure | % | window.cnm_sent / window.data_injected × 100 |
+| `loss_rate_pct` | global | measure | % | window.data_dropped / window.data_injected × 100 |
+| `source_loss_pct` | global | measure | % | window.data_source_dropped / window.data_generated × 100 |
+| `first_cnm_s` | global | run | s | earliest `first_cnm_s` over the RPs |
+| `cr_mean_mbps` | global | measure | Mb/s | mean over RPs of the RP's `cr_mean_mbps` |
+| `cr_std_mbps` | global | measure | Mb/s | mean over RPs of the RP's `cr_std_mbps` |
+| `cr_spread_mbps` | global | measure | Mb/s | population std-dev over RPs of the RP's `cr_mean_mbps` |
+| `jain_cr` | global | measure | 1 | Jain index (Σr)²/(k·Σr²) (seed 000 eq. 9) over the RPs' `cr_mean_mbps` |
+| `jain_throughput` | global | measure | 1 | Jain index over `throughput_mbps` of every (flow, receiver) |
+| `main_cp` | global | run | name | the CP queue with the most arrivals (whole run) |
+| `first_cnm_s` | rp | run | s | time the RP received its first CNM |
+| `cr_mean_mbps` | rp | measure | Mb/s | time-weighted mean of CR |
+| `cr_std_mbps` | rp | measure | Mb/s | time-weighted std-dev of CR |
+| `cnms_received` | rp | measure | frames | CNMs received by the RP |
+| `limiters_created` | rp | run | 1 | rate limiters the RP created |
+| `q_mean_frames` | queue | measure | frames | time-weighted mean queue length |
+| `q_std_frames` | queue | measure | frames | time-weighted std-dev of the queue length |
+| `q_dev_from_qeq_frames` | queue | measure | frames | `q_mean_frames` − Qeq (CP queues only) |
+| `utilisation` | queue | measure | 1 | busy_s_window / window_s |
+| `arrivals` | queue | measure | frames | frames that arrived at the queue |
+| `drops` | queue | measure | frames | frames dropped at the queue |
+| `cnms_sent` | queue | measure | frames | CNMs the queue's CP sent |
+| `source_loss_pct` | flow | run | % | source_dropped / frames_generated × 100 |
+| `throughput_mbps` | receiver | measure | Mb/s | data delivered to the receiver (bytes_window × 8 / window_s) |
+"""
+
+from statistics import fmean, pstdev
+
+MBPS = 1e6
+
+
+def _definitions(doc: str) -> list[dict]:
+    """The rows of the metric table in `doc`."""
+    keys = ("metric", "scope", "window", "unit", "definition")
+    return [
+        dict(zip(keys, (cell.strip().strip("`") for cell in line.strip("|").split("|"))))
+        for line in doc.splitlines()
+        if line.startswith("| `")
+    ]
+
+
+DEFINITIONS = _definitions(__doc__)
+
+
+def jain(values: list[float]) -> float | None:
+    """Jain's fairness index (Σr)²/(k·Σr²); None when there is no value or all are zero."""
+    square_sum = sum(v * v for v in values)
+    if not values or square_sum == 0:
+        return None
+    return sum(values) ** 2 / (len(values) * square_sum)
+
+
+def _pct(num: float, den: float) -> float | None:
+    return num / den * 100 if den else None
+
+
+def _mean(values: list[float]) -> float | None:
+    return fmean(values) if values else None
+
+
+def _rp(rp: dict) -> dict:
+    return {
+        "first_cnm_s": rp["first_cnm_s"],
+        "cr_mean_mbps": rp["cr_mean_bps"] / MBPS,
+        "cr_std_mbps": rp["cr_std_bps"] / MBPS,
+        "cnms_received": rp["cnms_received_window"],
+        "limiters_created": rp["limiters_created"],
+    }
+
+
+def _queue(queue: dict, window_s: float) -> dict:
+    out = {
+        "q_mean_frames": queue["q_mean_frames"],
+        "q_std_frames": queue["q_std_frames"],
+        "utilisation": queue["busy_s_window"] / window_s if window_s else None,
+        "arrivals": queue["arrivals_window"],
+        "drops": queue["drops_window"],
+        "cnms_sent": queue["cnms_sent_window"],
+    }
+    if queue["cp"]:
+        out["q_dev_from_qeq_frames"] = queue["q_mean_frames"] - queue["qeq_frames"]
+    return out
+
+
+def _flow(flow: dict) -> dict:
+    return {
+        "source_loss_pct": _pct(flow["source_dropped"], flow["frames_generated"]),
+        "receivers": {
+            r["host"]: {"throughput_mbps": r["throughput_bps"] / MBPS} for r in flow["receivers"]
+        },
+    }
+
+
+def summarize(stats: dict) -> dict:
+    """The summary of a run: {"window", "global", "rps", "queues", "flows", "definitions"}.
+
+    Pure and JSON-serialisable; `stats` is the parsed `sim.stats_json()` document.
+    """
+    time = stats["time"]
+    window = stats["window"]
+    rps = {rp["name"]: _rp(rp) for rp in stats["rps"]}
+    queues = {q["name"]: _queue(q, time["window_s"]) for q in stats["queues"]}
+    flows = {f["name"]: _flow(f) for f in stats["flows"]}
+
+    cr_means = [rp["cr_mean_mbps"] for rp in rps.values()]
+    first_cnms = [rp["first_cnm_s"] for rp in rps.values() if rp["first_cnm_s"] is not None]
+    throughputs = [r["throughput_mbps"] for f in flows.values() for r in f["receivers"].values()]
+    cps = [q for q in stats["queues"] if q["cp"]]
+
+    return {
+        "window": {
+            "measure": {
+                "from_s": time["measure_from_s"],
+                "to_s": time["end_s"],
+                "length_s": time["window_s"],
+            },
+            "run": {"from_s": 0.0, "to_s": time["end_s"], "length_s": time["end_s"]},
+        },
+        "global": {
+            "feedback_rate_pct": _pct(window["cnm_sent"], window["data_injected"]),
+            "loss_rate_pct": _pct(window["data_dropped"], window["data_injected"]),
+            "source_loss_pct": _pct(window["data_source_dropped"], window["data_generated"]),
+            "first_cnm_s": min(first_cnms, default=None),
+            "cr_mean_mbps": _mean(cr_means),
+            "cr_std_mbps": _mean([rp["cr_std_mbps"] for rp in rps.values()]),
+            "cr_spread_mbps": pstdev(cr_means) if cr_means else None,
+            "jain_cr": jain(cr_means),
+            "jain_throughput": jain(throughputs),
+            "main_cp": max(cps, key=lambda q: q["arrivals"])["name"] if cps else None,
+        },
+        "rps": rps,
+        "queues": queues,
+        "flows": flows,
+        "definitions": [dict(d) for d in DEFINITIONS],
+    }
+
+
+def seed_metrics(summary: dict) -> dict:
+    """The flat row of seed-000 metrics: the global ones, and the main CP's mean and deviation."""
+    g = summary["global"]
+    main = summary["queues"].get(g["main_cp"], {})
+    row = {
+        key: g[key]
+        for key in (
+            "feedback_rate_pct",
+            "loss_rate_pct",
+            "cr_std_mbps",
+            "cr_mean_mbps",
+            "jain_cr",
+            "first_cnm_s",
+            "main_cp",
+        )
+    }
+    row["q_mean_frames"] = main.get("q_mean_frames")
+    row["q_dev_from_qeq_frames"] = main.get("q_dev_from_qeq_frames")
+    return row

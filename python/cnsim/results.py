@@ -1,0 +1,70 @@
+"""`Result`: what a finished (or stopped) run leaves behind — stats, summary, time series."""
+
+import json
+from functools import cached_property
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .metrics import summarize
+from .outputs import write_run
+
+
+class Result:
+    """The outcome of one run.
+
+    `stats` is the engine's raw stats document, `summary` the metrics of `cnsim.metrics`,
+    `scenario_toml` the resolved scenario. Series are in long format (name, t in s, value);
+    see docs/internals/core-api.md for the names.
+    """
+
+    def __init__(self, stats: dict, series: dict, scenario_toml: str):
+        """`series` is the dict of `sim.series()`: names plus little-endian index/t/value bytes."""
+        self.stats = stats
+        self.scenario_toml = scenario_toml
+        self._names = list(series["names"])
+        self._codes = np.frombuffer(series["index"], dtype="<u4")
+        self._t = np.frombuffer(series["t"], dtype="<f8")
+        self._values = np.frombuffer(series["value"], dtype="<f8")
+        if not len(self._codes) == len(self._t) == len(self._values):
+            raise ValueError("series: index, t and value differ in length")
+
+    @classmethod
+    def from_simulation(cls, sim) -> "Result":
+        """Collect the results of a `_core.Simulation`."""
+        return cls(json.loads(sim.stats_json()), sim.series(), sim.resolved_toml())
+
+    @cached_property
+    def summary(self) -> dict:
+        """The summary metrics (see `cnsim.metrics`)."""
+        return summarize(self.stats)
+
+    @cached_property
+    def series_frame(self) -> pd.DataFrame:
+        """All series in one long frame: name (categorical), t (s), value."""
+        name = pd.Categorical.from_codes(self._codes.astype(np.int64), categories=self._names)
+        return pd.DataFrame({"name": name, "t": self._t, "value": self._values})
+
+    def names(self) -> list[str]:
+        """Names of the recorded series."""
+        return list(self._names)
+
+    def series(self, name: str) -> pd.Series:
+        """One series, indexed by t (s)."""
+        try:
+            code = self._names.index(name)
+        except ValueError:
+            raise KeyError(f"no series {name!r}; see Result.names()") from None
+        mask = self._codes == code
+        return pd.Series(self._values[mask], index=pd.Index(self._t[mask], name="t"), name=name)
+
+    def write(self, out: str | Path, *, figures: bool = True) -> Path:
+        """Write summary.json, series.parquet, scenario.toml and figures/ into `out`, atomically."""
+        return write_run(self, out, figures=figures)
+
+    def __repr__(self) -> str:
+        return (
+            f"<Result {self.stats.get('scenario')!r} seed={self.stats.get('seed')} "
+            f"events={self.stats.get('events')} series={len(self._names)}>"
+        )

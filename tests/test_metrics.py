@@ -1,0 +1,113 @@
+"""`cnsim.metrics.summarize` on hand-made stats documents, against hand-computed values."""
+
+import json
+
+import pytest
+
+from cnsim.metrics import DEFINITIONS, jain, seed_metrics, summarize
+from factories import flow, queue, rp, stats
+
+
+def test_jain_index():
+    assert jain([1, 1, 1, 1]) == 1
+    assert jain([1, 0, 0, 0]) == 0.25
+    assert jain([1, 3]) == pytest.approx(16 / 20)
+    assert jain([]) is None
+    assert jain([0, 0]) is None
+
+
+def test_feedback_and_loss_rates_are_over_the_window():
+    s = stats(window={"data_injected": 2000, "cnm_sent": 50, "data_dropped": 30,
+                      "data_generated": 1000, "data_source_dropped": 10})  # fmt: skip
+    s["frames"] |= {"data_injected": 1, "cnm_sent": 1000, "data_dropped": 1000}  # ignored
+    g = summarize(s)["global"]
+    assert g["feedback_rate_pct"] == pytest.approx(2.5)
+    assert g["loss_rate_pct"] == pytest.approx(1.5)
+    assert g["source_loss_pct"] == pytest.approx(1.0)
+
+
+def test_rates_without_traffic_are_null():
+    g = summarize(stats())["global"]
+    assert g["feedback_rate_pct"] is None and g["loss_rate_pct"] is None
+    assert g["jain_cr"] is None and g["cr_mean_mbps"] is None and g["first_cnm_s"] is None
+    assert g["main_cp"] is None
+
+
+def test_rate_metrics_over_rps():
+    s = stats(rps=[rp("S1", 100, 10, 4.5), rp("S2", 300, 30, 3.25), rp("S3", 200, 20)])
+    summary = summarize(s)
+    g = summary["global"]
+    assert g["cr_mean_mbps"] == pytest.approx(200)
+    assert g["cr_std_mbps"] == pytest.approx(20)
+    assert g["cr_spread_mbps"] == pytest.approx((20000 / 3) ** 0.5)  # population std of 100,300,200
+    assert g["jain_cr"] == pytest.approx(600**2 / (3 * (100**2 + 300**2 + 200**2)))
+    assert g["first_cnm_s"] == 3.25
+    assert summary["rps"]["S1"] == {
+        "first_cnm_s": 4.5, "cr_mean_mbps": pytest.approx(100), "cr_std_mbps": pytest.approx(10),
+        "cnms_received": 5, "limiters_created": 1,
+    }  # fmt: skip
+
+
+def test_queue_metrics_and_main_cp():
+    s = stats(
+        queues=[
+            queue("SW1>SW2", True, q_mean=31.5, qeq=25.0, arrivals=900, busy_s=4.0),
+            queue("SW2>R1", True, q_mean=2.0, qeq=25.0, arrivals=100),
+            queue("S1>SW1", False, q_mean=0.5, arrivals=5000),
+        ]
+    )
+    summary = summarize(s)
+    q = summary["queues"]
+    assert q["SW1>SW2"]["q_dev_from_qeq_frames"] == pytest.approx(6.5)
+    assert q["SW2>R1"]["q_dev_from_qeq_frames"] == pytest.approx(-23.0)
+    assert "q_dev_from_qeq_frames" not in q["S1>SW1"]
+    assert q["SW1>SW2"]["utilisation"] == pytest.approx(0.8)
+    assert q["SW1>SW2"]["drops"] == 2 and q["SW1>SW2"]["arrivals"] == 450
+    assert summary["global"]["main_cp"] == "SW1>SW2"  # the non-CP queue does not count
+    row = seed_metrics(summary)
+    assert row["q_mean_frames"] == 31.5
+    assert row["q_dev_from_qeq_frames"] == pytest.approx(6.5)
+
+
+def test_flow_metrics():
+    s = stats(flows=[flow("S1", {"R1": 100, "R2": 100}, 1000, 20), flow("S2", {"R1": 0, "R2": 0})])
+    summary = summarize(s)
+    assert summary["flows"]["S1"]["source_loss_pct"] == pytest.approx(2.0)
+    assert summary["flows"]["S1"]["receivers"]["R2"] == {"throughput_mbps": pytest.approx(100)}
+    assert summary["global"]["jain_throughput"] == pytest.approx(0.5)
+
+
+def test_window_is_stated():
+    w = summarize(stats(window_s=4.0))["window"]
+    assert w["measure"] == {"from_s": 6.0, "to_s": 10.0, "length_s": 4.0}
+    assert w["run"] == {"from_s": 0.0, "to_s": 10.0, "length_s": 10.0}
+
+
+def test_every_metric_is_defined_with_a_window():
+    s = stats(
+        rps=[rp("S1", 100)],
+        queues=[queue("SW1>SW2", True, 30.0, 25.0, 10)],
+        flows=[flow("S1", {"R1": 1})],
+    )
+    summary = summarize(s)
+    defined = {(d["scope"], d["metric"]) for d in DEFINITIONS}
+    assert all(d["window"] in summary["window"] for d in DEFINITIONS)
+    produced = {("global", k) for k in summary["global"]}
+    produced |= {("rp", k) for r in summary["rps"].values() for k in r}
+    produced |= {("queue", k) for q in summary["queues"].values() for k in q}
+    for f in summary["flows"].values():
+        produced |= {("flow", k) for k in f if k != "receivers"}
+        produced |= {("receiver", k) for r in f["receivers"].values() for k in r}
+    assert produced == defined
+    json.dumps(summary, allow_nan=False)
+
+
+def test_seed_metrics_row():
+    s = stats(rps=[rp("S1", 100, 5, 4.0), rp("S2", 100, 15)], window={"data_injected": 100})
+    row = seed_metrics(summarize(s))
+    assert list(row) == [
+        "feedback_rate_pct", "loss_rate_pct", "cr_std_mbps", "cr_mean_mbps", "jain_cr",
+        "first_cnm_s", "main_cp", "q_mean_frames", "q_dev_from_qeq_frames",
+    ]  # fmt: skip
+    assert row["jain_cr"] == 1 and row["cr_std_mbps"] == pytest.approx(10)
+    assert row["feedback_rate_pct"] == 0 and row["q_mean_frames"] is None

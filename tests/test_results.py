@@ -1,0 +1,80 @@
+"""`Result` built from engine-shaped series bytes, and the figures drawn from it (no engine)."""
+
+import numpy as np
+import pytest
+from factories import flow, queue, rp, stats
+
+from cnsim.figures import draw_run_figures
+from cnsim.results import Result
+
+NAMES = ["rp.S1.cr", "rp.S2.cr", "q.SW1>SW2", "rx.S1>R1"]
+
+
+def series_bytes(samples):
+    """The `sim.series()` dict for [(name, t, value), ...]."""
+    return {
+        "names": NAMES,
+        "index": np.array([NAMES.index(n) for n, _, _ in samples], dtype="<u4").tobytes(),
+        "t": np.array([t for _, t, _ in samples], dtype="<f8").tobytes(),
+        "value": np.array([v for _, _, v in samples], dtype="<f8").tobytes(),
+    }
+
+
+@pytest.fixture
+def result():
+    samples = []
+    for i in range(11):
+        t = i * 0.1
+        samples += [
+            ("rp.S1.cr", t, 1e9 - i * 5e7),
+            ("rp.S2.cr", t, 5e8),
+            ("q.SW1>SW2", t, float(i % 4) * 10),
+            ("rx.S1>R1", t, i * 1.25e6),  # 1.25 MB per 0.1 s = 100 Mb/s
+        ]
+    doc = stats(
+        rps=[rp("S1", 750), rp("S2", 500)],
+        queues=[queue("SW1>SW2", True, 15.0, 25.0, 100)],
+        flows=[flow("S1", {"R1": 100})],
+    )
+    return Result(doc, series_bytes(samples), "[simulation]\n")
+
+
+def test_series_frame_is_long_and_categorical(result):
+    frame = result.series_frame
+    assert list(frame.columns) == ["name", "t", "value"]
+    assert frame["name"].dtype == "category"
+    assert len(frame) == 44
+    assert frame["value"].iloc[0] == 1e9
+
+
+def test_series_by_name(result):
+    s = result.series("rp.S1.cr")
+    assert s.index.name == "t" and s.name == "rp.S1.cr"
+    assert s.index.tolist() == pytest.approx([i * 0.1 for i in range(11)])
+    assert s.iloc[-1] == pytest.approx(5e8)
+    assert result.names() == NAMES
+    with pytest.raises(KeyError):
+        result.series("rp.S9.cr")
+
+
+def test_mismatched_series_lengths_are_refused():
+    bad = series_bytes([("rp.S1.cr", 0.0, 1.0)]) | {"t": b""}
+    with pytest.raises(ValueError):
+        Result(stats(), bad, "")
+
+
+def test_summary_is_computed_from_stats(result):
+    assert result.summary["global"]["cr_mean_mbps"] == pytest.approx(625)
+
+
+def test_figures_are_drawn(result, tmp_path):
+    paths = draw_run_figures(result, tmp_path / "figures")
+    assert sorted(p.name for p in paths) == ["cr.png", "queue_SW1-SW2.png", "throughput.png"]
+    assert all(p.stat().st_size > 1000 for p in paths)
+
+
+def test_write_with_figures(result, tmp_path):
+    out = result.write(tmp_path / "run")
+    assert sorted(p.name for p in (out / "figures").iterdir()) == [
+        "cr.png", "queue_SW1-SW2.png", "throughput.png",
+    ]  # fmt: skip
