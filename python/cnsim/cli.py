@@ -145,6 +145,30 @@ def _print_bench_row(row: dict, header: bool) -> None:
     )
 
 
+@cli.command()
+@click.argument("experiment", required=False)
+@click.option("--list", "list_", is_flag=True, help="List the experiments that can be reproduced.")
+@click.option("-o", "--out", type=click.Path(path_type=Path), help="Output directory [out/<experiment>].")
+@click.option("--seeds", default=3, show_default=True, help="Seeds per configuration.")
+@click.option("--jobs", type=int, help="Worker processes [all cores].")
+@click.option("--quick", is_flag=True, help="Short runs, one seed: a smoke test of the whole pipeline.")
+def reproduce(experiment: str | None, list_: bool, out: Path | None, seeds: int, jobs: int | None, quick: bool) -> None:
+    """Re-run a seed paper's experiment and write its report next to the paper's numbers."""
+    import time
+
+    from .reproduce import EXPERIMENTS
+
+    if list_ or not experiment:
+        for name, mod in EXPERIMENTS.items():
+            click.echo(f"{name:24} {mod.TITLE}")
+        return
+    if experiment not in EXPERIMENTS:
+        raise click.BadParameter(f"unknown experiment {experiment!r}; see --list", param_hint="EXPERIMENT")
+    t0 = time.monotonic()
+    report = EXPERIMENTS[experiment].reproduce(out or Path("out") / experiment, seeds=seeds, jobs=jobs, quick=quick)
+    click.echo(f"wrote {report} ({time.monotonic() - t0:.0f} s)")
+
+
 def main() -> None:
     """Entry point of the `cnsim` command."""
     cli()

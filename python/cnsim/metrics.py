@@ -11,10 +11,10 @@ This table is the single definition of every metric in `summary.json`; `summariz
 | `loss_rate_pct` | global | measure | % | window.data_dropped / window.data_injected × 100 |
 | `source_loss_pct` | global | measure | % | window.data_source_dropped / window.data_generated × 100 |
 | `first_cnm_s` | global | run | s | earliest `first_cnm_s` over the RPs |
-| `cr_mean_mbps` | global | measure | Mb/s | mean over RPs of the RP's `cr_mean_mbps` |
-| `cr_std_mbps` | global | measure | Mb/s | mean over RPs of the RP's `cr_std_mbps` |
-| `cr_spread_mbps` | global | measure | Mb/s | population std-dev over RPs of the RP's `cr_mean_mbps` |
-| `jain_cr` | global | measure | 1 | Jain index (Σr)²/(k·Σr²) (seed 000 eq. 9) over the RPs' `cr_mean_mbps` |
+| `cr_mean_mbps` | global | measure | Mb/s | mean over sessions of the session CR's time-weighted mean (session CR = min over its RPs, seed 000 §3) |
+| `cr_std_mbps` | global | measure | Mb/s | mean over sessions of the session CR's time-weighted std-dev |
+| `cr_spread_mbps` | global | measure | Mb/s | population std-dev over sessions of the session CR's mean |
+| `jain_cr` | global | measure | 1 | Jain index (Σr)²/(k·Σr²) (seed 000 eq. 9) over the sessions' mean CR |
 | `jain_throughput` | global | measure | 1 | Jain index over `throughput_mbps` of every (flow, receiver) |
 | `main_cp` | global | run | name | the CP queue with the most arrivals (whole run) |
 | `first_cnm_s` | rp | run | s | time the RP received its first CNM |
@@ -77,6 +77,10 @@ def _rp(rp: dict) -> dict:
     }
 
 
+def _session(session: dict) -> dict:
+    return {"cr_mean_mbps": session["cr_mean_bps"] / MBPS, "cr_std_mbps": session["cr_std_bps"] / MBPS}
+
+
 def _queue(queue: dict, window_s: float) -> dict:
     out = {
         "q_mean_frames": queue["q_mean_frames"],
@@ -111,7 +115,10 @@ def summarize(stats: dict) -> dict:
     queues = {q["name"]: _queue(q, time["window_s"]) for q in stats["queues"]}
     flows = {f["name"]: _flow(f) for f in stats["flows"]}
 
-    cr_means = [rp["cr_mean_mbps"] for rp in rps.values()]
+    # CR metrics are per session (seed 000 §3: a multiple-unicast session's CR = min r_i); a
+    # unicast or multicast session has one RP, so its session CR is that RP's CR.
+    sessions = {s["name"]: _session(s) for s in stats.get("sessions", [])} or rps
+    cr_means = [s["cr_mean_mbps"] for s in sessions.values()]
     first_cnms = [rp["first_cnm_s"] for rp in rps.values() if rp["first_cnm_s"] is not None]
     throughputs = [r["throughput_mbps"] for f in flows.values() for r in f["receivers"].values()]
     cps = [q for q in stats["queues"] if q["cp"]]
@@ -131,7 +138,7 @@ def summarize(stats: dict) -> dict:
             "source_loss_pct": _pct(window["data_source_dropped"], window["data_generated"]),
             "first_cnm_s": min(first_cnms, default=None),
             "cr_mean_mbps": _mean(cr_means),
-            "cr_std_mbps": _mean([rp["cr_std_mbps"] for rp in rps.values()]),
+            "cr_std_mbps": _mean([s["cr_std_mbps"] for s in sessions.values()]),
             "cr_spread_mbps": pstdev(cr_means) if cr_means else None,
             "jain_cr": jain(cr_means),
             "jain_throughput": jain(throughputs),

@@ -351,6 +351,7 @@ impl Sim {
                         generated: 0,
                         generated_w0: 0,
                         source_dropped: 0,
+                        cr: TimeAvg::new(line_rate as f64),
                     });
                 }
             }
@@ -375,6 +376,12 @@ impl Sim {
                     series.probes.push(Probe::Cr(i as u32));
                     series.names.push(format!("rp.{}.tr", f.name));
                     series.probes.push(Probe::Tr(i as u32));
+                }
+            }
+            for (i, s) in senders.iter().enumerate() {
+                if s.flows.len() > 1 && flows[s.flows.start as usize].rp.is_some() {
+                    series.names.push(format!("session.{}.cr", nodes[s.host as usize].name));
+                    series.probes.push(Probe::Session(i as u32));
                 }
             }
             for p in 0..ports.len() {
@@ -449,6 +456,8 @@ fn new_port(u: usize, v: usize, peer: u32, rate: u64, delay: Time, overhead: u32
         c_w0: Default::default(),
         q: TimeAvg::new(0.0),
         busy_window: 0,
+        peak_frames: 0,
+        peak_bytes: 0,
     }
 }
 

@@ -63,6 +63,9 @@ pub struct Port {
     /// Queue length in frames, time-weighted over the window.
     pub q: TimeAvg,
     pub busy_window: Time,
+    /// Largest queue seen over the whole run, in frames and bytes (capacity invariant).
+    pub peak_frames: u64,
+    pub peak_bytes: u64,
 }
 
 impl Port {
@@ -93,6 +96,8 @@ pub struct Sender {
     pub generated: u64,
     pub generated_w0: u64,
     pub source_dropped: u64,
+    /// Session rate CR = min over the sender's RPs (seed 000 §3), time-weighted over the window.
+    pub cr: TimeAvg,
 }
 
 pub struct Receiver {
@@ -118,13 +123,13 @@ pub struct Flow {
 }
 
 impl Flow {
-    /// Record the RP's current rate into the window statistics.
+    /// Record the RP's current rate into the window statistics; its CR, if it has an RP.
     #[inline]
-    pub fn note_cr(&mut self, now: Time) {
-        if let Some(rp) = &self.rp {
-            if rp.cr != self.cr.value() {
-                self.cr.set(now, rp.cr);
-            }
+    pub fn note_cr(&mut self, now: Time) -> Option<f64> {
+        let cr = self.rp.as_ref()?.cr;
+        if cr != self.cr.value() {
+            self.cr.set(now, cr);
         }
+        Some(cr)
     }
 }

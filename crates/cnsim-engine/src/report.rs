@@ -80,6 +80,7 @@ impl Sim {
                     "drops": p.c.drops, "drops_window": p.c.drops - w.drops,
                     "cnms_sent": p.c.cnms_sent, "cnms_sent_window": p.c.cnms_sent - w.cnms_sent,
                     "busy_s_window": to_secs(p.busy_window), "rate_bps": p.rate_bps,
+                    "peak_frames": p.peak_frames, "peak_bytes": p.peak_bytes,
                 })
             })
             .collect();
@@ -103,6 +104,18 @@ impl Sim {
                        "source_dropped": s.source_dropped, "receivers": receivers})
             })
             .collect();
+        // Sessions: one per sender with RPs; the session rate is min over its RPs (seed 000 §3).
+        let sessions: Vec<Value> = self
+            .senders
+            .iter()
+            .filter(|s| self.flows[s.flows.start as usize].rp.is_some())
+            .map(|s| {
+                let (mean, std) = s.cr.mean_std(now);
+                let flows: Vec<&str> = (s.flows.clone()).map(|f| self.flows[f as usize].name.as_str()).collect();
+                json!({"name": flows.join("+"), "source": name(s.host), "flows": flows,
+                       "cr_mean_bps": mean, "cr_std_bps": std, "cr_min_bps": s.cr.min, "cr_final_bps": s.cr.value()})
+            })
+            .collect();
         json!({
             "version": env!("CARGO_PKG_VERSION"),
             "seed": self.seed,
@@ -113,7 +126,7 @@ impl Sim {
             "stopped_by": self.stopped_by,
             "frames": counters(&self.c, Some(self.in_flight())),
             "window": counters(&diff(&self.c, &w0), None),
-            "rps": rps, "queues": queues, "flows": flows,
+            "rps": rps, "sessions": sessions, "queues": queues, "flows": flows,
         })
     }
 }

@@ -27,6 +27,7 @@ pub enum Probe {
     Tr(u32),
     Queue(u32),
     Rx(u32, u32),
+    Session(u32),
 }
 
 #[derive(Default)]
@@ -176,8 +177,8 @@ impl Sim {
                 if rp.active {
                     rate = rate.min(rp.cr);
                 }
-                fl.note_cr(now);
                 self.apply_timer(f, act);
+                self.note_rate(f);
             }
         }
         let snd = &mut self.senders[s as usize];
@@ -186,6 +187,23 @@ impl Sim {
             snd.release_pending = true;
             let at = snd.next_allowed.max(now);
             self.queue.push(at, Event::Release { sender: s });
+        }
+    }
+
+    /// Flow `f`'s CR may have changed: update its statistics and its session's rate (min over the
+    /// session's RPs).
+    fn note_rate(&mut self, f: u32) {
+        let now = self.now;
+        if self.flows[f as usize].note_cr(now).is_none() {
+            return;
+        }
+        let snd = &mut self.senders[self.flows[f as usize].sender as usize];
+        let session = self.flows[snd.flows.start as usize..snd.flows.end as usize]
+            .iter()
+            .filter_map(|fl| fl.rp.as_ref().map(|r| r.cr))
+            .fold(f64::INFINITY, f64::min);
+        if session != snd.cr.value() {
+            snd.cr.set(now, session);
         }
     }
 
@@ -210,8 +228,8 @@ impl Sim {
         let empty = self.senders[fl.sender as usize].buf.is_empty();
         if let Some(rp) = &mut fl.rp {
             let act = rp.on_timer(now, empty, &mut fl.rp_rng);
-            fl.note_cr(now);
             self.apply_timer(f, act);
+            self.note_rate(f);
         }
     }
 
@@ -275,6 +293,8 @@ impl Sim {
             p.queue.push_back(fid);
             p.qbytes += f.size as u64;
             p.q.set(now, p.queue.len() as f64);
+            p.peak_frames = p.peak_frames.max(p.queue.len() as u64);
+            p.peak_bytes = p.peak_bytes.max(p.qbytes);
             if !p.txdone_pending {
                 p.txdone_pending = true;
                 self.queue.push(p.busy_until, Event::TxDone { port });
@@ -383,8 +403,8 @@ impl Sim {
                 self.c.cnm_delivered += 1;
                 if let Some(rp) = &mut fl.rp {
                     let act = rp.on_cnm(f.cnm.qntz_fb, self.now);
-                    fl.note_cr(self.now);
                     self.apply_timer(f.flow, act);
+                    self.note_rate(f.flow);
                 }
             }
         }
@@ -399,6 +419,7 @@ impl Sim {
                 Probe::Tr(f) => self.flows[f as usize].rp.as_ref().map_or(0.0, |r| r.tr),
                 Probe::Queue(p) => self.ports[p as usize].queue.len() as f64,
                 Probe::Rx(f, r) => self.flows[f as usize].receivers[r as usize].bytes as f64,
+                Probe::Session(s) => self.senders[s as usize].cr.value(),
             };
             self.series.idx.push(i as u32);
             self.series.t.push(t);
@@ -420,6 +441,7 @@ impl Sim {
         }
         for s in &mut self.senders {
             s.generated_w0 = s.generated;
+            s.cr.reset(now);
         }
         for f in &mut self.flows {
             f.cr.reset(now);
