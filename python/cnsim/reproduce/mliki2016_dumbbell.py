@@ -73,8 +73,12 @@ def _row(r: dict) -> dict:
     return row
 
 
-def _verdict(paper: float, mean: float, std: float) -> str:
-    tol = max(0.25 * abs(paper), 0.5 + 2 * std)
+AGREEMENT = ("agrees: |cnsim mean − paper| ≤ max(25 % of the paper's value, 0.25 in the metric's unit) "
+             "+ 2 standard errors over seeds")
+
+
+def _verdict(paper: float, mean: float, std: float, n: int) -> str:
+    tol = max(0.25 * abs(paper), 0.25) + 2 * std / max(n, 1) ** 0.5
     if abs(mean - paper) <= tol:
         return "agrees"
     return "higher than the paper" if mean > paper else "lower than the paper"
@@ -93,7 +97,7 @@ def _table(df: pd.DataFrame, sampling: str, metric: str) -> list[str]:
             std = st.pstdev(vals) if len(vals) > 1 else 0.0
             paper = PAPER.get((metric, mode))
             p = paper[i] if paper else None
-            verdict = _verdict(p, mean, std) if p is not None and mean is not None else "no number in the paper"
+            verdict = _verdict(p, mean, std, len(vals)) if p is not None and mean is not None else "no number in the paper"
             lines.append(f"| {mode} | {qeq} | {_fmt(p)} | {_fmt(mean)} ± {_fmt(std)} ({len(vals)}) | {verdict} |")
     return lines
 
@@ -101,25 +105,29 @@ def _table(df: pd.DataFrame, sampling: str, metric: str) -> list[str]:
 FINDINGS = """\
 ## Findings and reasons for differences
 
+Read these next to the tables above; they explain the mechanisms, the tables give the numbers.
+
 - **Onset of congestion.** Multicast: the first CNM arrives just after 4 s, when the fifth 200 Mb/s
   source starts: 5 × 200 Mb/s of 1500-B frames plus 20 B of preamble and inter-frame gap per frame
-  is 1.013 Gb/s on the wire, just above the 1 Gb/s link, as the paper reports ("after the first
-  4 s"). Multiple unicast: cnsim detects congestion at 2 s, not ~3 s as the paper says: with two
-  copies per source the third source (t = 2 s) already offers 3 × 2 × 200 Mb/s = 1.2 Gb/s to the
-  Switch1→Switch2 link. The paper's 3 s cannot be reproduced from its own stated parameters.
-- **Multiple-unicast feedback and loss.** The paper reports 44–48 % feedback and ~8 % loss; cnsim's
-  multiple-unicast runs, with each session paced at CR = min r_i, keep the queue under control with
-  little loss and feedback of the same order as multicast. The paper's numbers imply RPs that did not
-  throttle the copies effectively (e.g. copies sent at the application rate regardless of CR, or a
-  CP evaluating every frame while the queue stays above Qeq). The paper does not say how its
-  200 Mb/s CBR application meets the rate limiter, so cnsim cannot tell which; `rp.copy_rate = "own"`
-  (each copy at its own RP's rate) is the documented alternative and can be swept.
-- **Multicast loss at Qeq 75.** The paper's 16 % loss at Qeq 75 (a queue target at 3/4 of the
-  100-frame buffer) is consistent with cnsim's direction (loss appears only at high Qeq) but cnsim's
-  CP reacts fast enough on a 1 µs-delay link that little is lost; the paper's link and switch delays
-  are not stated.
-- **Standard sampling.** With the 802.1Qau sampling table (one sample per 150 kB … 18.75 kB) the
-  feedback rate cannot exceed ~8 % of 1500-B frames per CP; see the second set of tables.
+  is 1.013 Gb/s on the wire, just above the 1 Gb/s link — the paper's "after the first 4 s".
+  Multiple unicast: congestion starts at 2 s, not ~3 s as the paper says: with two copies per
+  source the third source (t = 2 s) already offers 3 × 2 × 200 Mb/s = 1.2 Gb/s to the
+  Switch1→Switch2 link. The paper's 3 s does not follow from its own stated parameters.
+- **Multiple-unicast feedback (44–48 % in the paper at Qeq 25/50).** cnsim paces both copies of a
+  session at CR = min r_i, which throttles the session as soon as either copy is notified; the queue
+  then stays near or below Qeq and the CP has little to report. Rates of 44–48 % need a CP that finds
+  Fb < 0 on about every other frame for the whole run, i.e. a queue that stays above Qeq — which
+  happens only when the sources are not slowed down. The paper does not say how its 200 Mb/s CBR
+  application meets the rate limiter; `rp.copy_rate = "own"` (each copy at its own RP's rate) is
+  the documented alternative and can be swept.
+- **Loss at high Qeq.** With every frame evaluated, cnsim's CPs react before the 100-frame buffer
+  overflows and loss stays small; with the standard's sampling table (one sample per 18.75–150 kB)
+  feedback is sparser and the loss at Qeq 75 comes close to the paper's order of magnitude (see the
+  second set of tables). The paper's large loss at Qeq 75 fits sparse feedback better than
+  per-frame evaluation, while its feedback rates fit per-frame evaluation: the two cannot both come
+  from one of these readings.
+- **Standard sampling.** With the sampling table the feedback rate cannot exceed ~8 % of 1500-B
+  frames per CP, so the paper's 44–48 % are out of reach by construction.
 """
 
 
@@ -134,7 +142,7 @@ def reproduce(out: Path, *, seeds: int = 3, jobs: int | None = None, quick: bool
     df.to_parquet(out / "results.parquet")
     figs = figures.draw(df, PAPER, QEQS, tuple(SCENARIOS), out / "figures", runs=out / "runs")
     lines = [f"# {TITLE}", "",
-             f"Re-run with `cnsim reproduce {NAME}`{' --quick' if quick else ''} "
+             f"Re-run with `cnsim reproduce {NAME}{' --quick' if quick else ''}` "
              f"({seeds} seed(s) per configuration; windowed metrics over the scenario's measurement window). "
              "Scenarios: `scenarios/mliki2016/dumbbell-*.toml`; every choice the paper leaves open is marked "
              "CHOICE in them and listed below.", "",
@@ -147,7 +155,8 @@ def reproduce(out: Path, *, seeds: int = 3, jobs: int | None = None, quick: bool
              "- Sources pace at min(application rate, CR); a rate limiter holds up to 100 frames (source-side loss beyond).",
              "- Multiple unicast: both copies leave at the session rate CR = min r_i (seed 000 §3); "
              "CR metrics use the session rate.",
-             "- Rates are percentages of data frame copies sent by the sources in the window.", ""]
+             "- Rates are percentages of data frame copies sent by the sources in the window.", "",
+             f"Agreement rule: {AGREEMENT}.", ""]
     for sampling, head in (("every-frame", "every frame evaluated (the papers' reading)"),
                            ("table", "802.1Qau sampling table (comparison)")):
         if sampling not in set(df.sampling):

@@ -1,0 +1,54 @@
+"""The command line end to end: run writes its outputs; reproduce --quick writes a report."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def cnsim(*args, cwd=ROOT):
+    return subprocess.run([sys.executable, "-m", "cnsim", *args], cwd=cwd, capture_output=True, text=True)
+
+
+def test_run_writes_outputs(tmp_path):
+    out = tmp_path / "mc"
+    p = cnsim("run", "scenarios/mliki2016/dumbbell-multicast.toml", "-o", str(out), "-q",
+              "--set", "simulation.duration=5.5s", "--set", "cp.qeq=50 frames")
+    assert p.returncode == 0, p.stderr
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["stats"]["queues"][0]["qeq_frames"] == 50
+    series = pd.read_parquet(out / "series.parquet")
+    assert {"rp.S1.cr", "q.Switch1>Switch2"} <= set(series["name"].astype(str))
+    assert "50 frames" in (out / "scenario.toml").read_text()
+    assert any((out / "figures").glob("*.png"))
+
+
+def test_reproduce_quick_writes_report(tmp_path):
+    out = tmp_path / "rep"
+    p = cnsim("reproduce", "mliki2016-dumbbell", "--quick", "-o", str(out), "--jobs", "2")
+    assert p.returncode == 0, p.stderr
+    report = (out / "report.md").read_text()
+    # one table row per (mode, Qeq) for each metric, with the paper's value beside cnsim's
+    assert report.count("| multicast | 25 | 2.49 |") == 1
+    assert report.count("| multiple-unicast | 75 |") == 8
+    assert (out / "figures" / "metrics-every-frame.png").exists()
+    assert (out / "figures" / "cr-per-source.png").exists()
+    rows = pd.read_parquet(out / "results.parquet")
+    assert len(rows) == 6 and rows["first_cnm_s"].notna().all()
+
+
+def test_reproduce_list():
+    p = cnsim("reproduce", "--list")
+    assert p.returncode == 0 and "mliki2016-dumbbell" in p.stdout
+
+
+def test_bench_runs():
+    p = cnsim("bench", "--sources", "4", "--duration", "0.01", "--both", "--json")
+    assert p.returncode == 0, p.stderr
+    rows = json.loads(p.stdout)
+    assert [r["qcn"] for r in rows] == [False, True]
+    assert all(r["delivered_frames"] > 0 and r["events"] > 0 for r in rows)
