@@ -22,15 +22,22 @@ def _source(scenario: Scenario) -> tuple[str, str]:
     """(TOML text, path label): a str with a newline is TOML text, anything else a file path."""
     if isinstance(scenario, str) and "\n" in scenario:
         return scenario, "<string>"
+    from ._core import ScenarioError
+
     path = Path(scenario)
-    return path.read_text(), str(path)
+    try:
+        return path.read_text(encoding="utf-8"), str(path)
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    except OSError as exc:
+        raise ScenarioError(f"{path}: {exc.strerror}") from None
 
 
 def _value_text(value: object) -> str:
     return ("true" if value else "false") if isinstance(value, bool) else str(value)
 
 
-def _overrides(set: Overrides) -> list[tuple[str, str]]:
+def _overrides(set: Overrides, label: str = "") -> list[tuple[str, str]]:
     """`{"k": v}` or `["k=v", ...]` as the engine's list of (key, value text)."""
     from ._core import ScenarioError
 
@@ -44,7 +51,7 @@ def _overrides(set: Overrides) -> list[tuple[str, str]]:
     for item in set:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
-            raise ScenarioError(f"--set {item!r}: expected key=value")
+            raise ScenarioError(f"{label + ': ' if label else ''}--set {item!r}: expected key=value")
         pairs.append((key.strip(), value.strip()))
     return pairs
 
@@ -54,7 +61,7 @@ def check(scenario: Scenario, set: Overrides = None) -> str:
     from . import _core
 
     text, path = _source(scenario)
-    return _core.check(text, path, _overrides(set))
+    return _core.check(text, path, _overrides(set, path))
 
 
 def run(
@@ -76,7 +83,7 @@ def run(
     from . import _core
 
     text, path = _source(scenario)
-    sim = _core.Simulation(text, path, _overrides(set), seed)
+    sim = _core.Simulation(text, path, _overrides(set, path), seed)
     if progress is None:
         progress = sys.stderr.isatty()
     try:

@@ -18,7 +18,7 @@ SETS = click.option(
     "sets",
     multiple=True,
     metavar="KEY=VALUE",
-    help="Override a scenario key, e.g. --set 'congestion_point.qeq=25 frames' (repeatable).",
+    help="Override a scenario key, e.g. --set 'cp.qeq=25 frames' (repeatable).",
 )
 
 
@@ -46,7 +46,7 @@ def cli() -> None:
 @SCENARIO
 @click.option("-o", "--out", type=click.Path(path_type=Path), help="Output directory [out/<stem>].")
 @SETS
-@click.option("--seed", type=int, help="Replace the scenario's seed.")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="Replace the scenario's seed.")
 @click.option("--no-figures", is_flag=True, help="Do not draw figures.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary table.")
 def run(scenario: Path, out: Path | None, sets, seed, no_figures: bool, quiet: bool) -> None:

@@ -75,12 +75,15 @@ fn cp_state(spec: &CpSpec, frame: u64, seed: u64, name: &str) -> Result<Option<C
     Ok(Some(CpState {
         cp: CongestionPoint::new(p),
         rng: Rng::stream(seed, "cp", name),
-        cnm_size: spec.cnm_size.0.max(1) as u32,
+        cnm_size: u32::try_from(spec.cnm_size.0).ok().filter(|&b| b > 0).ok_or("cp.cnm_size must be positive")?,
         sample_dropped: spec.sample_dropped,
     }))
 }
 
 fn rp_params(spec: &RpSpec, line_rate: f64) -> Result<Option<RpParams>, String> {
+    if spec.buffer == 0 {
+        return Err("rp.buffer must be positive".into());
+    }
     if spec.protocol == RpProtocol::None {
         return Ok(None);
     }
@@ -121,13 +124,13 @@ impl Sim {
         let simc = &sc.simulation;
         let frame_size = simc.frame_size.0;
         if simc.duration.0 == 0 {
-            return Err(whole("simulation.duration must be positive".into()));
+            return Err(src.key_err("simulation", "duration", "simulation.duration must be positive"));
         }
         if simc.measure_from.0 >= simc.duration.0 {
-            return Err(whole("simulation.measure_from must be earlier than simulation.duration".into()));
+            return Err(src.key_err("simulation", "measure_from", "simulation.measure_from must be earlier than simulation.duration"));
         }
         if frame_size == 0 {
-            return Err(whole("simulation.frame_size must be positive".into()));
+            return Err(src.key_err("simulation", "frame_size", "simulation.frame_size must be positive"));
         }
 
         // Nodes: switches first, then hosts, in file order.
@@ -166,6 +169,9 @@ impl Sim {
                     if x == y {
                         return Err(ctx.err(l.between.span(), format!("link from {} to itself", nodes[x].name)));
                     }
+                    if nodes[x].ports.iter().any(|&p| ports[p as usize].peer_node as usize == y) {
+                        return Err(ctx.err(l.between.span(), format!("a second link between {} and {} (parallel links are not supported)", nodes[x].name, nodes[y].name)));
+                    }
                     let (px, py) = (ports.len() as u32, ports.len() as u32 + 1);
                     for (u, v, peer) in [(x, y, py), (y, x, px)] {
                         nodes[u].ports.push(ports.len() as u32);
@@ -177,10 +183,10 @@ impl Sim {
         let port_name = |ports: &[Port], p: usize| format!("{}>{}", nodes[ports[p].node as usize].name, nodes[ports[p].peer_node as usize].name);
 
         // Congestion points: [cp] on every switch port, replaced where a [[port]] says so.
+        cp_state(&sc.cp, frame_size, simc.seed, "").map_err(|m| src.key_err("cp", "protocol", format!("[cp]: {m}")))?;
         let mut port_cp: Vec<Option<&CpSpec>> = nodes_ports_default(&nodes, &ports, &sc.cp);
         for ps in &sc.ports {
-            let names = expand_all(&ps.at.get_ref().0).map_err(|m| ctx.err(ps.at.span(), m))?;
-            for at in names {
+            for at in &ps.at.get_ref().0 {
                 let (u, v) = at.split_once('>').ok_or_else(|| ctx.err(ps.at.span(), format!("port {at:?}: expected \"NODE>PEER\"")))?;
                 let mut matched = 0;
                 for (us, vs) in cross(u, v).map_err(|m| ctx.err(ps.at.span(), m))? {
@@ -208,7 +214,7 @@ impl Sim {
         for p in 0..ports.len() {
             if let Some(spec) = port_cp[p] {
                 let name = port_name(&ports, p);
-                ports[p].cp = cp_state(spec, frame_size, simc.seed, &name).map_err(|m| whole(format!("port {name}: {m}")))?;
+                ports[p].cp = cp_state(spec, frame_size, simc.seed, &name).map_err(|m| whole(format!("[[port]] {name}: {m}")))?;
             }
             check_capacity(&ports[p], frame_size).map_err(|m| whole(format!("port {}: {m}", port_name(&ports, p))))?;
         }
@@ -280,6 +286,9 @@ impl Sim {
                 match mode {
                     Mode::Unicast => {
                         let h = dest_host.expect("checked");
+                        if h == s {
+                            return Err(ctx.err(span_to.clone(), format!("flow from {sname} to itself")));
+                        }
                         if next_port[s * n + h] == NONE {
                             return Err(ctx.err(span_to.clone(), format!("{to} is not reachable from {sname}")));
                         }
@@ -344,7 +353,7 @@ impl Sim {
                         start,
                         stop,
                         buf: VecDeque::with_capacity(fs.rp.buffer as usize),
-                        buf_cap: fs.rp.buffer.max(1) as usize,
+                        buf_cap: fs.rp.buffer as usize,
                         next_allowed: 0,
                         release_pending: false,
                         rng: Rng::stream(simc.seed, "src", &sname_k),

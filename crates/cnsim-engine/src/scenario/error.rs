@@ -13,14 +13,16 @@ impl fmt::Display for ScenarioError {
 }
 impl std::error::Error for ScenarioError {}
 
-/// Where errors point: the file name and the TOML text that was parsed.
+/// Where errors point: the file name, the TOML text that was parsed, and the file's own text when
+/// `--set` overrides changed it (so that line numbers are the file's).
 pub struct Source<'a> {
     pub path: &'a str,
     pub text: &'a str,
+    pub orig: &'a str,
 }
 
 impl Source<'_> {
-    /// An error at a byte span of the text, or at the file when there is no span.
+    /// An error at a byte span of the parsed text, or at the file when there is no span.
     pub fn err(&self, span: Option<Range<usize>>, msg: impl fmt::Display) -> ScenarioError {
         let msg = msg.to_string().replace('\n', " ");
         let Some(span) = span else {
@@ -30,7 +32,41 @@ impl Source<'_> {
         let line_no = self.text[..start].matches('\n').count() + 1;
         let line_start = self.text[..start].rfind('\n').map_or(0, |i| i + 1);
         let col = self.text[line_start..start].chars().count() + 1;
-        let line = self.text[line_start..].lines().next().unwrap_or("").trim();
-        ScenarioError(format!("{}:{}:{}: {} (at: {})", self.path, line_no, col, msg, line))
+        let line = self.text[line_start..].lines().next().unwrap_or("");
+        if self.orig == self.text {
+            return ScenarioError(format!("{}:{}:{}: {} (at: {})", self.path, line_no, col, msg, line.trim()));
+        }
+        // Overrides may have moved lines: find the same line in the file, nearest the parsed
+        // position; failing that, the line of the same key (its value was overridden).
+        let nearest = |pred: &dyn Fn(&str) -> bool| {
+            self.orig.lines().enumerate().filter(|(_, l)| pred(l)).min_by_key(|(i, _)| (*i as i64 + 1 - line_no as i64).abs()).map(|(i, _)| i + 1)
+        };
+        let key = |l: &str| l.split_once('=').map(|(k, _)| k.trim().to_string());
+        let found = nearest(&|l| l == line).map(|n| (n, "")).or_else(|| {
+            let k = key(line)?;
+            nearest(&|l| key(l).as_deref() == Some(k.as_str())).map(|n| (n, "with --set: "))
+        });
+        match found {
+            Some((n, note)) => ScenarioError(format!("{}:{}:{}: {}{} (at: {})", self.path, n, col, note, msg, line.trim())),
+            None => ScenarioError(format!("{}: with --set: {} (at: {})", self.path, msg, line.trim())),
+        }
+    }
+
+    /// An error about `key` of `[table]`: points at the key's line when the file has it.
+    pub fn key_err(&self, table: &str, key: &str, msg: impl fmt::Display) -> ScenarioError {
+        let mut in_table = false;
+        let mut offset = 0;
+        for line in self.text.split_inclusive('\n') {
+            let t = line.trim_start();
+            if t.starts_with('[') {
+                in_table = t.trim_start_matches('[').trim_start().starts_with(table)
+                    && t[1..].trim_start()[table.len()..].trim_start().starts_with(']');
+            } else if in_table && t.strip_prefix(key).is_some_and(|r| r.trim_start().starts_with('=')) {
+                let col = line.len() - t.len();
+                return self.err(Some(offset + col..offset + col + key.len()), msg);
+            }
+            offset += line.len();
+        }
+        self.err(None, msg)
     }
 }

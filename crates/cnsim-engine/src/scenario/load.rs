@@ -9,12 +9,14 @@ pub struct Loaded {
     pub scenario: Scenario,
     /// The text that was deserialized (the file with overrides applied); error spans refer to it.
     pub text: String,
+    /// The file's own text.
+    pub orig: String,
     pub path: String,
 }
 
 impl Loaded {
     pub fn source(&self) -> Source<'_> {
-        Source { path: &self.path, text: &self.text }
+        Source { path: &self.path, text: &self.text, orig: &self.orig }
     }
     /// The resolved scenario: every default filled in, overrides and seed applied.
     pub fn resolved_toml(&self) -> String {
@@ -24,7 +26,8 @@ impl Loaded {
 
 /// Parse `text` (named `path` in errors), apply `overrides` (`key.path`, value) and `seed`.
 pub fn load(text: &str, path: &str, overrides: &[(String, String)], seed: Option<u64>) -> Result<Loaded, ScenarioError> {
-    let src = Source { path, text };
+    let text_in = text;
+    let src = Source { path, text, orig: text };
     let mut doc: DocumentMut = text.parse().map_err(|e: toml_edit::TomlError| src.err(e.span(), e.message()))?;
     for (key, value) in overrides {
         set(&mut doc, key, value).map_err(|m| ScenarioError(format!("{path}: --set {key}={value}: {m}")))?;
@@ -34,9 +37,9 @@ pub fn load(text: &str, path: &str, overrides: &[(String, String)], seed: Option
         set(&mut doc, "simulation.seed", &seed.to_string()).map_err(ScenarioError)?;
     }
     let text = doc.to_string();
-    let src = Source { path, text: &text };
+    let src = Source { path, text: &text, orig: text_in };
     let scenario: Scenario = toml::from_str(&text).map_err(|e| src.err(e.span(), e.message()))?;
-    Ok(Loaded { scenario, text, path: path.to_string() })
+    Ok(Loaded { scenario, text, orig: text_in.to_string(), path: path.to_string() })
 }
 
 /// Set `key` (dot-separated; array-of-tables entries by index, e.g. `flow.0.traffic.rate`) to

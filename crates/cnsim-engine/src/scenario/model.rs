@@ -105,17 +105,17 @@ pub struct Scenario {
     /// Congestion point on every switch output queue (a `[[port]]` may replace it).
     #[serde(default)]
     pub cp: CpSpec,
-    #[serde(default, rename = "switch")]
+    #[serde(default, rename = "switch", skip_serializing_if = "Vec::is_empty")]
     pub switches: Vec<NodeSpec>,
-    #[serde(default, rename = "host")]
+    #[serde(default, rename = "host", skip_serializing_if = "Vec::is_empty")]
     pub hosts: Vec<NodeSpec>,
-    #[serde(default, rename = "link")]
+    #[serde(default, rename = "link", skip_serializing_if = "Vec::is_empty")]
     pub links: Vec<LinkSpec>,
-    #[serde(default, rename = "port")]
+    #[serde(default, rename = "port", skip_serializing_if = "Vec::is_empty")]
     pub ports: Vec<PortSpec>,
-    #[serde(default, rename = "group")]
+    #[serde(default, rename = "group", skip_serializing_if = "Vec::is_empty")]
     pub groups: Vec<GroupSpec>,
-    #[serde(default, rename = "flow")]
+    #[serde(default, rename = "flow", skip_serializing_if = "Vec::is_empty")]
     pub flows: Vec<FlowSpec>,
 }
 
