@@ -1,6 +1,7 @@
 """A malformed scenario gives a one-line `ScenarioError` naming the file and the line, never a panic
 or a traceback; the CLI prints it as `error: <message>` and exits 2 (docs/scenarios.md, Errors)."""
 
+import json
 import subprocess
 import sys
 
@@ -251,7 +252,8 @@ def test_port_ranges_and_parallel_links():
     from cnsim import _core
 
     base = '[[switch]]\nnames = "SW"\n[[host]]\nnames = ["R1", "R2"]\n[[link]]\nbetween = ["SW", "R1..R2"]\n'
-    resolved = _core.check(base + '[[port]]\nat = "SW>R1..R2"\nqueue = { capacity = "10 frames" }\n', "x.toml", [])
-    assert 'at = "SW>R1..R2"' in resolved
-    with pytest.raises(_core.ScenarioError, match="second link between SW and R1"):
+    sim = _core.Simulation(base + '[[port]]\nat = "SW>R1..R2"\nqueue = { capacity = "10 frames" }\n', "x.toml", [])
+    caps = {q["name"]: q["capacity"] for q in json.loads(sim.stats_json())["queues"]}
+    assert caps == {"SW>R1": "10 frames", "SW>R2": "10 frames"}
+    with pytest.raises(_core.ScenarioError, match="x.toml:8:11: a second link between R1 and SW"):
         _core.check(base + '[[link]]\nbetween = ["R1", "SW"]\n', "x.toml", [])
