@@ -5,6 +5,7 @@
 use crate::event::{Event, EventQueue};
 use crate::frame::{Arena, Dest};
 use crate::net::*;
+use crate::protocols::eqcn::{Decrease, EqcnRp};
 use crate::protocols::qcn::{CongestionPoint, CpParams, ReactionPoint, RpParams, RpVariant, Sampling};
 use crate::rng::Rng;
 use crate::routing;
@@ -75,6 +76,7 @@ fn cp_state(spec: &CpSpec, frame: u64, seed: u64, name: &str) -> Result<Option<C
     Ok(Some(CpState {
         cp: CongestionPoint::new(p),
         rng: Rng::stream(seed, "cp", name),
+        eqcn_tie_break: spec.eqcn_tie_break,
         cnm_size: u32::try_from(spec.cnm_size.0).ok().filter(|&b| b > 0).ok_or("cp.cnm_size must be positive")?,
         sample_dropped: spec.sample_dropped,
     }))
@@ -325,6 +327,12 @@ impl Sim {
                             return Err(ctx.err(fs.from.span(), format!("duplicate flow name {fname:?}: give the flow a `name`")));
                         }
                         let rp_obj = rp.map(ReactionPoint::new);
+                        let eqcn = (fs.rp.protocol == RpProtocol::Eqcn).then(|| {
+                            EqcnRp::new(match fs.rp.eqcn_decrease {
+                                EqcnDecrease::Saved => Decrease::Saved,
+                                EqcnDecrease::Received => Decrease::Received,
+                            })
+                        });
                         flows.push(Flow {
                             sender: sender_id,
                             src: s as u32,
@@ -338,6 +346,7 @@ impl Sim {
                             receivers: recv.into_iter().map(|h| Receiver { host: h as u32, frames: 0, bytes: 0, bytes_w0: 0 }).collect(),
                             cr: TimeAvg::new(line_rate as f64),
                             rp: rp_obj,
+                            eqcn,
                             rp_rng: Rng::stream(simc.seed, "rp", &fname),
                             timer_gen: 0,
                             cnms_w0: 0,

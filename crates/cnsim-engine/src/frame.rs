@@ -42,7 +42,9 @@ pub struct Frame {
     /// Data: the flow (CN-TAG flow id = RPID). CNM: the flow whose RP it addresses.
     pub flow: FlowId,
     pub created: Time,
-    /// E-QCN (seed 001 Algorithm 1): the RP's saved largest QntzFb and the CPID that set it.
+    /// E-QCN (seed 001 Algorithm 1): the frame comes from an E-QCN RP and carries its saved
+    /// largest QntzFb and the CPID that set it.
+    pub eqcn: bool,
     pub fb_hat: u8,
     pub fb_hat_cpid: u32,
     pub cnm: CnmFields,

@@ -2,6 +2,7 @@
 //! congestion point), nodes, senders (traffic generator + rate limiter) and flows (with their RP).
 
 use crate::frame::{Dest, FrameId, NodeId};
+use crate::protocols::eqcn::EqcnRp;
 use crate::protocols::qcn::{CongestionPoint, ReactionPoint};
 use crate::rng::Rng;
 use crate::stats::TimeAvg;
@@ -31,6 +32,8 @@ pub struct CpState {
     pub rng: Rng,
     pub cnm_size: u32,
     pub sample_dropped: bool,
+    /// E-QCN: equal |Fb| is broken by the CPID the RP selected (seed 001 §4).
+    pub eqcn_tie_break: bool,
 }
 
 /// Counters of one output queue (whole run; `*_w0` hold the values at window start).
@@ -116,6 +119,8 @@ pub struct Flow {
     pub group: Option<String>,
     pub receivers: Vec<Receiver>,
     pub rp: Option<ReactionPoint>,
+    /// E-QCN state (Algorithm 1) when the flow's RP runs E-QCN.
+    pub eqcn: Option<EqcnRp>,
     pub rp_rng: Rng,
     pub timer_gen: u32,
     pub cr: TimeAvg,

@@ -52,7 +52,9 @@ impl Sim {
                 let rp = f.rp.as_ref()?;
                 let (mean, std) = f.cr.mean_std(now);
                 Some(json!({
-                    "name": f.name, "flow": f.name, "source": name(f.src), "protocol": "qcn",
+                    "name": f.name, "flow": f.name, "source": name(f.src),
+                    "protocol": if f.eqcn.is_some() { "eqcn" } else { "qcn" },
+                    "fb_hat": f.eqcn.map(|e| e.fb_hat),
                     "cr_mean_bps": mean, "cr_std_bps": std, "cr_min_bps": f.cr.min, "cr_final_bps": rp.cr,
                     "tr_final_bps": rp.tr,
                     "first_cnm_s": rp.first_cnm.map(to_secs),

@@ -3,6 +3,7 @@
 use crate::event::{Event, EventQueue};
 use crate::frame::{Arena, CnmFields, Dest, Frame, FrameId, FrameKind, NodeId};
 use crate::net::{Flow, Node, NodeKind, Port, Sender, NONE};
+use crate::protocols::eqcn;
 use crate::protocols::qcn::{Sample, TimerAction};
 use crate::time::{pace_time, tx_time, Time};
 
@@ -164,8 +165,9 @@ impl Sim {
                 dst: fl.dst,
                 flow: f,
                 created,
-                fb_hat: 0,
-                fb_hat_cpid: NONE,
+                eqcn: fl.eqcn.is_some(),
+                fb_hat: fl.eqcn.map_or(0, |e| e.fb_hat),
+                fb_hat_cpid: fl.eqcn.map_or(NONE, |e| e.cpid),
                 cnm: CnmFields::default(),
             };
             let fid = self.frames.alloc(frame);
@@ -315,7 +317,9 @@ impl Sim {
         if let Some(cp) = &mut p.cp {
             if accepted || cp.sample_dropped {
                 if let Some(s) = cp.cp.on_arrival(f.size, qlen, &mut cp.rng) {
-                    if s.qntz_fb > 0 {
+                    // E-QCN frames: only the representative CP notifies (seed 001 Algorithm 2).
+                    let rep = !f.eqcn || eqcn::is_representative(s.qntz_fb, port, f.fb_hat, f.fb_hat_cpid, cp.eqcn_tie_break);
+                    if s.qntz_fb > 0 && rep {
                         self.send_cnm(port, &f, s);
                     }
                 }
@@ -337,6 +341,7 @@ impl Sim {
             dst: Dest::Node(f.src),
             flow: f.flow,
             created: self.now,
+            eqcn: false,
             fb_hat: 0,
             fb_hat_cpid: NONE,
             cnm: CnmFields {
@@ -402,7 +407,11 @@ impl Sim {
             FrameKind::Cnm => {
                 self.c.cnm_delivered += 1;
                 if let Some(rp) = &mut fl.rp {
-                    let act = rp.on_cnm(f.cnm.qntz_fb, self.now);
+                    let fb = match &mut fl.eqcn {
+                        Some(e) => e.on_cnm(f.cnm.qntz_fb, f.cnm.cpid),
+                        None => f.cnm.qntz_fb,
+                    };
+                    let act = rp.on_cnm(fb, self.now);
                     self.apply_timer(f.flow, act);
                     self.note_rate(f.flow);
                 }

@@ -247,6 +247,10 @@ pub struct CpSpec {
     /// Also evaluate data frames that the full queue drops, default true.
     #[serde(default = "d_true")]
     pub sample_dropped: bool,
+    /// E-QCN frames: on equal |Fb| only the CP whose CPID the RP selected sends (seed 001 §4),
+    /// default true.
+    #[serde(default = "d_true")]
+    pub eqcn_tie_break: bool,
 }
 impl Default for CpSpec {
     fn default() -> Self {
@@ -328,6 +332,18 @@ pub enum RpProtocol {
     #[default]
     None,
     Qcn,
+    /// QCN with the representative-CP enhancement for multicast (seed 001 Algorithm 1).
+    Eqcn,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum EqcnDecrease {
+    /// Decrease with the saved F̂b, as Algorithm 1's pseudo-code reads.
+    #[default]
+    Saved,
+    /// Decrease with the Fb of the CNM just received.
+    Received,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]
@@ -351,7 +367,7 @@ pub enum CopyRate {
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct RpSpec {
-    /// "none" (default) or "qcn".
+    /// "none" (default), "qcn" or "eqcn".
     #[serde(default)]
     pub protocol: RpProtocol,
     #[serde(default)]
@@ -384,6 +400,9 @@ pub struct RpSpec {
     /// Frames the rate limiter may hold; overflow is source-side loss. Default 100 (seed 004).
     #[serde(default = "d_buffer")]
     pub buffer: u32,
+    /// E-QCN: which value the decrease uses (seed 001 Algorithm 1 leaves it open), default "saved".
+    #[serde(default)]
+    pub eqcn_decrease: EqcnDecrease,
 }
 impl Default for RpSpec {
     fn default() -> Self {

@@ -1,0 +1,104 @@
+//! Enhanced QCN for multicast: a representative congestion point per multicast source
+//! (seed 001_94a0dca41553dedb.txt §3, Algorithms 1 and 2; PROTOCOLS.md §5). Data frames carry the
+//! RP's saved feedback `fb_hat` and the CPID that set it; only the CP whose quantized |Fb| is at
+//! least `fb_hat` (the representative) sends CNMs.
+
+use crate::protocols::qcn::QNTZ_FB_MAX;
+
+/// No representative chosen yet.
+pub const NO_CPID: u32 = u32::MAX;
+
+/// Which feedback value the RP's decrease uses ("Adjust the data rate (F̂b)", Algorithm 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decrease {
+    /// The saved largest value F̂b, as the pseudo-code reads (default).
+    Saved,
+    /// The value carried by the CNM just received.
+    Received,
+}
+
+/// Algorithm 1 at the reaction point: keep the largest feedback seen, reset at 63.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EqcnRp {
+    pub fb_hat: u8,
+    /// CPID of the CNM that set `fb_hat` (the tie-break of §4).
+    pub cpid: u32,
+    pub decrease: Decrease,
+}
+
+impl EqcnRp {
+    pub fn new(decrease: Decrease) -> Self {
+        EqcnRp { fb_hat: 0, cpid: NO_CPID, decrease }
+    }
+
+    /// A CNM with quantized feedback `fb` from `cpid`: returns the value to decrease the rate with.
+    pub fn on_cnm(&mut self, fb: u8, cpid: u32) -> u8 {
+        if self.fb_hat < fb {
+            self.fb_hat = fb;
+            self.cpid = cpid;
+        }
+        let dec = match self.decrease {
+            Decrease::Saved => self.fb_hat,
+            Decrease::Received => fb,
+        };
+        if self.fb_hat == QNTZ_FB_MAX {
+            // "reset the selection process of the representative congestion point" (§3)
+            self.fb_hat = 0;
+            self.cpid = NO_CPID;
+        }
+        dec
+    }
+}
+
+/// Algorithm 2 at a CP: is this CP (`cpid`, quantized |Fb| = `fb`) the representative for a frame
+/// carrying (`fb_hat`, `frame_cpid`)? "|Fb| ≥ F̂b"; on equal values only the CP whose CPID the RP
+/// selected is (§4), when `tie_break` is on and the RP has selected one.
+pub fn is_representative(fb: u8, cpid: u32, fb_hat: u8, frame_cpid: u32, tie_break: bool) -> bool {
+    match fb.cmp(&fb_hat) {
+        std::cmp::Ordering::Greater => true,
+        std::cmp::Ordering::Less => false,
+        std::cmp::Ordering::Equal => !tie_break || frame_cpid == NO_CPID || frame_cpid == cpid,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn two_cps_only_the_larger_keeps_sending() {
+        let mut rp = EqcnRp::new(Decrease::Saved);
+        // Frames start with fb_hat 0: both CPs (|Fb| 20 at CP 1, 35 at CP 2) are representative.
+        assert!(is_representative(20, 1, rp.fb_hat, rp.cpid, true));
+        assert!(is_representative(35, 2, rp.fb_hat, rp.cpid, true));
+        assert_eq!(rp.on_cnm(20, 1), 20);
+        assert_eq!(rp.on_cnm(35, 2), 35);
+        assert_eq!((rp.fb_hat, rp.cpid), (35, 2));
+        // Now frames carry 35: CP 1 stays silent, CP 2 keeps sending.
+        assert!(!is_representative(20, 1, rp.fb_hat, rp.cpid, true));
+        assert!(is_representative(35, 2, rp.fb_hat, rp.cpid, true));
+        // A later, smaller CNM from CP 2 is decreased with the saved 35 (the pseudo-code) …
+        assert_eq!(rp.on_cnm(10, 2), 35);
+        // … or with the received 10 when the option says so.
+        let mut r2 = EqcnRp { decrease: Decrease::Received, ..rp };
+        assert_eq!(r2.on_cnm(10, 2), 10);
+    }
+
+    #[test]
+    fn reset_after_63() {
+        let mut rp = EqcnRp::new(Decrease::Saved);
+        rp.on_cnm(40, 1);
+        assert_eq!(rp.on_cnm(63, 2), 63); // the decrease uses 63, then the selection restarts
+        assert_eq!((rp.fb_hat, rp.cpid), (0, NO_CPID));
+        assert!(is_representative(5, 1, rp.fb_hat, rp.cpid, true));
+    }
+
+    #[test]
+    fn cpid_breaks_ties() {
+        // Two queues with equal |Fb| = 30; the RP selected CP 7.
+        assert!(is_representative(30, 7, 30, 7, true));
+        assert!(!is_representative(30, 8, 30, 7, true));
+        assert!(is_representative(30, 8, 30, 7, false)); // without the tie-break both send
+        assert!(is_representative(30, 8, 30, NO_CPID, true));
+    }
+}
