@@ -13,7 +13,8 @@ def test_full_dumbbell_reproduction(tmp_path):
                        capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
     df = pd.read_parquet(tmp_path / "results.parquet")
-    assert len(df) == 2 * 2 * 3 * 3  # sampling × mode × Qeq × seeds
-    mc = df[(df["mode"] == "multicast") & (df.sampling == "every-frame")]
+    first = df[(df.metric == "first_cnm_s") & (df.part == "all")]
+    assert len(first) == 2 * 2 * 3 * 3  # sampling × mode × Qeq × seeds
+    mc = first[(first.variant == "multicast") & (first.sampling == "every-frame")]
     # the fifth source (t = 4 s) is the first to overload the 1 Gb/s link (with 20 B wire overhead)
-    assert mc["first_cnm_s"].between(4.0, 4.1).all()
+    assert mc["value"].between(4.0, 4.1).all()

@@ -145,6 +145,69 @@ def _print_bench_row(row: dict, header: bool) -> None:
     )
 
 
+def _grid(ctx, param, value: tuple[str, ...]) -> dict[str, list[str]]:
+    grid: dict[str, list[str]] = {}
+    for item in value:
+        key, sep, values = item.partition("=")
+        key = key.strip()
+        vals = [v.strip() for v in values.split(",") if v.strip()]
+        if not sep or not key or not vals:
+            raise click.BadParameter(f"{item!r}: expected KEY=V1,V2,...")
+        if key in grid:
+            raise click.BadParameter(f"{key!r} given twice; list all its values in one --grid")
+        grid[key] = vals
+    return grid
+
+
+@cli.command()
+@SCENARIO
+@click.option("--grid", "grid", multiple=True, callback=_grid, metavar="KEY=V1,V2,...",
+              help="Values of a scenario key to sweep, e.g. --grid 'cp.qeq=25 frames,50 frames' (repeatable).")
+@SETS
+@click.option("--seeds", default=3, show_default=True, type=click.IntRange(1), help="Seeds 1..N per grid point.")
+@click.option("--jobs", type=click.IntRange(1), help="Worker processes [all cores].")
+@click.option("-o", "--out", type=click.Path(path_type=Path), help="Output directory [out/<stem>-sweep].")
+def sweep(scenario: Path, grid: dict, sets, seeds: int, jobs: int | None, out: Path | None) -> None:
+    """Run SCENARIO at every point of the grid × seeds; write sweep.parquet (one row per run)."""
+    from .sweep import PARQUET
+    from .sweep import sweep as run_sweep
+
+    out = out or Path("out") / f"{scenario.stem}-sweep"
+    df = run_sweep(scenario, grid, seeds=seeds, jobs=jobs, out=out, set=list(sets))
+    _print_sweep(df, list(grid), out / PARQUET)
+    if df["error"].notna().any():
+        click.get_current_context().exit(1)
+
+
+def _print_sweep(df, keys: list[str], path: Path) -> None:
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    metrics = ("feedback_rate_pct", "loss_rate_pct", "cr_std_mbps")
+    table = Table(*keys, "seeds", *metrics, box=None)
+    groups = df.groupby(keys, sort=False, dropna=False) if keys else [((), df)]
+    for point, rows in groups:
+        ok = rows[rows["error"].isna()]
+        n = f"{len(ok)}" if len(ok) == len(rows) else f"{len(ok)}/{len(rows)} ok"
+        cells = [_mean_std(ok[m].dropna()) for m in metrics]
+        table.add_row(*(escape(str(v)) for v in (point if isinstance(point, tuple) else (point,))), n, *cells)
+    console = Console()
+    console.print(table)
+    failed = df[df["error"].notna()]
+    for message, count in failed["error"].value_counts(sort=False).items():
+        console.print(f"[red]{count} run(s) failed:[/] {escape(message)}", highlight=False)
+    console.print(f"wrote {path}")
+
+
+def _mean_std(values) -> str:
+    if values.empty:
+        return "-"
+    if len(values) == 1:
+        return f"{values.iloc[0]:.4g}"
+    return f"{values.mean():.4g} ± {values.std():.2g}"
+
+
 @cli.command()
 @click.argument("experiment", required=False)
 @click.option("--list", "list_", is_flag=True, help="List the experiments that can be reproduced.")
@@ -156,16 +219,16 @@ def reproduce(experiment: str | None, list_: bool, out: Path | None, seeds: int,
     """Re-run a seed paper's experiment and write its report next to the paper's numbers."""
     import time
 
-    from .reproduce import EXPERIMENTS
+    from . import reproduce as rep
 
     if list_ or not experiment:
-        for name, mod in EXPERIMENTS.items():
-            click.echo(f"{name:24} {mod.TITLE}")
+        for name, title in rep.TITLES.items():
+            click.echo(f"{name:24} {title}")
         return
-    if experiment not in EXPERIMENTS:
+    if experiment not in rep.TITLES:
         raise click.BadParameter(f"unknown experiment {experiment!r}; see --list", param_hint="EXPERIMENT")
     t0 = time.monotonic()
-    report = EXPERIMENTS[experiment].reproduce(out or Path("out") / experiment, seeds=seeds, jobs=jobs, quick=quick)
+    report = rep.reproduce(experiment, out or Path("out") / experiment, seeds=seeds, jobs=jobs, quick=quick)
     click.echo(f"wrote {report} ({time.monotonic() - t0:.0f} s)")
 
 

@@ -170,3 +170,41 @@ def seed_metrics(summary: dict) -> dict:
     row["q_mean_frames"] = main.get("q_mean_frames")
     row["q_dev_from_qeq_frames"] = main.get("q_dev_from_qeq_frames")
     return row
+
+
+def group_metrics(stats: dict) -> dict:
+    """Per multicast group (flows whose `group` is set): feedback and loss rates over the group's
+    own frames, and CR statistics over the group's sessions, in the window (seed 000 §3.6)."""
+    by_group: dict[str, list[dict]] = {}
+    for f in stats["flows"]:
+        if f.get("group"):
+            by_group.setdefault(f["group"], []).append(f)
+    sessions = stats.get("sessions", [])
+    out = {}
+    for g, flows in sorted(by_group.items()):
+        names = {f["name"] for f in flows}
+        injected = sum(f["injected_window"] for f in flows)
+        crs = [s for s in sessions if set(s["flows"]) <= names]
+        means = [s["cr_mean_bps"] / MBPS for s in crs]
+        out[g] = {
+            "feedback_rate_pct": _pct(sum(f["cnms_received_window"] for f in flows), injected),
+            "loss_rate_pct": _pct(sum(f["dropped_window"] for f in flows), injected),
+            "cr_mean_mbps": _mean(means),
+            "cr_std_mbps": _mean([s["cr_std_bps"] / MBPS for s in crs]),
+            "jain_cr": jain(means),
+        }
+    return out
+
+
+def switch_metrics(stats: dict) -> dict:
+    """Per switch: the CP queue with the most arrivals (its busiest output) — mean, std-dev and
+    deviation of the mean from Qeq, in frames, over the window."""
+    best: dict[str, dict] = {}
+    for q in stats["queues"]:
+        if q["cp"] and q["arrivals"] and (q["node"] not in best or q["arrivals"] > best[q["node"]]["arrivals"]):
+            best[q["node"]] = q
+    return {
+        node: {"queue": q["name"], "q_mean_frames": q["q_mean_frames"], "q_std_frames": q["q_std_frames"],
+               "q_dev_from_qeq_frames": q["q_mean_frames"] - q["qeq_frames"]}
+        for node, q in sorted(best.items())
+    }

@@ -350,6 +350,10 @@ impl Sim {
                             rp_rng: Rng::stream(simc.seed, "rp", &fname),
                             timer_gen: 0,
                             cnms_w0: 0,
+                            injected: 0,
+                            dropped: 0,
+                            injected_w0: 0,
+                            dropped_w0: 0,
                             name: fname,
                         });
                     }

@@ -125,6 +125,11 @@ pub struct Flow {
     pub timer_gen: u32,
     pub cr: TimeAvg,
     pub cnms_w0: u64,
+    /// Data frame copies of this flow put on a wire at its source, and dropped anywhere.
+    pub injected: u64,
+    pub dropped: u64,
+    pub injected_w0: u64,
+    pub dropped_w0: u64,
 }
 
 impl Flow {

@@ -103,7 +103,12 @@ impl Sim {
                     .collect();
                 json!({"name": f.name, "source": name(f.src), "mode": f.mode, "group": f.group,
                        "frames_generated": s.generated, "frames_generated_window": gw,
-                       "source_dropped": s.source_dropped, "receivers": receivers})
+                       "source_dropped": s.source_dropped,
+                       "injected": f.injected, "dropped": f.dropped,
+                       "injected_window": if in_window { f.injected - f.injected_w0 } else { 0 },
+                       "dropped_window": if in_window { f.dropped - f.dropped_w0 } else { 0 },
+                       "cnms_received_window": f.rp.as_ref().map_or(0, |r| if in_window { r.cnms_received - f.cnms_w0 } else { 0 }),
+                       "receivers": receivers})
             })
             .collect();
         // Sessions: one per sender with RPs; the session rate is min over its RPs (seed 000 §3).

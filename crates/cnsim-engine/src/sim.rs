@@ -172,6 +172,7 @@ impl Sim {
             };
             let fid = self.frames.alloc(frame);
             self.c.data_injected += 1;
+            self.flows[f as usize].injected += 1;
             self.forward(host, fid, NONE);
             let fl = &mut self.flows[f as usize];
             if let Some(rp) = &mut fl.rp {
@@ -273,8 +274,12 @@ impl Sim {
     }
 
     fn discard(&mut self, fid: FrameId) {
-        match self.frames.get(fid).kind {
-            FrameKind::Data => self.c.data_dropped += 1,
+        let f = self.frames.get(fid);
+        match f.kind {
+            FrameKind::Data => {
+                self.c.data_dropped += 1;
+                self.flows[f.flow as usize].dropped += 1;
+            }
             FrameKind::Cnm => self.c.cnm_dropped += 1,
         }
         self.frames.release(fid);
@@ -455,6 +460,8 @@ impl Sim {
         for f in &mut self.flows {
             f.cr.reset(now);
             f.cnms_w0 = f.rp.as_ref().map_or(0, |r| r.cnms_received);
+            f.injected_w0 = f.injected;
+            f.dropped_w0 = f.dropped;
             for r in &mut f.receivers {
                 r.bytes_w0 = r.bytes;
             }

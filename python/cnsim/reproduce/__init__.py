@@ -1,9 +1,28 @@
 """`cnsim reproduce`: re-run a seed paper's experiments and write a report next to its numbers.
 
-Each experiment module defines `NAME`, `TITLE` and `reproduce(out, *, seeds, jobs, quick) -> Path`
-(the report's path). `EXPERIMENTS` maps names to modules.
+`EXPERIMENTS` maps each name to its specification (common.Experiment); `reproduce(name, out, …)`
+runs one and returns the report's path.
 """
 
-from . import mliki2016_dumbbell
+from pathlib import Path
 
-EXPERIMENTS = {m.NAME: m for m in (mliki2016_dumbbell,)}
+from . import common
+
+# Specifications are built lazily: some read scenario files to count their flows.
+_NAMES = {"mliki2016-dumbbell": "DUMBBELL_EXP", "mliki2016-legacy": "LEGACY", "mliki2016-enhanced": "ENHANCED"}
+TITLES = {
+    "mliki2016-dumbbell": "Seed 000 — legacy QCN on the dumbbell, multicast vs multiple unicast (fast)",
+    "mliki2016-legacy": "Seed 000 — legacy QCN, multicast vs multiple unicast (dumbbell and multi-link)",
+    "mliki2016-enhanced": "Seed 001 — QCN vs enhanced QCN for multicast (star and multi-link)",
+}
+EXPERIMENTS = TITLES
+
+
+def experiment(name: str) -> common.Experiment:
+    from . import mliki2016
+
+    return getattr(mliki2016, _NAMES[name])
+
+
+def reproduce(name: str, out: Path, **kw) -> Path:
+    return common.reproduce(experiment(name), out, **kw)

@@ -1,5 +1,5 @@
-"""Figures of the reproduction reports: metric vs Qeq with error bars over seeds and the paper's
-values, and CR(t) per source for each configuration (like seed 000 Figs. 3–8)."""
+"""Figures of the reproduction reports: metrics vs Qeq with error bars over seeds beside the
+paper's values (per topology, per group, per switch), and CR(t) per source for each run kept."""
 
 from __future__ import annotations
 
@@ -11,62 +11,107 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
-PANELS = [("feedback_rate_pct", "feedback rate (%)"), ("loss_rate_pct", "loss rate (%)"),
-          ("cr_std_mbps", "CR std-dev (Mb/s)"), ("q_dev_from_qeq_frames", "mean queue − Qeq (frames)"),
-          ("jain_cr", "Jain index (CR)"), ("first_cnm_s", "first CNM (s)")]
+from .common import LABELS, QEQS  # noqa: E402
+
+MAIN = ["feedback_rate_pct", "loss_rate_pct", "cr_std_mbps", "q_dev_from_qeq_frames", "jain_cr", "first_cnm_s"]
+GROUP = ["feedback_rate_pct", "loss_rate_pct", "cr_std_mbps", "jain_cr"]
+SWITCH = ["q_dev_from_qeq_frames", "q_std_frames"]
 
 
-def draw(df: pd.DataFrame, paper: dict, qeqs, modes, out: Path, runs: Path | None = None) -> list[Path]:
+def _errorbars(ax, df: pd.DataFrame, label: str, offset: float) -> str:
+    g = df.groupby("qeq")["value"]
+    mean, std = g.mean(), g.std().fillna(0)
+    line = ax.errorbar([q + offset for q in mean.index], mean.values, yerr=std.values, fmt="o-", capsize=3, ms=4, label=label)
+    return line[0].get_color()
+
+
+def _panels(n: int, title: str):
+    cols = min(3, n)
+    rows = (n + cols - 1) // cols
+    fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols, 3.3 * rows), squeeze=False)
+    fig.suptitle(title)
+    for ax in axes.flat[n:]:
+        ax.set_visible(False)
+    return fig, list(axes.flat[:n])
+
+
+def _finish(fig, axes, path: Path) -> Path:
+    for ax in axes:
+        ax.set_xlabel("Qeq (frames)")
+        ax.set_xticks(list(QEQS))
+        ax.grid(alpha=0.3)
+    axes[0].legend(fontsize=6)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
+
+
+def draw(exp, df: pd.DataFrame, out: Path, runs: Path | None = None) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     paths = []
     for sampling in sorted(set(df.sampling)):
-        fig, axes = plt.subplots(2, 3, figsize=(12, 6.5))
-        for ax, (metric, label) in zip(axes.flat, PANELS):
-            for k, mode in enumerate(modes):
-                sub = df[(df["mode"] == mode) & (df.sampling == sampling)].groupby("qeq")[metric]
-                mean, std = sub.mean(), sub.std().fillna(0)
-                x = [q + (k - 0.5) * 4 for q in mean.index]
-                ax.errorbar(x, mean.values, yerr=std.values, fmt="o-", capsize=3, label=f"cnsim {mode}")
-                if (metric, mode) in paper:
-                    ax.plot(qeqs, paper[(metric, mode)], "x--", color=ax.lines[-1].get_color(), label=f"paper {mode}")
-            ax.set_xlabel("Qeq (frames)")
-            ax.set_ylabel(label)
-            ax.set_xticks(list(qeqs))
-            ax.grid(alpha=0.3)
-        axes.flat[0].legend(fontsize=7)
-        fig.suptitle(f"cnsim vs paper — CP sampling: {sampling}")
-        fig.tight_layout()
-        p = out / f"metrics-{sampling}.png"
-        fig.savefig(p, dpi=110)
-        plt.close(fig)
-        paths.append(p)
+        for topo in exp.topologies:
+            sub = df[(df.topology == topo.key) & (df.sampling == sampling)]
+            if sub.empty:
+                continue
+            metrics = [m for m in MAIN if m in set(sub[sub.part == "all"].metric)]
+            fig, axes = _panels(len(metrics), f"{topo.title} — CP sampling: {sampling}")
+            for ax, metric in zip(axes, metrics):
+                for k, variant in enumerate(topo.variants):
+                    sel = sub[(sub.variant == variant) & (sub.part == "all") & (sub.metric == metric)]
+                    color = _errorbars(ax, sel, f"cnsim {variant}", (k - 0.5) * 3)
+                    paper = topo.paper.get((metric, variant))
+                    if paper and any(v is not None for v in paper):
+                        pts = [(q, v) for q, v in zip(QEQS, paper) if v is not None]
+                        ax.plot(*zip(*pts), "x--", color=color, label=f"paper {variant}")
+                ax.set_ylabel(LABELS[metric], fontsize=8)
+            paths.append(_finish(fig, axes, out / f"{topo.key}-{sampling}.png"))
+            for kind, names, metrics in (("groups", sorted(p for p in set(sub.part) if p.startswith("G")), GROUP),
+                                         ("switches", sorted(p for p in set(sub.part) if p != "all" and not p.startswith("G")), SWITCH)):
+                if not names:
+                    continue
+                fig, axes = _panels(len(metrics), f"{topo.title} — per {kind[:-1] if kind == 'switches' else 'group'} — {sampling}")
+                for ax, metric in zip(axes, metrics):
+                    for j, part in enumerate(names):
+                        for k, variant in enumerate(topo.variants):
+                            sel = sub[(sub.variant == variant) & (sub.part == part) & (sub.metric == metric)]
+                            if not sel.empty:
+                                _errorbars(ax, sel, f"{part} {variant}", (j * len(topo.variants) + k - 2) * 1.2)
+                    ax.set_ylabel(LABELS[metric], fontsize=8)
+                paths.append(_finish(fig, axes, out / f"{topo.key}-{kind}-{sampling}.png"))
     if runs and runs.exists():
-        paths += _cr_figures(runs, out)
+        for topo in exp.topologies:
+            p = _cr_figure(sorted(d for d in runs.glob(f"{topo.key}-*") if (d / "series.parquet").exists()), out / f"{topo.key}-cr.png")
+            if p:
+                paths.append(p)
     return paths
 
 
-def _cr_figures(runs: Path, out: Path) -> list[Path]:
-    """One panel per run directory: session CR(t) (or RP CR(t)) per source, with CR_mean."""
-    dirs = sorted(d for d in runs.iterdir() if (d / "series.parquet").exists())
+def _cr_figure(dirs: list[Path], path: Path) -> Path | None:
+    """One panel per run: session CR(t) per source (RP CR when sessions are single flows), with
+    the reference CR_mean = 1 Gb/s ÷ 6 of the seeds."""
     if not dirs:
-        return []
-    fig, axes = plt.subplots(len(dirs) // 3 or 1, min(3, len(dirs)), figsize=(13, 3.2 * (len(dirs) // 3 or 1)), squeeze=False)
+        return None
+    cols = 3
+    rows = (len(dirs) + cols - 1) // cols
+    fig, axes = plt.subplots(rows, cols, figsize=(13, 3 * rows), squeeze=False)
+    for ax in axes.flat[len(dirs):]:
+        ax.set_visible(False)
     for ax, d in zip(axes.flat, dirs):
         s = pd.read_parquet(d / "series.parquet")
         names = sorted(n for n in s["name"].unique() if n.startswith("session."))
-        if not names:
-            names = sorted(n for n in s["name"].unique() if n.startswith("rp.") and n.endswith(".cr"))
+        names = names or sorted(n for n in s["name"].unique() if n.startswith("rp.") and n.endswith(".cr"))
         for n in names:
             part = s[s["name"] == n]
-            ax.plot(part["t"], part["value"] / 1e6, lw=0.7, label=n.split(".")[1])
+            ax.plot(part["t"], part["value"] / 1e6, lw=0.6, label=n.split(".")[1])
         ax.axhline(1000 / 6, color="k", lw=0.8, ls="--")
         ax.set_title(d.name, fontsize=9)
         ax.set_xlabel("time (s)")
         ax.set_ylabel("CR (Mb/s)")
         ax.set_ylim(0, 1050)
-    axes.flat[0].legend(fontsize=6, ncol=2)
+    axes.flat[0].legend(fontsize=5, ncol=3)
     fig.tight_layout()
-    p = out / "cr-per-source.png"
-    fig.savefig(p, dpi=110)
+    fig.savefig(path, dpi=90)
     plt.close(fig)
-    return [p]
+    return path

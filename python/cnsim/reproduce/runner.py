@@ -1,12 +1,18 @@
-"""Run a list of (scenario, overrides, seed) jobs in worker processes, with a progress bar."""
+"""Run many independent simulations: one execution backend (`execute`) and a progress bar over runs.
+
+`execute` is the only place that knows *how* runs are executed (in-process, or a local process
+pool); `run_all` (reproductions) and `cnsim.sweep` go through it. Tasks and results must be
+picklable plain data.
+"""
 
 from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
-from pathlib import Path
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -31,29 +37,129 @@ def run_job(job: Job) -> dict:
 
 def run_all(jobs: list[Job], jobs_n: int | None = None, label: str = "runs") -> list[dict]:
     """Run every job (in `jobs_n` processes, default: all cores); results in job order."""
-    jobs_n = jobs_n or os.cpu_count() or 1
-    results: dict[int, dict] = {}
-    show = sys.stderr.isatty()
-    if show:
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    with RunProgress(label, len(jobs), show=sys.stderr.isatty(), transient=True) as bar:
+        return execute(run_job, jobs, jobs_n, on_start=bar.start, on_done=lambda i, r: bar.advance())
 
-        bar = Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), transient=True)
-        bar.start()
-        task = bar.add_task(label, total=len(jobs))
+
+def execute(
+    fn: Callable[[Any], Any],
+    tasks: Sequence[Any],
+    jobs: int | None = None,
+    *,
+    on_start: Callable[[], None] | None = None,
+    on_done: Callable[[int, Any], None] | None = None,
+    return_exceptions: bool = False,
+) -> list:
+    """`[fn(t) for t in tasks]`, in `jobs` worker processes (None: all cores; 1: in this process).
+
+    The results are in task order whatever the completion order. `on_start()` is called once the
+    workers exist (start a progress display there, not before: workers are forked), `on_done(i,
+    result)` as each task finishes. With `return_exceptions`, a task that raised (or whose worker
+    died) gives its exception as its result; otherwise the first one is raised and the tasks not
+    yet started are cancelled. `fn` must be a module-level function; tasks and results must pickle.
+    """
+    jobs = max(1, min(jobs or os.cpu_count() or 1, len(tasks)))
+    results: list = [None] * len(tasks)
+
+    def done(i: int, result: Any) -> None:
+        results[i] = result
+        if on_done is not None:
+            on_done(i, result)
+
+    if jobs == 1:
+        if on_start is not None:
+            on_start()
+        for i, task in enumerate(tasks):
+            try:
+                result = fn(task)
+            except Exception as exc:
+                if not return_exceptions:
+                    raise
+                result = exc
+            done(i, result)
+        return results
+
+    pool = ProcessPoolExecutor(max_workers=jobs)
     try:
-        if jobs_n == 1:
-            for i, job in enumerate(jobs):
-                results[i] = run_job(job)
-                if show:
-                    bar.advance(task)
+        futures = {pool.submit(fn, task): i for i, task in enumerate(tasks)}
+        if on_start is not None:
+            on_start()
+        for fut in as_completed(futures):
+            try:
+                result = fut.result()
+            except Exception as exc:
+                if not return_exceptions:
+                    raise
+                result = exc
+            done(futures[fut], result)
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
+    return results
+
+
+class RunProgress:
+    """A rich progress bar over runs on stderr: done/failed counts, runs per minute, elapsed, ETA.
+
+    A no-op unless `show`. Use as a context manager; `start()` shows it (idempotent), `advance()`
+    counts a finished run.
+    """
+
+    def __init__(self, label: str, total: int, *, show: bool, transient: bool = False):
+        self.label, self.total, self.show, self.transient = label, total, show, transient
+        self.ok = self.failed = 0
+        self._bar = None
+
+    def start(self) -> None:
+        if not self.show or self._bar is not None:
+            return
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+        from rich.progress import TimeRemainingColumn
+
+        self._bar = Progress(
+            TextColumn("{task.description}"),
+            BarColumn(bar_width=24),
+            MofNCompleteColumn(),
+            TextColumn("[green]{task.fields[ok]} done[/], [red]{task.fields[failed]} failed[/]"),
+            _RunsPerMinuteColumn(),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),
+            console=Console(stderr=True),
+            transient=self.transient,
+        )
+        self._bar.start()
+        self._task = self._bar.add_task(self.label, total=self.total, ok=0, failed=0)
+
+    def advance(self, ok: bool = True) -> None:
+        if ok:
+            self.ok += 1
         else:
-            with ProcessPoolExecutor(max_workers=jobs_n) as pool:
-                futures = {pool.submit(run_job, job): i for i, job in enumerate(jobs)}
-                for fut in as_completed(futures):
-                    results[futures[fut]] = fut.result()
-                    if show:
-                        bar.advance(task)
-    finally:
-        if show:
-            bar.stop()
-    return [results[i] for i in range(len(jobs))]
+            self.failed += 1
+        if self._bar is not None:
+            self._bar.update(self._task, advance=1, ok=self.ok, failed=self.failed)
+
+    def stop(self) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+            self._bar = None
+
+    def __enter__(self) -> RunProgress:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+
+def _RunsPerMinuteColumn():
+    from rich.progress import ProgressColumn
+    from rich.text import Text
+
+    class RunsPerMinute(ProgressColumn):
+        def render(self, task) -> Text:
+            elapsed = task.elapsed or 0.0
+            rate = task.completed / elapsed * 60 if elapsed > 0 else 0.0
+            return Text(f"{rate:,.{0 if rate >= 10 else 1}f} runs/min", style="progress.data.speed")
+
+    return RunsPerMinute()
