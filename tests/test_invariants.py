@@ -32,6 +32,11 @@ def test_conservation_and_capacity(path):
     # Every copy put on a wire is delivered, dropped, or still in a queue or on a wire.
     assert f["data_injected"] + f["data_replicated"] == f["data_delivered"] + f["data_dropped"] + f["data_in_flight"]
     assert f["cnm_sent"] == f["cnm_delivered"] + f["cnm_dropped"] + f["cnm_in_flight"]
+    # Per-flow counters add up to the global ones.
+    assert sum(fl["injected"] for fl in stats["flows"]) == f["data_injected"]
+    assert sum(fl["dropped"] for fl in stats["flows"]) == f["data_dropped"]
+    delivered = sum(r["frames"] for fl in stats["flows"] for r in fl["receivers"])
+    assert delivered == f["data_delivered"]
     for q in stats["queues"]:
         assert capacity_ok(q), q
         assert q["q_mean_frames"] >= 0
