@@ -1,8 +1,9 @@
 """cnsim: packet-level simulation of congestion notification (QCN and kin).
 
     import cnsim
-    res = cnsim.run("scenarios/examples/dumbbell.toml", set={"cp.qeq": "25 frames"})
+    res = cnsim.run("scenarios/mliki2016/dumbbell-multicast.toml", set={"cp.qeq": "25 frames"})
     res.summary["global"]["feedback_rate_pct"]; res.series("rp.S1.cr").plot()
+    df = cnsim.sweep("scenarios/mliki2016/dumbbell-multicast.toml", {"cp.qeq": ["25 frames", "50 frames"]}, seeds=3)
 
 `ScenarioError` and `__version__` come from the engine module and are loaded on first use, so the
 pure-Python parts (metrics, outputs, figures) import without a built engine.
@@ -10,8 +11,9 @@ pure-Python parts (metrics, outputs, figures) import without a built engine.
 
 from .api import check, run
 from .results import Result
+from .sweep import sweep
 
-__all__ = ["run", "check", "Result", "ScenarioError", "__version__"]
+__all__ = ["run", "check", "sweep", "Result", "ScenarioError", "__version__"]
 
 
 def __getattr__(name: str):
