@@ -46,6 +46,11 @@ pub struct Sim {
     pub measure_from: Time,
     pub record_interval: Time,
     pub max_events: u64,
+    /// Wall-clock limit in ns (0 = none) and the wall time used by earlier `run_until` calls.
+    pub max_wall_ns: u64,
+    pub wall_used_ns: u64,
+    /// Series memory limit in bytes (0 = none).
+    pub max_series_bytes: u64,
     pub seed: u64,
     /// Size of a "frame" where amounts are given in frames (for reporting Qeq in frames).
     pub frame_size: u64,
@@ -75,7 +80,16 @@ impl Sim {
     pub fn run_until(&mut self, t: Time, max_events: u64) -> bool {
         let end = t.min(self.duration);
         let mut n = 0u64;
+        let t0 = std::time::Instant::now();
         while self.stopped_by.is_none() {
+            // The wall clock is read once every 2^16 events: cheap enough to leave on.
+            if self.max_wall_ns > 0 && n & 0xFFFF == 0 {
+                let used = self.wall_used_ns + t0.elapsed().as_nanos() as u64;
+                if used >= self.max_wall_ns {
+                    self.stopped_by = Some(format!("max_wall_time ({} s)", self.max_wall_ns as f64 / 1e9));
+                    break;
+                }
+            }
             match self.queue.peek_time() {
                 Some(tn) if tn <= end => {}
                 _ => {
@@ -96,6 +110,7 @@ impl Sim {
             n += 1;
             self.dispatch(ev);
         }
+        self.wall_used_ns += t0.elapsed().as_nanos() as u64;
         self.finished()
     }
 
@@ -426,6 +441,12 @@ impl Sim {
 
     fn on_record(&mut self) {
         let now = self.now;
+        const SAMPLE_BYTES: u64 = 20; // u32 index + f64 time + f64 value
+        let after = (self.series.idx.len() + self.series.probes.len()) as u64 * SAMPLE_BYTES;
+        if self.max_series_bytes > 0 && after > self.max_series_bytes {
+            self.stopped_by = Some(format!("max_series_memory ({} B)", self.max_series_bytes));
+            return;
+        }
         let t = crate::time::to_secs(now);
         for (i, probe) in self.series.probes.iter().enumerate() {
             let v = match *probe {

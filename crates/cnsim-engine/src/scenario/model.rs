@@ -137,9 +137,16 @@ pub struct Simulation {
     /// Size of one "frame" where amounts are given in frames (Qeq, sample base), default 1500 B.
     #[serde(default = "d_frame")]
     pub frame_size: Bytes,
-    /// Guard: stop after this many events (0 = no limit).
+    /// Guard: stop cleanly after this many events (0 = no limit).
     #[serde(default)]
     pub max_events: u64,
+    /// Guard: stop cleanly after this much wall-clock time ("0s" = no limit).
+    #[serde(default)]
+    pub max_wall_time: Duration,
+    /// Guard: stop cleanly when the recorded series would exceed this memory (20 B per sample;
+    /// "0B" = no limit).
+    #[serde(default)]
+    pub max_series_memory: Bytes,
 }
 impl Default for Simulation {
     fn default() -> Self {
