@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 import pandas as pd
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -41,6 +42,22 @@ def test_reproduce_quick_writes_report(tmp_path):
     rows = pd.read_parquet(out / "results.parquet")
     first = rows[(rows.part == "all") & (rows.metric == "first_cnm_s")]
     assert len(first) == 6 and first["value"].notna().all()
+
+
+@pytest.mark.parametrize("name, topologies", [("mliki2016-legacy", ["dumbbell", "multilink"]),
+                                               ("mliki2016-enhanced", ["star", "multilink"])])
+def test_reproduce_quick_seed_papers(tmp_path, name, topologies):
+    p = cnsim("reproduce", name, "--quick", "-o", str(tmp_path), "--jobs", "2")
+    assert p.returncode == 0, p.stderr
+    report = (tmp_path / "report.md").read_text()
+    assert report.count("| supported |") + report.count("| not supported |") >= 8
+    rows = pd.read_parquet(tmp_path / "results.parquet")
+    assert sorted(set(rows.topology)) == sorted(topologies)
+    # the multi-link topology is reported per group and per switch
+    ml = rows[rows.topology == "multilink"]
+    assert {"G1", "G2", "G3"} <= set(ml.part) and {"Switch1", "Switch2", "Switch3"} <= set(ml.part)
+    for t in topologies:
+        assert (tmp_path / "figures" / f"{t}-every-frame.png").exists()
 
 
 def test_reproduce_list():

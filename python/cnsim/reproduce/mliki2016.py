@@ -111,9 +111,14 @@ FINDINGS_001 = """\
 - **Feedback reduction.** E-QCN's representative test with the CPID tie-break leaves one notifying
   queue per source where QCN has two (star) or up to three (multi-link); cnsim's reduction follows
   from that mechanism — compare the tables above with the paper's 39–60 %.
-- **The F̂b ratchet.** F̂b only grows until it hits 63, so after congestion eases a CP whose |Fb| is
-  below the saved value stays silent; this is the mechanism behind the paper's higher E-QCN loss and
-  CR std-dev at Qeq 75, and the tables say whether cnsim shows it.
+- **The F̂b ratchet.** Algorithm 1 lets F̂b only grow until it reaches exactly 63. Once an RP has
+  saved a large F̂b from one CP, another CP whose |Fb| stays below that value never notifies it —
+  even with its queue full and dropping — and a steadily full queue has a small |Fb| (Qdelta ≈ 0).
+  On the multi-link topology, where G1's and G2's sources meet two CPs in turn, this is how E-QCN
+  can lose far more than QCN at low Qeq (see the multi-link loss table); the paper reports the
+  opposite at low Qeq and more E-QCN loss only at Qeq 75. `rp.eqcn_decrease = "received"` and
+  `cp.eqcn_tie_break = false` are the documented alternatives; neither changes the ratchet, which is
+  in Algorithm 1 as published.
 - **Multi-link feedback of 88–89 %.** Such rates need almost every frame at some CP to find Fb < 0;
   see the seed-000 findings on per-frame evaluation and pacing.
 """
