@@ -413,7 +413,6 @@ impl Sim {
             return;
         }
         let f = *self.frames.get(fid);
-        self.frames.release(fid);
         let fl = &mut self.flows[f.flow as usize];
         match f.kind {
             FrameKind::Data => match fl.receivers.iter_mut().find(|r| r.host == node) {
@@ -421,10 +420,12 @@ impl Sim {
                     r.frames += 1;
                     r.bytes += f.size as u64;
                     self.c.data_delivered += 1;
+                    self.frames.release(fid);
                 }
-                None => self.c.data_dropped += 1, // not a receiver of this flow: cannot happen with built routes
+                None => self.discard(fid), // not a receiver of this flow: cannot happen with built routes
             },
             FrameKind::Cnm => {
+                self.frames.release(fid);
                 self.c.cnm_delivered += 1;
                 if let Some(rp) = &mut fl.rp {
                     let fb = match &mut fl.eqcn {

@@ -116,7 +116,7 @@ macro_rules! unit_type {
 fn fmt_exact(v: u64, units: &[(&str, u128)]) -> String {
     let mut best = units[0];
     for &(u, m) in units {
-        if m >= best.1 && v as u128 % m == 0 && !u.contains('/') && !u.starts_with('K') && u != "µs" {
+        if m >= best.1 && (v as u128).is_multiple_of(m) && !u.contains('/') && !u.starts_with('K') && u != "µs" {
             best = (u, m);
         }
     }

@@ -59,8 +59,12 @@ impl Source<'_> {
         for line in self.text.split_inclusive('\n') {
             let t = line.trim_start();
             if t.starts_with('[') {
-                in_table = t.trim_start_matches('[').trim_start().starts_with(table)
-                    && t[1..].trim_start()[table.len()..].trim_start().starts_with(']');
+                // A `[table]` header (not `[[array]]`), allowing spaces inside the brackets.
+                in_table = t
+                    .strip_prefix('[')
+                    .filter(|r| !r.starts_with('['))
+                    .and_then(|r| r.trim_start().strip_prefix(table))
+                    .is_some_and(|r| r.trim_start().starts_with(']'));
             } else if in_table && t.strip_prefix(key).is_some_and(|r| r.trim_start().starts_with('=')) {
                 let col = line.len() - t.len();
                 return self.err(Some(offset + col..offset + col + key.len()), msg);
