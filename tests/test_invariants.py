@@ -29,6 +29,8 @@ def test_conservation_and_capacity(path):
     stats = short_run(path).stats
     f = stats["frames"]
     assert f["data_injected"] > 0
+    # Every copy an application asked for is in a rate limiter, dropped there, or injected.
+    assert f["data_generated"] == f["data_source_dropped"] + f["data_injected"] + f["data_in_limiters"]
     # Every copy put on a wire is delivered, dropped, or still in a queue or on a wire.
     assert f["data_injected"] + f["data_replicated"] == f["data_delivered"] + f["data_dropped"] + f["data_in_flight"]
     assert f["cnm_sent"] == f["cnm_delivered"] + f["cnm_dropped"] + f["cnm_in_flight"]

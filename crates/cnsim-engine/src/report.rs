@@ -123,6 +123,9 @@ impl Sim {
                        "cr_mean_bps": mean, "cr_std_bps": std, "cr_min_bps": s.cr.min, "cr_final_bps": s.cr.value()})
             })
             .collect();
+        let mut frames = counters(&self.c, Some(self.in_flight()));
+        let waiting: u64 = self.senders.iter().map(|s| (s.buf.len() * s.flows.len()) as u64).sum();
+        frames["data_in_limiters"] = json!(waiting);
         json!({
             "version": env!("CARGO_PKG_VERSION"),
             "seed": self.seed,
@@ -131,7 +134,7 @@ impl Sim {
                      "measure_from_s": to_secs(self.measure_from), "window_s": window_s},
             "events": self.events,
             "stopped_by": self.stopped_by,
-            "frames": counters(&self.c, Some(self.in_flight())),
+            "frames": frames,
             "window": counters(&diff(&self.c, &w0), None),
             "rps": rps, "sessions": sessions, "queues": queues, "flows": flows,
         })

@@ -142,7 +142,7 @@ impl Sim {
         }
         let copies = snd.flows.len() as u64;
         snd.generated += 1;
-        self.c.data_generated += 1;
+        self.c.data_generated += copies; // one per copy the sender will send
         if snd.buf.len() >= snd.buf_cap {
             snd.source_dropped += 1;
             self.c.data_source_dropped += copies;

@@ -28,6 +28,7 @@ GLOBAL = ("feedback_rate_pct", "loss_rate_pct", "first_cnm_s", "cr_std_mbps", "c
 LABELS = {
     "feedback_rate_pct": "feedback rate (% of data frames sent)",
     "loss_rate_pct": "loss rate (% of data frames sent)",
+    "source_loss_pct": "source-side loss in full rate limiters (% of frames generated)",
     "first_cnm_s": "RP start time of congestion detection (s)",
     "cr_std_mbps": "CR std-dev (Mb/s)",
     "cr_mean_mbps": "mean session CR (Mb/s)",

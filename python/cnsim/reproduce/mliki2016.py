@@ -95,7 +95,9 @@ Read these next to the tables above; they explain the mechanisms, the tables giv
   Fb < 0 on about every other frame for the whole run, i.e. a queue that stays above Qeq — which
   happens only when the sources are not slowed down. The paper does not say how its 200 Mb/s CBR
   application meets the rate limiter; `rp.copy_rate = "own"` (each copy at its own RP's rate) is
-  the documented alternative and can be swept.
+  the documented alternative and can be swept. In cnsim the excess is lost at the source instead:
+  sessions settle near the 1 Gb/s ÷ 12 copies share, far below the 200 Mb/s the application
+  offers, so the rate limiters' 100-frame buffers overflow (see the source-side loss table).
 - **Loss at high Qeq.** With every frame evaluated, cnsim's CPs react before the 100-frame buffer
   overflows and loss stays small; with the standard's sampling table feedback is sparser and the loss
   at Qeq 75 comes closer to the paper's order of magnitude (see the comparison tables). The paper's

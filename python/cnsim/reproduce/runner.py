@@ -1,8 +1,8 @@
 """Run many independent simulations: one execution backend (`execute`) and a progress bar over runs.
 
-`execute` is the only place that knows *how* runs are executed (in-process, or a local process
-pool); `run_all` (reproductions) and `cnsim.sweep` go through it. Tasks and results must be
-picklable plain data.
+`execute` is the only place that knows *how* runs are executed (in-process, a local process pool,
+or a Dask cluster through a `dask.distributed.Client`); `run_all` (reproductions) and `cnsim.sweep`
+go through it. Tasks and results must be picklable plain data.
 """
 
 from __future__ import annotations
@@ -49,6 +49,7 @@ def execute(
     on_start: Callable[[], None] | None = None,
     on_done: Callable[[int, Any], None] | None = None,
     return_exceptions: bool = False,
+    client: Any = None,
 ) -> list:
     """`[fn(t) for t in tasks]`, in `jobs` worker processes (None: all cores; 1: in this process).
 
@@ -57,16 +58,23 @@ def execute(
     result)` as each task finishes. With `return_exceptions`, a task that raised (or whose worker
     died) gives its exception as its result; otherwise the first one is raised and the tasks not
     yet started are cancelled. `fn` must be a module-level function; tasks and results must pickle.
+
+    With `client` (a `dask.distributed.Client`), `jobs` is ignored and each task is sent to the
+    cluster as `client.submit(fn, task)`; the results come back to this process as they complete
+    (`on_done` runs here). The workers must be able to import `fn`'s module (cnsim installed from
+    the same commit). On an exception or Ctrl-C the outstanding futures are cancelled.
     """
-    jobs = max(1, min(jobs or os.cpu_count() or 1, len(tasks)))
     results: list = [None] * len(tasks)
+    if not tasks:
+        return results
 
     def done(i: int, result: Any) -> None:
         results[i] = result
         if on_done is not None:
             on_done(i, result)
 
-    if jobs == 1:
+    jobs = max(1, min(jobs or os.cpu_count() or 1, len(tasks)))
+    if jobs == 1 and client is None:
         if on_start is not None:
             on_start()
         for i, task in enumerate(tasks):
@@ -78,6 +86,9 @@ def execute(
                 result = exc
             done(i, result)
         return results
+
+    if client is not None:
+        return _execute_dask(client, fn, tasks, results, done, on_start, return_exceptions)
 
     pool = ProcessPoolExecutor(max_workers=jobs)
     try:
@@ -99,19 +110,68 @@ def execute(
     return results
 
 
+def _execute_dask(client, fn, tasks, results, done, on_start, return_exceptions) -> list:
+    distributed = import_distributed()
+    futures = {client.submit(fn, task, pure=False): i for i, task in enumerate(tasks)}
+    try:
+        if on_start is not None:
+            on_start()
+        for fut in distributed.as_completed(futures):
+            try:
+                result = fut.result()
+            except Exception as exc:  # the task raised, or its worker was lost too often
+                if not return_exceptions:
+                    raise
+                result = exc
+            done(futures[fut], result)
+            fut.release()
+    except BaseException:
+        client.cancel(list(futures))
+        raise
+    return results
+
+
+def import_distributed():
+    """`dask.distributed`, imported only when a Dask backend is asked for, with a clear error."""
+    try:
+        import dask.distributed as distributed
+    except ImportError as exc:
+        raise ImportError(
+            f"running on Dask needs dask.distributed ({exc}); install it with: pip install 'cnsim[dask]'"
+        ) from None
+    return distributed
+
+
+def dask_slots(client) -> int:
+    """Number of worker threads of the cluster behind `client` (tasks that can run at once)."""
+    try:
+        return max(1, sum(client.nthreads().values()))
+    except Exception:
+        return 1
+
+
 class RunProgress:
-    """A rich progress bar over runs on stderr: done/failed counts, runs per minute, elapsed, ETA.
+    """A rich progress bar over runs on stderr: done/running/failed counts, runs per minute,
+    elapsed, ETA.
 
     A no-op unless `show`. Use as a context manager; `start()` shows it (idempotent), `advance()`
-    counts a finished run.
+    counts a finished run. `slots` is how many runs execute at once (worker processes, or Dask
+    worker threads): "running" is min(slots, runs not finished yet) once started.
     """
 
-    def __init__(self, label: str, total: int, *, show: bool, transient: bool = False):
+    def __init__(self, label: str, total: int, *, show: bool, transient: bool = False, slots: int = 1):
         self.label, self.total, self.show, self.transient = label, total, show, transient
+        self.slots = max(1, slots)
         self.ok = self.failed = 0
+        self.started = False
         self._bar = None
 
+    @property
+    def running(self) -> int:
+        return min(self.slots, self.total - self.ok - self.failed) if self.started else 0
+
     def start(self) -> None:
+        self.started = True
         if not self.show or self._bar is not None:
             return
         from rich.console import Console
@@ -122,7 +182,10 @@ class RunProgress:
             TextColumn("{task.description}"),
             BarColumn(bar_width=24),
             MofNCompleteColumn(),
-            TextColumn("[green]{task.fields[ok]} done[/], [red]{task.fields[failed]} failed[/]"),
+            TextColumn(
+                "[green]{task.fields[ok]} done[/], [cyan]{task.fields[running]} running[/], "
+                "[red]{task.fields[failed]} failed[/]"
+            ),
             _RunsPerMinuteColumn(),
             TimeElapsedColumn(),
             TimeRemainingColumn(),
@@ -130,7 +193,7 @@ class RunProgress:
             transient=self.transient,
         )
         self._bar.start()
-        self._task = self._bar.add_task(self.label, total=self.total, ok=0, failed=0)
+        self._task = self._bar.add_task(self.label, total=self.total, ok=0, failed=0, running=self.running)
 
     def advance(self, ok: bool = True) -> None:
         if ok:
@@ -138,7 +201,7 @@ class RunProgress:
         else:
             self.failed += 1
         if self._bar is not None:
-            self._bar.update(self._task, advance=1, ok=self.ok, failed=self.failed)
+            self._bar.update(self._task, advance=1, ok=self.ok, failed=self.failed, running=self.running)
 
     def stop(self) -> None:
         if self._bar is not None:
