@@ -28,7 +28,7 @@ def test_rows_and_columns(serial):
     globals_ = [d["metric"] for d in DEFINITIONS if d["scope"] == "global"]
     assert list(df.columns[:2]) == ["cp.qeq", "seed"]
     assert set(globals_) <= set(df.columns)
-    assert list(df.columns[-5:]) == ["q_mean_frames", "q_std_frames", "q_dev_from_qeq_frames", "events", "error"]
+    assert list(df.columns[-6:]) == ["q_mean_frames", "q_std_frames", "q_dev_from_qeq_frames", "events", "stopped_by", "error"]
     # (grid order, seed) order
     order = [("25 frames", 1), ("25 frames", 2), ("75 frames", 1), ("75 frames", 2)]
     assert list(zip(df["cp.qeq"], df["seed"])) == order

@@ -22,6 +22,29 @@ SETS = click.option(
 )
 
 
+def _guard_options(fn):
+    """--max-events, --max-wall, --max-series-mb: the scenario's run guards (docs/scenarios.md)."""
+    fn = click.option("--max-series-mb", type=click.FloatRange(0, min_open=True), metavar="MB",
+                      help="Stop a run once its recorded series exceed MB megabytes (simulation.max_series_memory).")(fn)
+    fn = click.option("--max-wall", type=click.FloatRange(0, min_open=True), metavar="SECONDS",
+                      help="Stop a run after SECONDS of wall time (simulation.max_wall_time).")(fn)
+    fn = click.option("--max-events", type=click.IntRange(1), metavar="N",
+                      help="Stop a run after N events (simulation.max_events).")(fn)
+    return fn
+
+
+def _guard_sets(max_events: int | None, max_wall: float | None, max_series_mb: float | None) -> list[str]:
+    """The guard options as `--set` items (after the user's, so they win)."""
+    sets = []
+    if max_events is not None:
+        sets.append(f"simulation.max_events={max_events}")
+    if max_wall is not None:
+        sets.append(f"simulation.max_wall_time={max_wall:g}s")
+    if max_series_mb is not None:
+        sets.append(f"simulation.max_series_memory={max_series_mb:g}MB")
+    return sets
+
+
 class _Cli(click.Group):
     """A group that reports a scenario error as `error: <message>` (exit 2), without traceback."""
 
@@ -49,12 +72,18 @@ def cli() -> None:
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="Replace the scenario's seed.")
 @click.option("--no-figures", is_flag=True, help="Do not draw figures.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary table.")
-def run(scenario: Path, out: Path | None, sets, seed, no_figures: bool, quiet: bool) -> None:
-    """Run SCENARIO; write summary.json, series.parquet, figures/ and scenario.toml to the output."""
+@_guard_options
+def run(scenario: Path, out: Path | None, sets, seed, no_figures: bool, quiet: bool,
+        max_events, max_wall, max_series_mb) -> None:
+    """Run SCENARIO; write summary.json, series.parquet, figures/ and scenario.toml to the output.
+
+    A run stopped by a guard (--max-events, --max-wall, --max-series-mb) keeps what it recorded
+    and says which guard stopped it.
+    """
     out = out or Path("out") / scenario.stem
     result = api.run(
         scenario,
-        set=list(sets),
+        set=[*sets, *_guard_sets(max_events, max_wall, max_series_mb)],
         seed=seed,
         out=out,
         progress=False if quiet else None,
@@ -62,6 +91,8 @@ def run(scenario: Path, out: Path | None, sets, seed, no_figures: bool, quiet: b
     )
     if not quiet:
         _print_summary(result, out)
+    elif result.stats.get("stopped_by"):
+        click.echo(f"stopped early: {result.stats['stopped_by']}", err=True)
 
 
 def _print_summary(result, out: Path) -> None:
@@ -160,26 +191,75 @@ def _grid(ctx, param, value: tuple[str, ...]) -> dict[str, list[str]]:
 
 
 @cli.command()
-@SCENARIO
+@click.argument("scenario", required=False, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--grid", "grid", multiple=True, callback=_grid, metavar="KEY=V1,V2,...",
               help="Values of a scenario key to sweep, e.g. --grid 'cp.qeq=25 frames,50 frames' (repeatable).")
 @SETS
 @click.option("--seeds", default=3, show_default=True, type=click.IntRange(1), help="Seeds 1..N per grid point.")
 @click.option("--jobs", type=click.IntRange(1), help="Worker processes [all cores].")
 @click.option("-o", "--out", type=click.Path(path_type=Path), help="Output directory [out/<stem>-sweep].")
-def sweep(scenario: Path, grid: dict, sets, seeds: int, jobs: int | None, out: Path | None) -> None:
-    """Run SCENARIO at every point of the grid × seeds; write sweep.parquet (one row per run)."""
-    from .sweep import PARQUET
-    from .sweep import sweep as run_sweep
+@click.option("--dask", "dask_address", metavar="tcp://HOST:PORT",
+              help="Run on the Dask cluster of this scheduler instead of local processes.")
+@click.option("--retry-failed", is_flag=True, help="Run again the runs stored as failed.")
+@click.option("--status", "status_dir", type=click.Path(exists=True, file_okay=False, path_type=Path), metavar="DIR",
+              help="Print the done / failed / missing counts of the sweep in DIR and exit.")
+@_guard_options
+def sweep(scenario: Path | None, grid: dict, sets, seeds: int, jobs: int | None, out: Path | None,
+          dask_address: str | None, retry_failed: bool, status_dir: Path | None,
+          max_events, max_wall, max_series_mb) -> None:
+    """Run SCENARIO at every point of the grid × seeds; write sweep.parquet (one row per run).
 
+    Each finished run is kept in OUT/runs/ as it completes; running the same sweep again runs only
+    the missing ones (and the failed ones with --retry-failed), then rebuilds sweep.parquet.
+    """
+    from .sweep import PARQUET, _sweep
+
+    if status_dir is not None:
+        _print_status(status_dir)
+        return
+    if scenario is None:
+        raise click.UsageError("missing argument 'SCENARIO' (or give --status DIR)")
     out = out or Path("out") / f"{scenario.stem}-sweep"
-    df = run_sweep(scenario, grid, seeds=seeds, jobs=jobs, out=out, set=list(sets))
-    _print_sweep(df, list(grid), out / PARQUET)
+    sets = [*sets, *_guard_sets(max_events, max_wall, max_series_mb)]
+    client = _dask_client(dask_address) if dask_address else None
+    try:
+        df, counts = _sweep(scenario, grid, seeds, jobs, None, out, sets, client, retry_failed)
+    finally:
+        if client is not None:
+            client.close()
+    _print_sweep(df, list(grid), out / PARQUET, counts)
     if df["error"].notna().any():
         click.get_current_context().exit(1)
 
 
-def _print_sweep(df, keys: list[str], path: Path) -> None:
+def _dask_client(address: str):
+    from .reproduce.runner import import_distributed
+
+    try:
+        distributed = import_distributed()
+    except ImportError as exc:
+        raise click.UsageError(f"--dask: {exc}") from None
+    try:
+        return distributed.Client(address, timeout="10s")
+    except OSError as exc:
+        raise click.UsageError(f"--dask: cannot reach the scheduler at {address}: {exc}") from None
+
+
+def _print_status(out: Path) -> None:
+    from .sweep import JOBS, status
+
+    try:
+        counts = status(out)
+    except FileNotFoundError:
+        raise click.UsageError(f"{out}: no sweep here (no {JOBS})") from None
+    stopped = f" ({counts['stopped']} stopped by a guard)" if counts["stopped"] else ""
+    click.echo(f"done: {counts['done']}{stopped}")
+    click.echo(f"failed: {counts['failed']}")
+    click.echo(f"missing: {counts['missing']}")
+    click.echo(f"total: {counts['total']}")
+
+
+def _print_sweep(df, keys: list[str], path: Path, counts: dict | None = None) -> None:
     from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
@@ -197,6 +277,11 @@ def _print_sweep(df, keys: list[str], path: Path) -> None:
     failed = df[df["error"].notna()]
     for message, count in failed["error"].value_counts(sort=False).items():
         console.print(f"[red]{count} run(s) failed:[/] {escape(message)}", highlight=False)
+    stopped = df[df["stopped_by"].notna()]
+    for guard, count in stopped["stopped_by"].value_counts(sort=False).items():
+        console.print(f"[yellow]{count} run(s) stopped early:[/] {escape(guard)}", highlight=False)
+    if counts and counts["skipped"]:
+        console.print(f"{counts['skipped']} run(s) already in the store, {counts['ran']} run now")
     console.print(f"wrote {path}")
 
 
