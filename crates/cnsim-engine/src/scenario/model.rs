@@ -93,6 +93,7 @@ default_fns! {
     d_min_rate: Rate = Rate(10_000_000);
     d_ai_cycles: u32 = 5;
     d_buffer: u32 = 100;
+    d_series_mem: Bytes = Bytes(1_000_000_000);
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -144,8 +145,8 @@ pub struct Simulation {
     #[serde(default)]
     pub max_wall_time: Duration,
     /// Guard: stop cleanly when the recorded series would exceed this memory (20 B per sample;
-    /// "0B" = no limit).
-    #[serde(default)]
+    /// "0B" = no limit). Default 1 GB, so that a tiny `record_interval` cannot exhaust memory.
+    #[serde(default = "d_series_mem")]
     pub max_series_memory: Bytes,
 }
 impl Default for Simulation {
