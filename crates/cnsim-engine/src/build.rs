@@ -347,6 +347,8 @@ impl Sim {
                             eqcn,
                             rp_rng: Rng::stream(simc.seed, "rp", &fname),
                             timer_gen: 0,
+                            timer_at: None,
+                            timer_event_at: None,
                             cnms_w0: 0,
                             injected: 0,
                             dropped: 0,

@@ -122,7 +122,11 @@ pub struct Flow {
     /// E-QCN state (Algorithm 1) when the flow's RP runs E-QCN.
     pub eqcn: Option<EqcnRp>,
     pub rp_rng: Rng,
+    /// RP timer: its deadline, and the time of the one RpTimer event kept in the queue for it (a
+    /// re-armed timer moves the deadline; the event re-queues itself instead of piling up).
     pub timer_gen: u32,
+    pub timer_at: Option<Time>,
+    pub timer_event_at: Option<Time>,
     pub cr: TimeAvg,
     pub cnms_w0: u64,
     /// Data frame copies of this flow put on a wire at its source, and dropped anywhere.

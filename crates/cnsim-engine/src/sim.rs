@@ -229,10 +229,17 @@ impl Sim {
         let fl = &mut self.flows[f as usize];
         match act {
             TimerAction::None => {}
-            TimerAction::Cancel => fl.timer_gen = fl.timer_gen.wrapping_add(1),
+            TimerAction::Cancel => fl.timer_at = None,
             TimerAction::Arm(t) => {
-                fl.timer_gen = fl.timer_gen.wrapping_add(1);
-                self.queue.push(t, Event::RpTimer { flow: f, gen: fl.timer_gen });
+                fl.timer_at = Some(t);
+                match fl.timer_event_at {
+                    Some(e) if e <= t => {} // that event will re-queue itself for t
+                    _ => {
+                        fl.timer_gen = fl.timer_gen.wrapping_add(1); // voids a later pending event
+                        fl.timer_event_at = Some(t);
+                        self.queue.push(t, Event::RpTimer { flow: f, gen: fl.timer_gen });
+                    }
+                }
             }
         }
     }
@@ -241,7 +248,17 @@ impl Sim {
         let now = self.now;
         let fl = &mut self.flows[f as usize];
         if fl.timer_gen != gen {
-            return; // re-armed or cancelled since
+            return; // superseded by an earlier deadline
+        }
+        fl.timer_event_at = None;
+        match fl.timer_at {
+            None => return, // cancelled
+            Some(t) if t > now => {
+                fl.timer_event_at = Some(t);
+                self.queue.push(t, Event::RpTimer { flow: f, gen });
+                return;
+            }
+            Some(_) => fl.timer_at = None,
         }
         let empty = self.senders[fl.sender as usize].buf.is_empty();
         if let Some(rp) = &mut fl.rp {
