@@ -71,3 +71,14 @@ def test_bench_runs():
     rows = json.loads(p.stdout)
     assert [r["qcn"] for r in rows] == [False, True]
     assert all(r["delivered_frames"] > 0 and r["events"] > 0 for r in rows)
+
+
+def test_result_tables():
+    import cnsim
+
+    res = cnsim.run(ROOT / "scenarios/mliki2016/dumbbell-multicast.toml", set={"simulation.duration": "5.5s"},
+                    figures=False, progress=False)
+    assert list(res.table("rps").index) == ["S1", "S2", "S3", "S4", "S5", "S6"]
+    q = res.table("queues")
+    assert q.loc["Switch1>Switch2", "q_dev_from_qeq_frames"] == pytest.approx(q.loc["Switch1>Switch2", "q_mean_frames"] - 25)
+    assert len(res.table()) == 1 and "feedback_rate_pct" in res.table().columns

@@ -98,8 +98,8 @@ def throughput_figure(result) -> Figure | None:
 
 
 def _plotted_queues(stats: dict) -> list[dict]:
-    """The CP queues; without any CP, the busiest queue."""
-    cps = [q for q in stats["queues"] if q["cp"]]
+    """The CP queues that carried data; without any, the busiest queue."""
+    cps = [q for q in stats["queues"] if q["cp"] and q["arrivals"] > 0]
     if cps or not stats["queues"]:
         return cps
     return [max(stats["queues"], key=lambda q: q["arrivals"])]

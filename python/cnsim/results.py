@@ -40,6 +40,16 @@ class Result:
         """The summary metrics (see `cnsim.metrics`)."""
         return summarize(self.stats)
 
+    def table(self, scope: str = "global") -> pd.DataFrame:
+        """The summary of one scope as a DataFrame: "global" (one row), or one row per entity of
+        "rps", "queues" or "flows" (indexed by name; flows' receivers are left out)."""
+        if scope == "global":
+            return pd.DataFrame([self.summary["global"]])
+        if scope not in ("rps", "queues", "flows"):
+            raise ValueError(f"scope must be global, rps, queues or flows, not {scope!r}")
+        rows = {name: {k: v for k, v in d.items() if not isinstance(v, dict)} for name, d in self.summary[scope].items()}
+        return pd.DataFrame.from_dict(rows, orient="index").rename_axis("name")
+
     @cached_property
     def series_frame(self) -> pd.DataFrame:
         """All series in one long frame: name (categorical), t (s), value."""
