@@ -81,6 +81,13 @@ impl EventQueue {
 mod tests {
     use super::*;
     #[test]
+    fn events_stay_compact() {
+        // Hot-path size budget: a u32 pair plus the tag, and a 32-byte heap entry.
+        assert!(std::mem::size_of::<Event>() <= 12);
+        assert!(std::mem::size_of::<Entry>() <= 32);
+    }
+
+    #[test]
     fn orders_by_time_then_insertion() {
         let mut q = EventQueue::default();
         q.push(5, Event::Record);
