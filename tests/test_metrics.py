@@ -17,13 +17,21 @@ def test_jain_index():
 
 
 def test_feedback_and_loss_rates_are_over_the_window():
-    s = stats(window={"data_injected": 2000, "cnm_sent": 50, "data_dropped": 30,
+    s = stats(window={"data_injected": 2000, "cnm_sent": 50, "data_dropped": 30, "data_replicated": 0,
                       "data_generated": 1000, "data_source_dropped": 10})  # fmt: skip
     s["frames"] |= {"data_injected": 1, "cnm_sent": 1000, "data_dropped": 1000}  # ignored
     g = summarize(s)["global"]
     assert g["feedback_rate_pct"] == pytest.approx(2.5)
     assert g["loss_rate_pct"] == pytest.approx(1.5)
     assert g["source_loss_pct"] == pytest.approx(1.0)
+
+
+def test_loss_counts_copies_made_at_branching_points():
+    # 1000 frames sent, each replicated once at a branching point, every copy dropped after it:
+    # 2000 copies lost out of 2000, i.e. 100 % (not 200 % of the frames sent).
+    s = stats(window={"data_injected": 1000, "data_replicated": 1000, "data_dropped": 2000, "cnm_sent": 0,
+                      "data_generated": 1000, "data_source_dropped": 0})  # fmt: skip
+    assert summarize(s)["global"]["loss_rate_pct"] == pytest.approx(100.0)
 
 
 def test_rates_without_traffic_are_null():

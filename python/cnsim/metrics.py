@@ -8,7 +8,7 @@ This table is the single definition of every metric in `summary.json`; `summariz
 | metric | scope | window | unit | definition |
 |---|---|---|---|---|
 | `feedback_rate_pct` | global | measure | % | window.cnm_sent / window.data_injected × 100 |
-| `loss_rate_pct` | global | measure | % | window.data_dropped / window.data_injected × 100 |
+| `loss_rate_pct` | global | measure | % | window.data_dropped / (window.data_injected + window.data_replicated) × 100: every frame copy, including those made at multicast branching points, is delivered, dropped or in flight, so this stays ≤ 100 |
 | `source_loss_pct` | global | measure | % | window.data_source_dropped / window.data_generated × 100 |
 | `first_cnm_s` | global | run | s | earliest `first_cnm_s` over the RPs |
 | `cr_mean_mbps` | global | measure | Mb/s | mean over sessions of the session CR's time-weighted mean (session CR = min over its RPs, seed 000 §3) |
@@ -134,7 +134,7 @@ def summarize(stats: dict) -> dict:
         },
         "global": {
             "feedback_rate_pct": _pct(window["cnm_sent"], window["data_injected"]),
-            "loss_rate_pct": _pct(window["data_dropped"], window["data_injected"]),
+            "loss_rate_pct": _pct(window["data_dropped"], window["data_injected"] + window["data_replicated"]),
             "source_loss_pct": _pct(window["data_source_dropped"], window["data_generated"]),
             "first_cnm_s": min(first_cnms, default=None),
             "cr_mean_mbps": _mean(cr_means),
@@ -188,7 +188,8 @@ def group_metrics(stats: dict) -> dict:
         means = [s["cr_mean_bps"] / MBPS for s in crs]
         out[g] = {
             "feedback_rate_pct": _pct(sum(f["cnms_received_window"] for f in flows), injected),
-            "loss_rate_pct": _pct(sum(f["dropped_window"] for f in flows), injected),
+            "loss_rate_pct": _pct(sum(f["dropped_window"] for f in flows),
+                                  injected + sum(f["replicated_window"] for f in flows)),
             "cr_mean_mbps": _mean(means),
             "cr_std_mbps": _mean([s["cr_std_bps"] / MBPS for s in crs]),
             "jain_cr": jain(means),

@@ -354,6 +354,8 @@ impl Sim {
                             dropped: 0,
                             injected_w0: 0,
                             dropped_w0: 0,
+                            replicated: 0,
+                            replicated_w0: 0,
                             name: fname,
                         });
                     }

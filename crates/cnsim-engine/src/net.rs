@@ -134,6 +134,9 @@ pub struct Flow {
     pub dropped: u64,
     pub injected_w0: u64,
     pub dropped_w0: u64,
+    /// Extra copies of this flow's frames made at multicast branching points.
+    pub replicated: u64,
+    pub replicated_w0: u64,
 }
 
 impl Flow {

@@ -294,6 +294,7 @@ impl Sim {
                         fid
                     } else {
                         self.c.data_replicated += 1;
+                        self.flows[f.flow as usize].replicated += 1;
                         self.frames.alloc(f)
                     };
                     self.enqueue(p, id);
@@ -501,6 +502,7 @@ impl Sim {
             f.cnms_w0 = f.rp.as_ref().map_or(0, |r| r.cnms_received);
             f.injected_w0 = f.injected;
             f.dropped_w0 = f.dropped;
+            f.replicated_w0 = f.replicated;
             for r in &mut f.receivers {
                 r.bytes_w0 = r.bytes;
             }

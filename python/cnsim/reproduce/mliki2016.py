@@ -72,8 +72,9 @@ CHOICES = [
     "the papers' Gd·63 = 1/2 would give GD = 1/126.",
     "Sources pace at min(application rate, CR); a rate limiter holds up to 100 frames (source-side loss beyond).",
     "Multiple unicast: both copies leave at the session rate CR = min r_i (seed 000 §3); CR metrics use the session rate.",
-    "Feedback and loss rates are percentages of the data frame copies sent by the sources in the window; per group, "
-    "of the group's own copies (CNMs received by its RPs, its frames dropped).",
+    "Feedback rate: CNMs ÷ data frame copies sent by the sources, in the window; loss rate: copies dropped ÷ all "
+    "copies (those sent plus those made at multicast branching points), so it cannot exceed 100 %; per group, over "
+    "the group's own copies (CNMs received by its RPs, its copies dropped).",
     "E-QCN: decrease with the saved F̂b (Algorithm 1 as written); equal |Fb| broken by the CPID the RP selected (seed 001 §4).",
     "Multi-link and star topologies are reconstructed from the prose (docs/topologies.md).",
 ]
