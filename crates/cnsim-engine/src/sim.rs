@@ -191,12 +191,16 @@ impl Sim {
             self.forward(host, fid, NONE);
             let fl = &mut self.flows[f as usize];
             if let Some(rp) = &mut fl.rp {
+                let before = rp.cr;
                 let act = rp.on_frame_sent(size, empty, &mut fl.rp_rng);
                 if rp.active {
                     rate = rate.min(rp.cr);
                 }
+                let changed = rp.cr != before; // CR moves only at the end of a byte-counter cycle
                 self.apply_timer(f, act);
-                self.note_rate(f);
+                if changed {
+                    self.note_rate(f);
+                }
             }
         }
         let snd = &mut self.senders[s as usize];
