@@ -17,6 +17,12 @@ fn version() -> &'static str {
     env!("CARGO_PKG_VERSION")
 }
 
+/// Engine identity: "VERSION+HASH12", the hash of the engine and binding sources (build.rs).
+#[pyfunction]
+fn build_id() -> String {
+    format!("{}+{}", env!("CARGO_PKG_VERSION"), &env!("CNSIM_ENGINE_HASH")[..12])
+}
+
 /// Validate a scenario and return it resolved (defaults filled, overrides applied) as TOML.
 #[pyfunction]
 #[pyo3(signature = (text, path, overrides = Vec::new()))]
@@ -104,6 +110,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
     m.add_class::<Simulation>()?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
+    m.add_function(wrap_pyfunction!(build_id, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_function(wrap_pyfunction!(run_bench, m)?)?;
     Ok(())
