@@ -9,6 +9,7 @@ import time
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+from . import _args
 from .results import Result
 
 Scenario = str | Path
@@ -20,11 +21,12 @@ MAX_EVENTS_PER_CALL = 5_000_000  # and at most this many events per slice (bound
 
 def _source(scenario: Scenario) -> tuple[str, str]:
     """(TOML text, path label): a str with a newline is TOML text, anything else a file path."""
-    if isinstance(scenario, str) and "\n" in scenario:
+    scenario = _args.scenario(scenario)
+    if isinstance(scenario, str):
         return scenario, "<string>"
     from ._core import ScenarioError
 
-    path = Path(scenario)
+    path = scenario
     try:
         return path.read_text(encoding="utf-8"), str(path)
     except UnicodeDecodeError as exc:
@@ -41,6 +43,7 @@ def _overrides(set: Overrides, label: str = "") -> list[tuple[str, str]]:
     """`{"k": v}` or `["k=v", ...]` as the engine's list of (key, value text)."""
     from ._core import ScenarioError
 
+    set = _args.overrides(set)
     if set is None:
         return []
     if isinstance(set, Mapping):
@@ -72,6 +75,7 @@ def run(
     out: str | Path | None = None,
     progress: bool | None = None,
     figures: bool = True,
+    force: bool = False,
 ) -> Result:
     """Run a scenario (a path, or TOML text) and return its `Result`.
 
@@ -79,10 +83,19 @@ def run(
     replaces the scenario's seed. With `out`, the outputs are written there (with figures unless
     `figures=False`). `progress` shows a bar on stderr; None means "when stderr is a terminal".
     On Ctrl-C the run is stopped, nothing is written, and KeyboardInterrupt propagates.
+
+    The output location is checked before the run (see `cnsim.outputs`): a directory holding files
+    cnsim did not write there is refused (FileExistsError) unless `force`, which writes cnsim's
+    files into it and keeps every other file as it is.
     """
     from . import _core
+    from .outputs import check_output
 
     text, path = _source(scenario)
+    if seed is not None:
+        seed = _args.seed(seed)
+    if out is not None:
+        check_output(_args.path(out, "out"), force=force)
     sim = _core.Simulation(text, path, _overrides(set, path), seed)
     if progress is None:
         progress = sys.stderr.isatty()
@@ -96,7 +109,7 @@ def run(
         raise
     result = Result.from_simulation(sim)
     if out is not None:
-        result.write(out, figures=figures)
+        result.write(out, figures=figures, force=force)
     return result
 
 

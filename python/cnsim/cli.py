@@ -22,14 +22,37 @@ SETS = click.option(
 )
 
 
+class _Count(click.ParamType):
+    """A whole number ≥ 1 in any form a number is printed in: 1000000, 1e6, 1e+06, 1_000_000."""
+
+    name = "integer"
+
+    def convert(self, value, param, ctx):
+        try:
+            text = str(value).strip().replace("_", "")
+            number = int(text) if text.lstrip("+").isdigit() else float(text)
+            if number == int(number) and number >= 1:
+                return int(number)
+        except (ValueError, OverflowError):
+            pass
+        self.fail(f"{value!r} is not a whole number ≥ 1", param, ctx)
+
+
+def _plain(x: float) -> str:
+    """A number without exponent (the engine's durations and sizes do not take 1e+06)."""
+    import numpy as np
+
+    return np.format_float_positional(x, trim="-")
+
+
 def _guard_options(fn):
     """--max-events, --max-wall, --max-series-mb: the scenario's run guards (docs/scenarios.md)."""
     fn = click.option("--max-series-mb", type=click.FloatRange(0, min_open=True), metavar="MB",
                       help="Stop a run once its recorded series exceed MB megabytes (simulation.max_series_memory).")(fn)
     fn = click.option("--max-wall", type=click.FloatRange(0, min_open=True), metavar="SECONDS",
                       help="Stop a run after SECONDS of wall time (simulation.max_wall_time).")(fn)
-    fn = click.option("--max-events", type=click.IntRange(1), metavar="N",
-                      help="Stop a run after N events (simulation.max_events).")(fn)
+    fn = click.option("--max-events", type=_Count(), metavar="N",
+                      help="Stop a run after N events (simulation.max_events; 1000000, 1e6 or 1e+06).")(fn)
     return fn
 
 
@@ -39,23 +62,20 @@ def _guard_sets(max_events: int | None, max_wall: float | None, max_series_mb: f
     if max_events is not None:
         sets.append(f"simulation.max_events={max_events}")
     if max_wall is not None:
-        sets.append(f"simulation.max_wall_time={max_wall:g}s")
+        sets.append(f"simulation.max_wall_time={_plain(max_wall)}s")
     if max_series_mb is not None:
-        sets.append(f"simulation.max_series_memory={max_series_mb:g}MB")
+        sets.append(f"simulation.max_series_memory={_plain(max_series_mb)}MB")
     return sets
 
 
 class _Cli(click.Group):
-    """A group that reports a scenario error as `error: <message>` (exit 2), without traceback."""
+    """A group that reports a user's error — a bad scenario or argument (ValueError), an output
+    location that cannot be used (OSError) — as `error: <message>` (exit 2), without traceback."""
 
     def invoke(self, ctx: click.Context):
         try:
             return super().invoke(ctx)
-        except ValueError as exc:
-            from ._core import ScenarioError
-
-            if not isinstance(exc, ScenarioError):
-                raise
+        except (ValueError, OSError) as exc:
             click.echo(f"error: {exc}", err=True)
             ctx.exit(2)
 
@@ -71,16 +91,23 @@ def cli() -> None:
 @SETS
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="Replace the scenario's seed.")
 @click.option("--no-figures", is_flag=True, help="Do not draw figures.")
+@click.option("--force", is_flag=True,
+              help="Write into an output directory that holds other files too: cnsim replaces only its own files "
+                   "(those its manifest .cnsim-run.json lists) and keeps every other file as it is.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary table.")
 @_guard_options
-def run(scenario: Path, out: Path | None, sets, seed, no_figures: bool, quiet: bool,
+def run(scenario: Path, out: Path | None, sets, seed, no_figures: bool, force: bool, quiet: bool,
         max_events, max_wall, max_series_mb) -> None:
     """Run SCENARIO; write summary.json, series.parquet, figures/ and scenario.toml to the output.
 
-    A run stopped by a guard (--max-events, --max-wall, --max-series-mb) keeps what it recorded
-    and says which guard stopped it.
+    The output directory must be new, empty or a previous run's (every file in it listed in its
+    .cnsim-run.json), which is then replaced atomically; anything else is refused before the run
+    starts, unless --force. A run stopped by a guard (--max-events, --max-wall, --max-series-mb)
+    keeps what it recorded and says which guard stopped it.
     """
-    out = out or Path("out") / scenario.stem
+    from .outputs import file_name
+
+    out = out or Path("out") / file_name(scenario.stem)
     result = api.run(
         scenario,
         set=[*sets, *_guard_sets(max_events, max_wall, max_series_mb)],
@@ -88,6 +115,7 @@ def run(scenario: Path, out: Path | None, sets, seed, no_figures: bool, quiet: b
         out=out,
         progress=False if quiet else None,
         figures=not no_figures,
+        force=force,
     )
     if not quiet:
         _print_summary(result, out)
@@ -219,7 +247,9 @@ def sweep(scenario: Path | None, grid: dict, sets, seeds: int, jobs: int | None,
         return
     if scenario is None:
         raise click.UsageError("missing argument 'SCENARIO' (or give --status DIR)")
-    out = out or Path("out") / f"{scenario.stem}-sweep"
+    from .outputs import file_name
+
+    out = out or Path("out") / file_name(f"{scenario.stem}-sweep")
     sets = [*sets, *_guard_sets(max_events, max_wall, max_series_mb)]
     client = _dask_client(dask_address) if dask_address else None
     try:
@@ -246,17 +276,21 @@ def _dask_client(address: str):
 
 
 def _print_status(out: Path) -> None:
-    from .sweep import JOBS, status
+    from .sweep import code_mismatch, status
 
     try:
         counts = status(out)
-    except FileNotFoundError:
-        raise click.UsageError(f"{out}: no sweep here (no {JOBS})") from None
+    except FileNotFoundError as exc:
+        raise click.UsageError(str(exc)) from None
     stopped = f" ({counts['stopped']} stopped by a guard)" if counts["stopped"] else ""
     click.echo(f"done: {counts['done']}{stopped}")
     click.echo(f"failed: {counts['failed']}")
     click.echo(f"missing: {counts['missing']}")
     click.echo(f"total: {counts['total']}")
+    mismatch = code_mismatch(out)
+    if mismatch:
+        click.echo(f"code changed: this sweep ran with cnsim {mismatch[0]}, this is cnsim {mismatch[1]}; "
+                   "results of other code are not reused (counted as missing): running the sweep again recomputes them")
 
 
 def _print_sweep(df, keys: list[str], path: Path, counts: dict | None = None) -> None:
@@ -297,11 +331,18 @@ def _mean_std(values) -> str:
 @click.argument("experiment", required=False)
 @click.option("--list", "list_", is_flag=True, help="List the experiments that can be reproduced.")
 @click.option("-o", "--out", type=click.Path(path_type=Path), help="Output directory [out/<experiment>].")
-@click.option("--seeds", default=3, show_default=True, help="Seeds per configuration.")
-@click.option("--jobs", type=int, help="Worker processes [all cores].")
+@click.option("--seeds", default=3, show_default=True, type=click.IntRange(1), help="Seeds per configuration.")
+@click.option("--jobs", type=click.IntRange(1), help="Worker processes [all cores].")
+@click.option("--dask", "dask_address", metavar="tcp://HOST:PORT",
+              help="Run on the Dask cluster of this scheduler instead of local processes.")
 @click.option("--quick", is_flag=True, help="Short runs, one seed: a smoke test of the whole pipeline.")
-def reproduce(experiment: str | None, list_: bool, out: Path | None, seeds: int, jobs: int | None, quick: bool) -> None:
-    """Re-run a seed paper's experiment and write its report next to the paper's numbers."""
+def reproduce(experiment: str | None, list_: bool, out: Path | None, seeds: int, jobs: int | None,
+              dask_address: str | None, quick: bool) -> None:
+    """Re-run a seed paper's experiment and write its report next to the paper's numbers.
+
+    Runs go through the sweep machinery: each finished run is kept in OUT/runs/ as it completes,
+    and running the same command again runs only the missing (and failed) ones.
+    """
     import time
 
     from . import reproduce as rep
@@ -313,7 +354,16 @@ def reproduce(experiment: str | None, list_: bool, out: Path | None, seeds: int,
     if experiment not in rep.TITLES:
         raise click.BadParameter(f"unknown experiment {experiment!r}; see --list", param_hint="EXPERIMENT")
     t0 = time.monotonic()
-    report = rep.reproduce(experiment, out or Path("out") / experiment, seeds=seeds, jobs=jobs, quick=quick)
+    client = _dask_client(dask_address) if dask_address else None
+    try:
+        report = rep.reproduce(experiment, out or Path("out") / experiment, seeds=seeds, jobs=jobs, quick=quick,
+                               client=client)
+    except RuntimeError as exc:  # some runs failed; the others are kept
+        click.echo(f"error: {exc}", err=True)
+        click.get_current_context().exit(1)
+    finally:
+        if client is not None:
+            client.close()
     click.echo(f"wrote {report} ({time.monotonic() - t0:.0f} s)")
 
 

@@ -4,7 +4,6 @@ One function per figure; each returns a `Figure`, or None when the run has nothi
 A dotted vertical line marks the start of the measurement window.
 """
 
-import re
 from pathlib import Path
 
 import matplotlib
@@ -106,7 +105,9 @@ def _plotted_queues(stats: dict) -> list[dict]:
 
 
 def _file_name(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.-]+", "-", text)
+    from .outputs import file_name  # long names: truncated with a short hash
+
+    return file_name(text)
 
 
 def draw_run_figures(result, directory: str | Path) -> list[Path]:

@@ -1,53 +1,149 @@
-"""Write a run's outputs into one directory, atomically.
+"""Write a run's outputs into one directory without ever losing a file cnsim did not write.
 
 Layout: `summary.json` ({"summary": ..., "stats": ...}), `series.parquet` (the long series frame),
-`scenario.toml` (the resolved scenario), `figures/*.png`. Everything is written into a temporary
-directory beside the target and renamed into place: a reader sees the old directory or the new one
-(or, for the instant between two renames, none), never a half-written one.
+`scenario.toml` (the resolved scenario), `figures/*.png`, and `.cnsim-run.json`, the manifest:
+every file (with its sha256) and directory cnsim wrote there.
+
+- A missing or empty `out`, or one that holds exactly a previous run's files (every entry listed in
+  its manifest, unchanged), is written as a whole: the new run goes into a temporary directory
+  beside it, which is renamed into place; the previous run is moved aside first and its listed
+  files removed after. A reader sees the old run or the new one, never half of one.
+- Anything else in `out` (a user's file, a file changed since cnsim wrote it, a run directory of an
+  older cnsim without manifest) makes it "foreign": it is refused with FileExistsError, unless
+  `force`. With `force`, cnsim's files are written into `out` one by one (each atomically) and the
+  previous run's listed files are replaced or removed; every other file stays byte-identical, and a
+  foreign file where cnsim must write one of its own is an error, not overwritten.
+
+`check_output` makes all these checks (and that the location is writable) before a run starts.
 """
 
+import hashlib
 import json
 import os
 import shutil
 import uuid
+import warnings
 from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 SUMMARY = "summary.json"
+MANIFEST = ".cnsim-run.json"
+OWN_FILES = (SUMMARY, "series.parquet", "scenario.toml", MANIFEST)  # figures/ too
+MAX_NAME = 100  # longer file names are truncated (plus a short hash): see `file_name`
 
 
-def write_run(result, out: str | Path, *, figures: bool = True) -> Path:
-    """Write `result` (a `Result`, or anything with its attributes) to the directory `out`.
+def file_name(text: str, limit: int = MAX_NAME) -> str:
+    """`text` as a portable file name: unsafe characters become "-", and a name longer than
+    `limit` is cut and given 12 hex digits of its sha256, so distinct long names stay distinct."""
+    import re
 
-    An existing `out` is replaced whole, but only if it is empty or a previous run's directory
-    (it holds summary.json); anything else raises FileExistsError before writing.
-    """
+    name = re.sub(r"[^A-Za-z0-9_.-]+", "-", text) or "-"
+    if len(name) <= limit:
+        return name
+    return f"{name[: limit - 13]}-{hashlib.sha256(text.encode()).hexdigest()[:12]}"
+
+
+def write_run(result, out: str | Path, *, figures: bool = True, force: bool = False) -> Path:
+    """Write `result` (a `Result`, or anything with its attributes) to the directory `out`."""
     target = Path(out)
-    _check_replaceable(target)
+    merge = check_output(target, force=force)
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = _sibling(target, "tmp")
     tmp.mkdir()
     try:
         _write_files(result, tmp, figures)
-        _swap_into_place(tmp, target)
-    except BaseException:
+        _write_manifest(tmp)
+        if merge:
+            _merge_into(tmp, target)
+        else:
+            _swap_into_place(tmp, target)
+    finally:
         shutil.rmtree(tmp, ignore_errors=True)
-        raise
     return target
 
 
-def _check_replaceable(target: Path) -> None:
+def check_output(target: Path, *, force: bool = False) -> bool:
+    """Raise a one-line OSError unless a run can be written to `target`; True when it must be
+    merged into a foreign directory (`force`), False when written whole."""
+    check_location(target)
+    if not target.exists():
+        return False
+    foreign = _foreign(target)
+    if not foreign:
+        return False
+    if not force:
+        raise FileExistsError(
+            f"{target} holds files cnsim did not write there (e.g. {foreign[0]}); choose a fresh "
+            "output directory, or --force (force=True) to write cnsim's files into it and keep the others"
+        )
+    for name in OWN_FILES:
+        if ((target / name).exists() or (target / name).is_symlink()) and name in foreign:
+            raise FileExistsError(f"{target / name} was not written by cnsim; even --force does not overwrite it: move it away")
+    figures = target / "figures"
+    if figures.is_symlink() or (figures.exists() and not figures.is_dir()):
+        raise FileExistsError(f"{figures} is not a directory cnsim can write its figures into: move it away")
+    if not os.access(target, os.W_OK | os.X_OK):
+        raise PermissionError(f"{target} is not writable")
+    return True
+
+
+def check_location(target: Path) -> None:
+    """Raise a one-line OSError unless `target` is (or can be created as) a writable directory."""
+    for part in target.parts:
+        if len(os.fsencode(part)) > 255:
+            raise OSError(f"{target}: a path component is longer than 255 bytes")
     if target.is_symlink() or (target.exists() and not target.is_dir()):
         raise FileExistsError(f"{target} exists and is not a directory")
-    if target.is_dir() and any(target.iterdir()) and not (target / SUMMARY).is_file():
-        raise FileExistsError(f"{target} exists and is not a cnsim run directory (no {SUMMARY})")
+    existing = target
+    while not existing.exists():
+        existing = existing.parent
+    if not existing.is_dir():
+        raise NotADirectoryError(f"{target}: {existing} is not a directory")
+    # Runs are written beside `target` then renamed: its parent must be writable too.
+    writable = existing if existing != target else target.absolute().parent
+    if not os.access(writable, os.W_OK | os.X_OK):
+        raise PermissionError(f"{target}: {writable} is not writable")
+
+
+def read_manifest(directory: Path) -> dict:
+    """The manifest of a run directory ({"files": {path: sha256}, "dirs": [...]}); empty if none."""
+    try:
+        doc = json.loads((directory / MANIFEST).read_text(encoding="utf-8"))
+        return {"files": dict(doc["files"]), "dirs": list(doc["dirs"])}
+    except (OSError, ValueError, KeyError, TypeError):
+        return {"files": {}, "dirs": []}
+
+
+def _foreign(directory: Path) -> list[str]:
+    """Entries of `directory` (relative paths, sorted) that its manifest does not account for."""
+    manifest = read_manifest(directory)
+    foreign = []
+    for root, dirs, files in os.walk(directory):
+        for name in dirs + files:
+            path = Path(root) / name
+            rel = path.relative_to(directory).as_posix()
+            if rel == MANIFEST and not path.is_symlink():
+                continue
+            if path.is_symlink():
+                foreign.append(rel)
+            elif path.is_dir():
+                if rel not in manifest["dirs"]:
+                    foreign.append(rel)
+            elif manifest["files"].get(rel) != _sha256(path):
+                foreign.append(rel)
+    return sorted(foreign)
+
+
+def _sha256(path: Path) -> str:
+    with open(path, "rb") as f:
+        return hashlib.file_digest(f, "sha256").hexdigest()
 
 
 def _sibling(target: Path, kind: str) -> Path:
-    """A fresh hidden name beside `target`."""
-    return target.with_name(f".{target.name}.{uuid.uuid4().hex[:12]}.{kind}")
+    """A fresh hidden name beside `target` (short enough for any target name)."""
+    return target.with_name(f".{file_name(target.name, 64)}.{uuid.uuid4().hex[:12]}.{kind}")
 
 
 def _write_files(result, directory: Path, figures: bool) -> None:
@@ -62,10 +158,22 @@ def _write_files(result, directory: Path, figures: bool) -> None:
         draw_run_figures(result, directory / "figures")
 
 
+def _write_manifest(directory: Path) -> None:
+    files, dirs = {}, []
+    for path in sorted(directory.rglob("*")):
+        rel = path.relative_to(directory).as_posix()
+        if path.is_dir():
+            dirs.append(rel)
+        else:
+            files[rel] = _sha256(path)
+    doc = {"written_by": "cnsim run", "files": files, "dirs": dirs}
+    (directory / MANIFEST).write_text(json.dumps(doc, indent=1) + "\n")
+
+
 def _swap_into_place(new: Path, target: Path) -> None:
-    """Rename `new` to `target`; an existing `target` is moved aside first and removed after."""
-    if not target.exists():
-        os.rename(new, target)
+    """Rename `new` to `target`; a previous run is moved aside first and its listed files removed."""
+    if not target.exists() or not any(target.iterdir()):
+        os.replace(new, target)  # rename(2) replaces an empty directory
         return
     old = _sibling(target, "old")
     os.rename(target, old)
@@ -74,4 +182,45 @@ def _swap_into_place(new: Path, target: Path) -> None:
     except BaseException:
         os.rename(old, target)
         raise
-    shutil.rmtree(old)
+    _remove_listed(old, read_manifest(old))
+    try:
+        old.rmdir()
+    except OSError:  # something appeared there after the check: keep it
+        warnings.warn(f"kept {old}: it holds files cnsim did not write", stacklevel=3)
+
+
+def _merge_into(new: Path, target: Path) -> None:
+    """`--force`: move each of `new`'s files into `target` (the manifest last); remove the files
+    of the previous run that this one does not have. Foreign files are never overwritten."""
+    old = read_manifest(target)
+    own = read_manifest(new)
+    for rel in own["dirs"]:
+        dest = target / rel
+        if dest.is_symlink() or (dest.exists() and not dest.is_dir()):
+            raise FileExistsError(f"{dest} was not written by cnsim; even with --force it is not overwritten")
+    for rel in own["files"]:
+        dest = target / rel
+        if (dest.exists() or dest.is_symlink()) and (dest.is_symlink() or old["files"].get(rel) != _sha256(dest)):
+            raise FileExistsError(f"{dest} was not written by cnsim; even with --force it is not overwritten")
+    for rel in own["dirs"]:
+        (target / rel).mkdir(exist_ok=True)
+    for rel in own["files"]:
+        os.replace(new / rel, target / rel)
+    stale = {"files": {k: v for k, v in old["files"].items() if k not in own["files"]},
+             "dirs": [d for d in old["dirs"] if d not in own["dirs"]]}
+    _remove_listed(target, stale)
+    os.replace(new / MANIFEST, target / MANIFEST)
+
+
+def _remove_listed(directory: Path, manifest: dict) -> None:
+    """Remove the files of `manifest` that are unchanged, then its directories that are empty."""
+    for rel, digest in manifest["files"].items():
+        path = directory / rel
+        if path.is_file() and not path.is_symlink() and _sha256(path) == digest:
+            path.unlink()
+    (directory / MANIFEST).unlink(missing_ok=True)
+    for rel in sorted(manifest["dirs"], key=lambda d: d.count("/"), reverse=True):
+        try:
+            (directory / rel).rmdir()
+        except OSError:
+            pass

@@ -45,7 +45,7 @@ class Result:
         "rps", "queues" or "flows" (indexed by name; flows' receivers are left out)."""
         if scope == "global":
             return pd.DataFrame([self.summary["global"]])
-        if scope not in ("rps", "queues", "flows"):
+        if not isinstance(scope, str) or scope not in ("rps", "queues", "flows"):
             raise ValueError(f"scope must be global, rps, queues or flows, not {scope!r}")
         rows = {name: {k: v for k, v in d.items() if not isinstance(v, dict)} for name, d in self.summary[scope].items()}
         return pd.DataFrame.from_dict(rows, orient="index").rename_axis("name")
@@ -62,6 +62,8 @@ class Result:
 
     def series(self, name: str) -> pd.Series:
         """One series, indexed by t (s)."""
+        if not isinstance(name, str):
+            raise TypeError(f"series name: expected a str, got {name!r}")
         try:
             code = self._names.index(name)
         except ValueError:
@@ -69,9 +71,12 @@ class Result:
         mask = self._codes == code
         return pd.Series(self._values[mask], index=pd.Index(self._t[mask], name="t"), name=name)
 
-    def write(self, out: str | Path, *, figures: bool = True) -> Path:
-        """Write summary.json, series.parquet, scenario.toml and figures/ into `out`, atomically."""
-        return write_run(self, out, figures=figures)
+    def write(self, out: str | Path, *, figures: bool = True, force: bool = False) -> Path:
+        """Write summary.json, series.parquet, scenario.toml and figures/ into `out`, atomically
+        (`force`: into a directory with other files, which are kept; see `cnsim.outputs`)."""
+        from ._args import path
+
+        return write_run(self, path(out, "out"), figures=figures, force=force)
 
     def __repr__(self) -> str:
         return (

@@ -22,18 +22,26 @@ import os
 import sys
 import time
 from collections.abc import Iterable, Mapping, Sequence
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
 import pandas as pd
 
+from . import _args
 from .api import Overrides, Scenario, _overrides, _source, _value_text
 from .metrics import DEFINITIONS, summarize
 
 PARQUET = "sweep.parquet"
 STORE = "runs"  # out/runs/<key>.json: one file per finished run
 JOBS = "sweep.json"  # out/sweep.json: the sweep's runs (to count the missing ones)
+LOCK = ".cnsim-sweep.lock"  # flock'ed while a sweep writes into the directory
 GLOBAL_METRICS = [d["metric"] for d in DEFINITIONS if d["scope"] == "global"]
 MAIN_CP_METRICS = ["q_mean_frames", "q_std_frames", "q_dev_from_qeq_frames"]
+MAX_REPORTED = 20  # invalid grid values listed in one error
+
+
+class DirectoryLocked(OSError):
+    """Another process is writing into the sweep directory."""
 
 
 def sweep(
@@ -57,19 +65,21 @@ def sweep(
     `client`: a `dask.distributed.Client`; the runs are then sent to its cluster (`jobs` is
     ignored). `progress`: a bar on stderr (None: when stderr is a terminal).
 
-    With `out`, the sweep is resumable: each finished run is kept as `out/runs/<key>.json` (the key
-    is the sha256 of the run's resolved scenario, seed included, and the cnsim version), written
-    atomically as soon as the run finishes; runs whose file exists are not run again (failed ones
-    are, with `retry_failed`); `out/sweep.json` lists the sweep's runs (see `status`), and the table
-    is rebuilt from the store and written to `out/sweep.parquet` (atomically).
+    Every grid point is validated before anything runs: invalid ones raise `ScenarioError` naming
+    each bad key=value. With `out`, the sweep is resumable: each finished run is kept as
+    `out/runs/<key>.json` (the key is the sha256 of the run's resolved scenario, seed included,
+    and of the code's identity `cnsim.identity.build_id()`), written atomically as soon as the run
+    finishes; runs whose file exists are not run again (failed ones are, with `retry_failed`);
+    results of other code are never reused. `out/sweep.json` lists the sweep's runs (see
+    `status`); the table is rebuilt from the store and written to `out/sweep.parquet`
+    (atomically). The directory is locked while the sweep runs (`DirectoryLocked` for a second
+    one), and must be new, empty or a sweep's.
 
     Columns: one per grid key (values as given), `seed`, the scalars of `summary["global"]`, the
     main CP's `q_mean_frames`, `q_std_frames`, `q_dev_from_qeq_frames`, `events`, `stopped_by`
     (None, or the guard that stopped the run early: its metrics are partial) and `error` (None,
     or the message of the run's failure; its metrics are then missing). Rows are in (grid order,
-    seed) order, so the same arguments give the same table whatever `jobs` or `client` is. A
-    scenario that is invalid before any grid value is applied raises `ScenarioError` without
-    running anything.
+    seed) order, so the same arguments give the same table whatever `jobs` or `client` is.
     """
     return _sweep(scenario, grid, seeds, jobs, progress, out, set, client, retry_failed)[0]
 
@@ -77,41 +87,141 @@ def sweep(
 def _sweep(scenario, grid, seeds, jobs, progress, out, set, client, retry_failed) -> tuple[pd.DataFrame, dict]:
     """`sweep`, also returning counts: {"runs", "skipped", "ran"}."""
     from . import _core
-    from .reproduce.runner import RunProgress, dask_slots, execute  # lazily: cnsim.reproduce is heavier
 
     text, label = _source(scenario)
     base = _overrides(set, label)
-    _core.check(text, label, base)  # fail fast on the scenario itself; grid values fail per run
+    keys, values = _grid_values(grid)
+    seeds = _args.seeds(seeds)
+    jobs = _args.jobs(jobs)
+    out = None if out is None else _args.path(out, "out")
+    _core.check(text, label, base)  # the scenario itself first: one clear error
 
-    keys = list(grid)
-    values = []
-    for key in keys:
-        if isinstance(grid[key], str | bytes) or not isinstance(grid[key], Iterable):
+    points = list(itertools.product(*values))
+    point_sets = [base + [(k, _value_text(v)) for k, v in zip(keys, point)] for point in points]
+    errors, report = validate_points(text, label, [ps[len(base):] for ps in point_sets], base)
+    if report:  # said before anything runs; those runs fail at once, the others go on
+        print(f"cnsim sweep: {report}", file=sys.stderr)
+    runs = [(point, seed) for point in points for seed in seeds]
+    tasks = [(text, label, ps, seed) for ps in point_sets for seed in seeds]
+    invalid = {i: _error_row(errors[i // len(seeds)]) for i in range(len(tasks)) if errors[i // len(seeds)]}
+    labels = [(dict(zip(keys, map(_value_text, point))), seed) for point, seed in runs]
+    if out is not None:
+        check_sweep_dir(out, "sweep")
+
+    with Store(out).lock() if out is not None else nullcontext() as store:
+        run_keys = [run_key(*t, salt="sweep") for t in tasks] if store is not None else None
+        if store is not None:
+            store.write_jobs("sweep", label, keys, labels, run_keys)
+        title = f"sweep {Path(label).stem}"
+        results, counts = execute_stored(run_one, tasks, store, run_keys, labels=labels, jobs=jobs, client=client,
+                                         progress=progress, title=title, retry_failed=retry_failed, invalid=invalid)
+        rows = [{**dict(zip(keys, point)), "seed": seed, **_as_row(r)} for (point, seed), r in zip(runs, results)]
+        df = pd.DataFrame(rows, columns=_columns(keys, rows))
+        df["events"] = df["events"].astype("Int64")
+        for col in ("stopped_by", "error"):  # None, not NaN
+            df[col] = pd.Series([r.get(col) for r in rows], index=df.index, dtype=object)
+        if out is not None:
+            write_parquet(df, out / PARQUET, keys)
+    return df, counts
+
+
+def _grid_values(grid) -> tuple[list[str], list[list]]:
+    if not isinstance(grid, Mapping):
+        raise TypeError(f"grid: expected a mapping of scenario key → list of values, got {grid!r}")
+    keys, values = [], []
+    for key in grid:
+        if not isinstance(key, str) or not key.strip():
+            raise TypeError(f"grid: keys must be scenario keys (non-empty str), got {key!r}")
+        if isinstance(grid[key], str | bytes | Mapping) or not isinstance(grid[key], Iterable):
             raise ValueError(f"grid[{key!r}]: expected a list of values, got {grid[key]!r}")
+        keys.append(key)
         values.append(list(grid[key]))
         if not values[-1]:
             raise ValueError(f"grid[{key!r}]: no values")
-    seeds = [int(s) for s in (range(1, seeds + 1) if isinstance(seeds, int) else seeds)]
-    if not seeds:
-        raise ValueError("seeds: expected at least one seed")
+    return keys, values
 
-    points = list(itertools.product(*values))
-    runs = [(point, seed) for point in points for seed in seeds]
-    tasks = [(text, label, base + [(k, _value_text(v)) for k, v in zip(keys, point)], seed) for point, seed in runs]
 
-    store = None if out is None else Store(out)
-    results: list = [None] * len(tasks)  # rows of this session (and of the store)
+def validate_points(text: str, label: str, points: list[list[tuple[str, str]]], base=()) -> tuple[list, str]:
+    """Check every grid point (its (key, value) overrides, on top of `base`) with the engine.
+
+    Returns (the error message of each point or None, a report naming every bad key=value — or
+    combination, when each value is fine alone — with its reason; "" when all are valid)."""
+    from . import _core
+
+    def error(overrides) -> str | None:
+        try:
+            _core.check(text, label, [*base, *overrides])
+        except _core.ScenarioError as exc:
+            return str(exc)
+        return None
+
+    single: dict[tuple[str, str], str | None] = {}
+    bad: dict[str, str] = {}
+    errors = []
+    for pairs in points:
+        message = error(pairs)
+        errors.append(message)
+        if message is None:
+            continue
+        culprits = [p for p in pairs if (single[p] if p in single else single.setdefault(p, error([p])))]
+        for p in culprits:
+            bad.setdefault(f"{p[0]}={p[1]}", single[p])
+        if not culprits:  # only this combination is invalid
+            bad.setdefault(", ".join(f"{k}={v}" for k, v in pairs), message)
+    if not bad:
+        return errors, ""
+    lines = [f"  {where}: {message}" for where, message in list(bad.items())[:MAX_REPORTED]]
+    more = [f"  … and {len(bad) - MAX_REPORTED} more"] if len(bad) > MAX_REPORTED else []
+    runs = sum(e is not None for e in errors)
+    return errors, "\n".join([f"{len(bad)} invalid grid value(s); their {runs} grid point(s) fail without running:",
+                              *lines, *more])
+
+
+def check_sweep_dir(out: Path, kind: str) -> None:
+    """Raise a one-line OSError unless `out` can hold a `kind` ("sweep", "reproduce …") store:
+    writable, and new, empty (but for a lock file) or already such a store."""
+    from .outputs import check_location
+
+    check_location(out)
+    if not out.exists() or all(p.name == LOCK for p in out.iterdir()):
+        return
+    if not (out / JOBS).is_file():
+        raise FileExistsError(f"{out} holds files that are not a cnsim {kind.split()[0]}'s (no {JOBS}); "
+                              "choose a fresh output directory")
+    try:
+        found = json.loads((out / JOBS).read_text(encoding="utf-8")).get("kind", "sweep")
+    except (OSError, ValueError, AttributeError):
+        return  # a damaged sweep.json of ours: rewritten
+    if found != kind:
+        raise FileExistsError(f"{out} holds a cnsim {found}, not a {kind}: choose another output directory")
+
+
+def execute_stored(fn, tasks: list, store: Store | None, run_keys: list[str] | None, *, labels: list, jobs=None,
+                   client=None, progress=None, title: str = "runs", retry_failed: bool = False, keep=None,
+                   invalid: Mapping[int, dict] = {}) -> tuple[list, dict]:
+    """Run `fn(task)` for each task not already in `store`; return (results in task order, counts).
+
+    `run_keys[i]` is task i's store key (`run_key`; None without a store). A result is `fn`'s dict, from this session
+    or from the store (with a store, the store's copy wins), or the exception of a run whose worker
+    died (not stored: it runs again next time), or None (a duplicate of such a run). `labels[i]`
+    is (grid point, seed), kept in the run's record. Each worker also reports its code's identity;
+    a result from other code is refused. `keep(i, result)` sees each fresh result before it is
+    stored (e.g. to write the outputs it carries and pop them). `invalid[i]` is the (failed) result
+    of a task known to fail (an invalid grid value): it is stored as such and not run.
+    """
+    from .identity import build_id
+    from .reproduce.runner import RunProgress, dask_slots, execute  # lazily: cnsim.reproduce is heavier
+
+    build = build_id()
+    run_keys = run_keys or []
+    results: list = [None] * len(tasks)
     todo = list(range(len(tasks)))
-    run_keys: list[str] = []
     if store is not None:
-        version = _core.version()
-        run_keys = [run_key(*task, version=version) for task in tasks]
-        store.write_jobs(label, keys, runs, run_keys, version)
-        todo, seen = [], {}
+        todo, seen = [], set()
         for i, k in enumerate(run_keys):
             if k in seen:  # two grid points resolving to the same scenario: one run
                 continue
-            seen[k] = i
+            seen.add(k)
             record = store.read(k)
             if record is None or (retry_failed and record["status"] == "failed"):
                 todo.append(i)
@@ -119,58 +229,69 @@ def _sweep(scenario, grid, seeds, jobs, progress, out, set, client, retry_failed
 
     def finished(j: int, result) -> None:
         i = todo[j]
+        if isinstance(result, tuple):
+            worker_build, result = result
+            if worker_build != build:
+                result = RuntimeError(f"computed by other code (cnsim {worker_build}; here {build}): not used")
+            elif keep is not None:
+                try:
+                    keep(i, result)
+                except Exception as exc:
+                    result = exc
         results[i] = result
         ok = isinstance(result, dict) and result["error"] is None
         if store is not None and isinstance(result, dict):  # a lost worker is not a result: re-run it next time
-            store.write(run_keys[i], result, dict(zip(keys, map(_value_text, runs[i][0]))), runs[i][1])
+            store.write(run_keys[i], result, *labels[i])
         bar.advance(ok=ok)
 
     show = sys.stderr.isatty() if progress is None else progress
-    title = f"sweep {Path(label).stem}" + (f" ({skipped} already done)" if skipped else "")
+    title += f" ({skipped} already done)" if skipped else ""
     slots = dask_slots(client) if client is not None else max(1, min(jobs or os.cpu_count() or 1, len(todo)))
     with RunProgress(title, len(todo), show=show, slots=slots) as bar:
-        execute(
-            run_one,
-            [tasks[i] for i in todo],
-            jobs,
-            on_start=bar.start,
-            on_done=finished,
-            return_exceptions=True,
-            client=client,
-        )
-
-    rows = []
-    for i, (point, seed) in enumerate(runs):
-        result = results[i]
-        if store is not None and (result is None or isinstance(result, dict)):  # the table comes from the store
-            record = store.read(run_keys[i])
-            result = record["row"] if record is not None else result
-        if result is None:  # a duplicate of a run whose worker died
-            result = _error_row("not run")
-        elif not isinstance(result, dict):  # the worker itself died (e.g. a crashed process)
-            result = _error_row(f"{type(result).__name__}: {result}")
-        rows.append({**dict(zip(keys, point)), "seed": seed, **result})
-    df = pd.DataFrame(rows, columns=_columns(keys, rows))
-    df["events"] = df["events"].astype("Int64")
-    for col in ("stopped_by", "error"):  # None, not NaN
-        df[col] = pd.Series([r.get(col) for r in rows], index=df.index, dtype=object)
-    if out is not None:
-        write_parquet(df, Path(out) / PARQUET, keys)
-    return df, {"runs": len(tasks), "skipped": skipped, "ran": len(todo)}
+        for j, i in enumerate(todo):
+            if i in invalid:
+                finished(j, (build, invalid[i]))
+        todo_valid = [j for j, i in enumerate(todo) if i not in invalid]
+        execute(_identified, [(fn, tasks[todo[j]]) for j in todo_valid], jobs, on_start=bar.start,
+                on_done=lambda k, result: finished(todo_valid[k], result), return_exceptions=True, client=client)
+    if store is not None:  # the table comes from the store
+        for i, k in enumerate(run_keys):
+            if results[i] is None or isinstance(results[i], dict):
+                record = store.read(k)
+                results[i] = record["row"] if record is not None else results[i]
+    return results, {"runs": len(tasks), "skipped": skipped, "ran": len(todo)}
 
 
-def run_key(text: str, label: str, overrides: list[tuple[str, str]], seed: int, *, version: str) -> str:
-    """The store key of a run: sha256 of its resolved scenario (seed included) and the cnsim version.
+def _identified(call: tuple) -> tuple[str, dict]:
+    """Run in a worker: (this code's identity, fn(task))."""
+    from .identity import build_id
+
+    fn, task = call
+    return build_id(), fn(task)
+
+
+def _as_row(result) -> dict:
+    if result is None:  # a duplicate of a run whose worker died
+        return _error_row("not run")
+    if not isinstance(result, dict):  # the worker itself died (e.g. a crashed process), or other code
+        return _error_row(f"{type(result).__name__}: {result}")
+    return result
+
+
+def run_key(text: str, label: str, overrides: list[tuple[str, str]], seed: int, *, salt: str = "sweep") -> str:
+    """The store key of a run: sha256 of its resolved scenario (seed included), of what computes
+    its row (`salt`: "sweep" or a reproduction) and of the code (`cnsim.identity.build_id()`).
 
     A run whose scenario does not resolve (an invalid grid value) is keyed by its raw inputs.
     """
     from . import _core
+    from .identity import build_id
 
     try:
         material = _core.check(text, label, [*overrides, ("simulation.seed", str(seed))])
     except _core.ScenarioError:
         material = json.dumps({"invalid": text, "overrides": overrides, "seed": seed})
-    return hashlib.sha256(f"{material}\0cnsim {version}".encode()).hexdigest()
+    return hashlib.sha256(f"{material}\0{salt}\0cnsim {build_id()}".encode()).hexdigest()
 
 
 class Store:
@@ -183,14 +304,44 @@ class Store:
     def path(self, key: str) -> Path:
         return self.runs / f"{key}.json"
 
+    @contextmanager
+    def lock(self):
+        """Hold an exclusive flock on `out/.cnsim-sweep.lock` (released when the process ends,
+        however it ends); raise DirectoryLocked if another process holds it."""
+        try:
+            import fcntl
+        except ImportError:  # not POSIX: no lock
+            yield self
+            return
+        self.out.mkdir(parents=True, exist_ok=True)
+        with open(self.out / LOCK, "a+", encoding="utf-8") as f:
+            try:
+                fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                f.seek(0)
+                holder = f.read().strip() or "another process"
+                raise DirectoryLocked(f"{self.out} is in use by another cnsim sweep ({holder}); "
+                                      "wait for it to end, or use another output directory") from None
+            f.seek(0)
+            f.truncate()
+            f.write(f"pid {os.getpid()}\n")
+            f.flush()
+            yield self
+
     def read(self, key: str) -> dict | None:
+        """The record of a finished run, if any and computed by this code."""
+        from .identity import build_id
+
         try:
             record = json.loads(self.path(key).read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return None
-        return record if isinstance(record, dict) and record.get("status") in ("ok", "failed") else None
+        ok = isinstance(record, dict) and record.get("status") in ("ok", "failed") and record.get("build") == build_id()
+        return record if ok else None
 
     def write(self, key: str, row: dict, point: dict, seed: int) -> None:
+        from .identity import build_id
+
         record = {
             "key": key,
             "status": "ok" if row["error"] is None else "failed",
@@ -199,32 +350,53 @@ class Store:
             "point": point,
             "seed": seed,
             "row": row,
+            "build": build_id(),
             "finished_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
             "pid": os.getpid(),
         }
         _write_atomic(self.path(key), json.dumps(record, indent=1))
 
-    def write_jobs(self, label: str, keys: list[str], runs: list, run_keys: list[str], version: str) -> None:
+    def write_jobs(self, kind: str, label: str, keys: list[str], labels: list, run_keys: list[str]) -> None:
+        from .identity import build_id
+
         jobs = {
+            "kind": kind,
             "scenario": label,
-            "cnsim_version": version,
+            "build": build_id(),
             "grid_keys": keys,
-            "runs": [
-                {"key": k, "point": dict(zip(keys, map(_value_text, point))), "seed": seed}
-                for (point, seed), k in zip(runs, run_keys)
-            ],
+            "runs": [{"key": k, "point": point, "seed": seed} for (point, seed), k in zip(labels, run_keys)],
         }
         _write_atomic(self.out / JOBS, json.dumps(jobs, indent=1))
+
+
+def _read_jobs(out: Path) -> dict:
+    """`out/sweep.json`, checked; FileNotFoundError without one, ValueError when it is damaged."""
+    path = out / JOBS
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise FileNotFoundError(f"{out}: no sweep here (no {JOBS})") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{path}: unreadable ({exc})") from None
+    try:
+        jobs = json.loads(text)
+        if not all(isinstance(r["key"], str) for r in jobs["runs"]):
+            raise TypeError("a run's key is not a string")
+    except (ValueError, KeyError, TypeError) as exc:
+        raise ValueError(f"{path} is damaged or truncated ({type(exc).__name__}: {exc}); "
+                         "run the sweep command again to rewrite it (finished runs are kept in runs/)") from None
+    return jobs
 
 
 def status(out: str | Path) -> dict:
     """Counts of a sweep directory's runs: total, done (of which `stopped` by a guard), failed, missing.
 
     Runs are those listed in `out/sweep.json` (distinct store keys); done/failed are read from
-    `out/runs/`. Raises FileNotFoundError when `out` holds no sweep.
+    `out/runs/`, counting only results of this code (see `code_mismatch`). Raises
+    FileNotFoundError when `out` holds no sweep, ValueError when its sweep.json is damaged.
     """
-    out = Path(out)
-    jobs = json.loads((out / JOBS).read_text(encoding="utf-8"))
+    out = _args.path(out, "out")
+    jobs = _read_jobs(out)
     store = Store(out)
     counts = dict.fromkeys(("total", "done", "stopped", "failed", "missing"), 0)
     for key in dict.fromkeys(r["key"] for r in jobs["runs"]):
@@ -238,6 +410,16 @@ def status(out: str | Path) -> dict:
             counts["done"] += 1
             counts["stopped"] += record.get("stopped_by") is not None
     return counts
+
+
+def code_mismatch(out: str | Path) -> tuple[str, str] | None:
+    """(the code the sweep in `out` was run with, this code) when they differ, else None: its
+    stored results are then not reused, and running the sweep again recomputes them."""
+    from .identity import build_id
+
+    jobs = _read_jobs(_args.path(out, "out"))
+    theirs = jobs.get("build") or f"{jobs.get('cnsim_version', '?')} (no build id)"
+    return None if theirs == build_id() else (theirs, build_id())
 
 
 def _write_atomic(path: Path, text: str) -> None:

@@ -25,4 +25,8 @@ def experiment(name: str) -> common.Experiment:
 
 
 def reproduce(name: str, out: Path, **kw) -> Path:
+    """Run experiment `name` (see `TITLES`) into `out`; return the report's path. Keywords:
+    seeds, jobs, quick, client (a dask.distributed.Client), progress (see common.reproduce)."""
+    if not isinstance(name, str) or name not in _NAMES:
+        raise ValueError(f"unknown experiment {name!r}; one of {', '.join(_NAMES)}")
     return common.reproduce(experiment(name), out, **kw)

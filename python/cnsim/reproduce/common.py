@@ -13,15 +13,15 @@ import json
 import statistics as st
 import tomllib
 from dataclasses import dataclass, field
+from importlib.resources import files
 from pathlib import Path
 from typing import Callable
 
 import pandas as pd
 
+from .. import _args
 from ..metrics import group_metrics, switch_metrics
-from .runner import Job, run_all
-
-ROOT = Path(__file__).resolve().parents[3]
+from ..outputs import file_name
 QEQS = (25, 50, 75)
 QUICK = {"simulation.duration": "5.6s", "simulation.measure_from": "5.1s"}
 GLOBAL = ("feedback_rate_pct", "loss_rate_pct", "first_cnm_s", "cr_std_mbps", "cr_mean_mbps", "jain_cr", "source_loss_pct")
@@ -45,7 +45,7 @@ AGREEMENT = ("agrees: |cnsim mean − paper| ≤ max(25 % of the paper's value, 
 class Topology:
     key: str
     title: str
-    # variant → (scenario path relative to the repo, extra overrides)
+    # variant → (scenario path inside the cnsim package, "scenarios/…", extra overrides)
     variants: dict[str, tuple[str, dict]]
     # (metric, variant) → values at Qeq 25/50/75 (None where the paper gives none); part "all"
     paper: dict = field(default_factory=dict)
@@ -69,42 +69,75 @@ class Experiment:
     samplings: tuple[str, ...] = ("every-frame", "table")
 
 
+def scenario_file(path: str):
+    """A shipped scenario ("scenarios/mliki2016/….toml") as a resource of the installed package,
+    so reproductions work from any directory and from a wheel."""
+    return files("cnsim").joinpath(*path.split("/"))
+
+
 def with_all_flows(path: str, key: str, value: str) -> dict:
     """Overrides setting `flow.<i>.<key>` for every [[flow]] table of a scenario."""
-    n = len(tomllib.loads((ROOT / path).read_text()).get("flow", []))
+    n = len(tomllib.loads(scenario_file(path).read_text(encoding="utf-8")).get("flow", []))
     return {f"flow.{i}.{key}": value for i in range(n)}
 
 
-def _jobs(exp: Experiment, out: Path, seeds: int, quick: bool) -> list[Job]:
-    jobs = []
+def _runs(exp: Experiment, out: Path, seeds: int, quick: bool) -> tuple[list[dict], list[tuple]]:
+    """(labels, tasks): one per run; a task is (TOML text, label, overrides, seed, output dir of
+    the run's full outputs — seed 1 of the first sampling mode — or None)."""
+    from ..api import _value_text
+
+    labels, tasks = [], []
     for sampling in exp.samplings[:1] if quick else exp.samplings:
         for topo in exp.topologies:
             for variant, (path, extra) in topo.variants.items():
+                resource = scenario_file(path)
+                text = resource.read_text(encoding="utf-8")
                 for qeq in QEQS:
                     sets = {"cp.qeq": f"{qeq} frames", "cp.sampling": sampling, **extra, **(QUICK if quick else {})}
+                    overrides = [(k, _value_text(v)) for k, v in sets.items()]
                     for seed in range(1, seeds + 1):
                         keep = seed == 1 and sampling == exp.samplings[0]
-                        jobs.append(Job(f"{topo.key}/{variant}/{qeq}/{sampling}", str(ROOT / path), tuple(sets.items()), seed,
-                                        out=str(out / "runs" / f"{topo.key}-{variant}-qeq{qeq}") if keep else None,
-                                        extra={"topology": topo.key, "variant": variant, "qeq": qeq, "sampling": sampling}))
-    return jobs
+                        kept = out / "runs" / file_name(f"{topo.key}-{variant}-qeq{qeq}") if keep else None
+                        tasks.append((text, str(resource), overrides, seed, kept))
+                        labels.append({"topology": topo.key, "variant": variant, "qeq": qeq, "sampling": sampling,
+                                       "seed": seed})
+    return labels, tasks
 
 
-def _long_rows(r: dict) -> list[dict]:
-    """One row per (part, metric) of a finished run."""
-    base = {k: r[k] for k in ("topology", "variant", "qeq", "sampling", "seed")}
-    g = r["summary"]["global"]
+def run_config(task: tuple) -> dict:
+    """Run one reproduction task (in a worker); never raises. Its row: the (part, metric, value)
+    triples, events, stopped_by, error — and, for a kept run, the `Result` itself (`_result`)."""
+    from .. import _core
+    from ..api import _drive
+    from ..results import Result
+
+    text, label, overrides, seed, kept = task
+    try:
+        sim = _core.Simulation(text, label, overrides, seed)
+        _drive(sim, lambda: None)
+        result = Result.from_simulation(sim)
+        parts = _parts(result.summary, result.stats)
+    except Exception as exc:
+        return {"parts": [], "events": None, "stopped_by": None, "error": str(exc) or type(exc).__name__}
+    row = {"parts": parts, "events": result.stats["events"], "stopped_by": result.stats.get("stopped_by"), "error": None}
+    if kept is not None:
+        row["_result"] = result
+    return row
+
+
+def _parts(summary: dict, stats: dict) -> list[list]:
+    """[part, metric, value] of a finished run."""
+    g = summary["global"]
     parts = {"all": {k: g.get(k) for k in GLOBAL}}
-    main = r["summary"]["queues"].get(g.get("main_cp") or "", {})
+    main = summary["queues"].get(g.get("main_cp") or "", {})
     parts["all"].update({k: main.get(k) for k in ("q_mean_frames", "q_std_frames", "q_dev_from_qeq_frames")})
-    groups = group_metrics(r["stats"])
+    groups = group_metrics(stats)
     if len(groups) > 1:
         parts.update(groups)
-    switches = switch_metrics(r["stats"])
+    switches = switch_metrics(stats)
     if len(switches) > 1:
         parts.update({k: {m: v for m, v in d.items() if m != "queue"} for k, d in switches.items()})
-    return [{**base, "part": p, "metric": m, "value": v} for p, ms in parts.items() for m, v in ms.items()
-            if isinstance(v, (int, float)) and v is not None]
+    return [[p, m, v] for p, ms in parts.items() for m, v in ms.items() if isinstance(v, (int, float)) and v is not None]
 
 
 def stats_of(df: pd.DataFrame, **where) -> tuple[float | None, float, int]:
@@ -179,24 +212,65 @@ def _report(exp: Experiment, df: pd.DataFrame, figs: list[Path], out: Path, seed
     lines += [f"![{p.stem}]({p.relative_to(out).as_posix()})" for p in figs]
     lines += ["", "Per-run outputs (summary.json, series.parquet, figures) of seed 1: `runs/`.", ""]
     report = out / "report.md"
-    report.write_text("\n".join(lines))
+    _write_atomic(report, "\n".join(lines))
     return report
 
 
-def reproduce(exp: Experiment, out: Path, *, seeds: int = 3, jobs: int | None = None, quick: bool = False) -> Path:
+def reproduce(exp: Experiment, out: Path, *, seeds: int = 3, jobs: int | None = None, quick: bool = False,
+              client=None, progress: bool | None = None) -> Path:
+    """Run `exp` on the sweep machinery — the result store in `out/runs/`, resumed on a re-run
+    (finished runs are skipped, failed ones retried), `jobs` local processes or a Dask `client` —
+    then write results.parquet, figures/, report.md and summary.json into `out`."""
+    from ..outputs import check_output
+    from ..sweep import Store, check_sweep_dir, execute_stored, run_key, validate_points, write_parquet
     from . import figures
 
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    seeds = 1 if quick else seeds
-    results = run_all(_jobs(exp, out, seeds, quick), jobs, label=exp.name)
-    df = pd.DataFrame([row for r in results for row in _long_rows(r)])
-    df.to_parquet(out / "results.parquet")
-    figs = figures.draw(exp, df, out / "figures", runs=out / "runs")
-    report = _report(exp, df, figs, out, seeds, quick)
-    (out / "summary.json").write_text(json.dumps({"experiment": exp.name, "seeds": seeds, "quick": quick,
-                                                  "runs": len(results)}, indent=1))
+    out = _args.path(out, "out")
+    seeds = 1 if quick else _args.integer(seeds, "seeds", low=1)
+    jobs = _args.jobs(jobs)
+    labels, tasks = _runs(exp, out, seeds, quick)
+    for text, label, overrides, _, _ in {(t[1], tuple(t[2])): t for t in tasks}.values():  # before any run
+        report = validate_points(text, label, [overrides])[1]
+        if report:
+            raise ValueError(f"{exp.name}: {report}")
+    kind = f"reproduce {exp.name}"
+    check_sweep_dir(out, kind)
+    for task in tasks:
+        if task[4] is not None:
+            check_output(task[4])
+
+    def keep(i: int, row: dict) -> None:  # the full outputs of the kept runs, written here
+        result = row.pop("_result", None)
+        if result is not None:
+            result.write(tasks[i][4])
+
+    with Store(out).lock() as store:
+        run_keys = [run_key(*t[:4], salt="reproduce" + (" kept" if t[4] else "")) for t in tasks]
+        store.write_jobs(kind, exp.name, list(labels[0])[:-1],
+                         [({k: str(v) for k, v in lab.items() if k != "seed"}, lab["seed"]) for lab in labels], run_keys)
+        results, counts = execute_stored(run_config, tasks, store, run_keys, labels=[(lab, lab["seed"]) for lab in labels],
+                                         jobs=jobs, client=client, progress=progress, title=exp.name, retry_failed=True,
+                                         keep=keep)
+        failed = [(lab, r) for lab, r in zip(labels, results) if not isinstance(r, dict) or r["error"] is not None]
+        if failed:
+            lab, r = failed[0]
+            why = r["error"] if isinstance(r, dict) else f"{type(r).__name__}: {r}"
+            raise RuntimeError(f"{len(failed)} of {len(tasks)} run(s) failed, e.g. {lab}: {why}; the finished ones "
+                               f"are kept in {out / 'runs'}: run the command again to retry the others")
+        df = pd.DataFrame([{**lab, "part": p, "metric": m, "value": v} for lab, r in zip(labels, results)
+                           for p, m, v in r["parts"]])
+        write_parquet(df, out / "results.parquet")
+        figs = figures.draw(exp, df, out / "figures", runs=out / "runs")
+        report = _report(exp, df, figs, out, seeds, quick)
+        _write_atomic(out / "summary.json", json.dumps({"experiment": exp.name, "seeds": seeds, "quick": quick,
+                                                        "runs": len(results), "ran": counts["ran"]}, indent=1))
     return report
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    from ..sweep import _write_atomic as write
+
+    write(path, text)
 
 
 # Helpers for claims -------------------------------------------------------------------------------

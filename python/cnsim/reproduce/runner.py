@@ -1,44 +1,19 @@
 """Run many independent simulations: one execution backend (`execute`) and a progress bar over runs.
 
 `execute` is the only place that knows *how* runs are executed (in-process, a local process pool,
-or a Dask cluster through a `dask.distributed.Client`); `run_all` (reproductions) and `cnsim.sweep`
-go through it. Tasks and results must be picklable plain data.
+or a Dask cluster through a `dask.distributed.Client`); `cnsim.sweep` (and through it `cnsim
+reproduce`) goes through it. Tasks and results must be picklable plain data.
 """
 
 from __future__ import annotations
 
 import os
-import sys
+import select
+import threading
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass, field
 from typing import Any
-
-
-@dataclass(frozen=True)
-class Job:
-    key: str                     # label of the configuration, e.g. "multicast/qeq25"
-    scenario: str                # path
-    sets: tuple[tuple[str, str], ...] = ()
-    seed: int = 1
-    out: str | None = None       # write the full outputs (figures included) here
-    extra: dict = field(default_factory=dict, hash=False, compare=False)
-
-
-def run_job(job: Job) -> dict:
-    """Run one job; return its key, seed, summary and raw stats (picklable)."""
-    import cnsim
-
-    res = cnsim.run(job.scenario, set=dict(job.sets), seed=job.seed, progress=False, figures=job.out is not None)
-    if job.out:
-        res.write(job.out)
-    return {"key": job.key, "seed": job.seed, "summary": res.summary, "stats": res.stats, **job.extra}
-
-
-def run_all(jobs: list[Job], jobs_n: int | None = None, label: str = "runs") -> list[dict]:
-    """Run every job (in `jobs_n` processes, default: all cores); results in job order."""
-    with RunProgress(label, len(jobs), show=sys.stderr.isatty(), transient=True) as bar:
-        return execute(run_job, jobs, jobs_n, on_start=bar.start, on_done=lambda i, r: bar.advance())
 
 
 def execute(
@@ -90,7 +65,7 @@ def execute(
     if client is not None:
         return _execute_dask(client, fn, tasks, results, done, on_start, return_exceptions)
 
-    pool = ProcessPoolExecutor(max_workers=jobs)
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=exit_with, initargs=(os.getpid(),))
     try:
         futures = {pool.submit(fn, task): i for i, task in enumerate(tasks)}
         if on_start is not None:
@@ -108,6 +83,35 @@ def execute(
         raise
     pool.shutdown()
     return results
+
+
+def exit_with(pid: int) -> None:
+    """Worker initializer: end this worker as soon as process `pid` (the one that started the
+    pool) ends, however it ends — SIGKILL included, when no cleanup code of it runs."""
+    threading.Thread(target=_exit_when_gone, args=(pid,), daemon=True, name="exit-with-parent").start()
+
+
+def _exit_when_gone(pid: int) -> None:
+    try:  # Linux ≥ 5.3: a pidfd becomes readable when the process ends
+        fd = os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        fd = None
+    if fd is not None:
+        select.select([fd], [], [])
+    else:
+        while _alive(pid) and os.getppid() != 1:
+            time.sleep(0.5)
+    os._exit(1)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass
+    return True
 
 
 def _execute_dask(client, fn, tasks, results, done, on_start, return_exceptions) -> list:
