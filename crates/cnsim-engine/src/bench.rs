@@ -3,7 +3,7 @@
 //! one 10 Gb/s, 1 µs bottleneck with a 100-frame drop-tail queue to one sink; start times spread
 //! over the first 10 µs; no series recorded.
 
-use crate::time::{to_secs, PS_PER_S};
+use crate::core::time::{to_secs, PS_PER_S};
 use std::time::Instant;
 
 pub struct BenchResult {

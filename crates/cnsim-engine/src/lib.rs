@@ -1,19 +1,18 @@
 //! cnsim engine: a packet-level discrete-event simulator for congestion notification in Ethernet
-//! (IEEE 802.1Qau QCN and relatives). See docs/architecture.md.
+//! (IEEE 802.1Qau QCN and relatives). See docs/architecture.md: `core` (time, events, timers,
+//! arena, random streams — no protocol), `net` (frames, ports, queue disciplines, routing),
+//! `protocols` (sans-IO state machines in slots), `sim` (the event loop), `build` (scenario →
+//! simulator), `scenario` (the TOML schema), `report` (statistics).
 
 pub mod bench;
 mod build;
-pub mod event;
-pub mod frame;
+pub mod core;
+pub mod describe;
 pub mod net;
 pub mod protocols;
 pub mod report;
-pub mod rng;
-mod routing;
 pub mod scenario;
 pub mod sim;
-pub mod stats;
-pub mod time;
 pub mod traffic;
 pub mod units;
 

@@ -1,11 +1,45 @@
-//! The run's statistics as a JSON document (schema: docs/internals/core-api.md).
+//! The run's statistics as a JSON document (schema: docs/internals/core-api.md). Protocol fields
+//! come from each protocol slot's `report()`; every field is declared once, in `METRICS` here for
+//! the engine's own and in the protocol modules for theirs (`protocols::metrics::all()`).
 
-use crate::net::NodeKind;
+use crate::core::time::to_secs;
+use crate::net::node::NodeKind;
+use crate::protocols::metrics::Metric;
 use crate::sim::{Counters, Sim};
-use crate::time::to_secs;
 use serde_json::{json, Value};
 
-fn counters(c: &Counters, in_flight: Option<(u64, u64)>) -> Value {
+/// The engine's own metrics (frames, queues, flows, sessions).
+pub const METRICS: &[Metric] = &[
+    Metric { scope: "frames", name: "data_generated", unit: "frames", kind: "counter", doc: "data frame copies the applications generated (one per copy a sender will send)" },
+    Metric { scope: "frames", name: "data_source_dropped", unit: "frames", kind: "counter", doc: "copies lost in full rate-limiter buffers at the sources" },
+    Metric { scope: "frames", name: "data_injected", unit: "frames", kind: "counter", doc: "copies put on a wire at their source" },
+    Metric { scope: "frames", name: "data_replicated", unit: "frames", kind: "counter", doc: "extra copies made at multicast branching points" },
+    Metric { scope: "frames", name: "data_delivered", unit: "frames", kind: "counter", doc: "copies received by a receiver of their flow" },
+    Metric { scope: "frames", name: "data_dropped", unit: "frames", kind: "counter", doc: "copies dropped by a full queue (or unroutable)" },
+    Metric { scope: "frames", name: "cnm_sent", unit: "frames", kind: "counter", doc: "feedback frames (CNMs) sent by congestion points" },
+    Metric { scope: "frames", name: "cnm_delivered", unit: "frames", kind: "counter", doc: "feedback frames that reached their source" },
+    Metric { scope: "frames", name: "cnm_dropped", unit: "frames", kind: "counter", doc: "feedback frames dropped by a full queue" },
+    Metric { scope: "frames", name: "data_in_flight", unit: "frames", kind: "gauge", doc: "data frames in queues or on wires at the end, counted physically" },
+    Metric { scope: "frames", name: "cnm_in_flight", unit: "frames", kind: "gauge", doc: "feedback frames in queues or on wires at the end" },
+    Metric { scope: "frames", name: "data_in_limiters", unit: "frames", kind: "gauge", doc: "copies waiting in rate limiters at the end" },
+    Metric { scope: "queues", name: "q_mean_frames", unit: "frames", kind: "time-average", doc: "queue length, time-averaged over the window" },
+    Metric { scope: "queues", name: "q_std_frames", unit: "frames", kind: "time-average", doc: "standard deviation of the queue length over the window" },
+    Metric { scope: "queues", name: "q_max_frames", unit: "frames", kind: "gauge", doc: "largest queue length in the window" },
+    Metric { scope: "queues", name: "arrivals", unit: "frames", kind: "counter", doc: "data frames offered to the queue" },
+    Metric { scope: "queues", name: "drops", unit: "frames", kind: "counter", doc: "data frames the full queue dropped" },
+    Metric { scope: "queues", name: "busy_s_window", unit: "s", kind: "counter-window", doc: "time the transmitter was sending in the window" },
+    Metric { scope: "queues", name: "peak_frames", unit: "frames", kind: "gauge", doc: "largest queue over the whole run (capacity invariant)" },
+    Metric { scope: "queues", name: "peak_bytes", unit: "B", kind: "gauge", doc: "largest queue in bytes over the whole run" },
+    Metric { scope: "flows", name: "injected", unit: "frames", kind: "counter", doc: "copies of this flow put on a wire at its source" },
+    Metric { scope: "flows", name: "dropped", unit: "frames", kind: "counter", doc: "copies of this flow dropped anywhere" },
+    Metric { scope: "flows", name: "source_dropped", unit: "frames", kind: "counter", doc: "frames of the flow's sender lost in its rate-limiter buffer" },
+    Metric { scope: "flows", name: "throughput_bps", unit: "bit/s", kind: "counter-window", doc: "per receiver: bytes received in the window × 8 / window" },
+    Metric { scope: "sessions", name: "cr_mean_bps", unit: "bit/s", kind: "time-average", doc: "session rate CR = min over the sender's RPs (seed 000 §3), time-averaged" },
+    Metric { scope: "series", name: "q.NODE>PEER", unit: "frames", kind: "series", doc: "queue length of a switch output port" },
+    Metric { scope: "series", name: "rx.FLOW>HOST", unit: "B", kind: "series", doc: "bytes received so far by a receiver" },
+];
+
+fn counters(c: &Counters, fc: bool) -> Value {
     let mut v = json!({
         "data_generated": c.data_generated,
         "data_source_dropped": c.data_source_dropped,
@@ -17,9 +51,9 @@ fn counters(c: &Counters, in_flight: Option<(u64, u64)>) -> Value {
         "cnm_delivered": c.cnm_delivered,
         "cnm_dropped": c.cnm_dropped,
     });
-    if let Some((d, m)) = in_flight {
-        v["data_in_flight"] = json!(d);
-        v["cnm_in_flight"] = json!(m);
+    if fc {
+        v["pause_sent"] = json!(c.pause_sent);
+        v["pause_delivered"] = json!(c.pause_delivered);
     }
     v
 }
@@ -35,10 +69,17 @@ fn diff(a: &Counters, b: &Counters) -> Counters {
         cnm_sent: a.cnm_sent - b.cnm_sent,
         cnm_delivered: a.cnm_delivered - b.cnm_delivered,
         cnm_dropped: a.cnm_dropped - b.cnm_dropped,
+        pause_sent: a.pause_sent - b.pause_sent,
+        pause_delivered: a.pause_delivered - b.pause_delivered,
     }
 }
 
 impl Sim {
+    fn port_name(&self, p: usize) -> String {
+        let port = &self.ports[p];
+        format!("{}>{}", self.nodes[port.node as usize].name, self.nodes[port.peer_node as usize].name)
+    }
+
     pub fn stats(&self) -> Value {
         let now = self.now;
         let in_window = now >= self.measure_from;
@@ -51,36 +92,31 @@ impl Sim {
             .filter_map(|f| {
                 let rp = f.rp.as_ref()?;
                 let (mean, std) = f.cr.mean_std(now);
-                Some(json!({
+                let mut v = json!({
                     "name": f.name, "flow": f.name, "source": name(f.src),
-                    "protocol": if f.eqcn.is_some() { "eqcn" } else { "qcn" },
-                    "fb_hat": f.eqcn.map(|e| e.fb_hat),
-                    "cr_mean_bps": mean, "cr_std_bps": std, "cr_min_bps": f.cr.min, "cr_final_bps": rp.cr,
-                    "tr_final_bps": rp.tr,
-                    "first_cnm_s": rp.first_cnm.map(to_secs),
-                    "cnms_received": rp.cnms_received,
-                    "cnms_received_window": if in_window { rp.cnms_received - f.cnms_w0 } else { 0 },
-                    "limiters_created": rp.limiters_created,
-                }))
+                    "cr_mean_bps": mean, "cr_std_bps": std, "cr_min_bps": f.cr.min,
+                    "cnms_received_window": if in_window { rp.feedback_received() - f.cnms_w0 } else { 0 },
+                });
+                merge(&mut v, rp.report());
+                Some(v)
             })
             .collect();
-        let queues: Vec<Value> = self
-            .ports
-            .iter()
-            .filter(|p| self.nodes[p.node as usize].kind == NodeKind::Switch)
-            .map(|p| {
+        let queues: Vec<Value> = (0..self.ports.len())
+            .filter(|&i| self.nodes[self.ports[i].node as usize].kind == NodeKind::Switch)
+            .map(|i| {
+                let p = &self.ports[i];
                 let (mean, std) = p.q.mean_std(now);
                 let w = if in_window { p.c_w0 } else { p.c };
                 json!({
-                    "name": format!("{}>{}", name(p.node), name(p.peer_node)),
+                    "name": self.port_name(i),
                     "node": name(p.node), "peer": name(p.peer_node),
                     "cp": p.cp.is_some(),
-                    "qeq_frames": p.cp.as_ref().map(|c| c.cp.p.qeq as f64 / self.frame_size as f64),
-                    "capacity": p.capacity.to_string(),
+                    "qeq_frames": p.cp.as_ref().map(|c| c.qeq() as f64 / self.frame_size as f64),
+                    "capacity": p.qdisc.capacity.to_string(),
                     "q_mean_frames": mean, "q_std_frames": std, "q_max_frames": p.q.max,
                     "arrivals": p.c.arrivals, "arrivals_window": p.c.arrivals - w.arrivals,
                     "drops": p.c.drops, "drops_window": p.c.drops - w.drops,
-                    "cnms_sent": p.c.cnms_sent, "cnms_sent_window": p.c.cnms_sent - w.cnms_sent,
+                    "cnms_sent": p.c.feedback_sent, "cnms_sent_window": p.c.feedback_sent - w.feedback_sent,
                     "busy_s_window": to_secs(p.busy_window), "rate_bps": p.rate_bps,
                     "peak_frames": p.peak_frames, "peak_bytes": p.peak_bytes,
                 })
@@ -108,7 +144,7 @@ impl Sim {
                        "replicated_window": if in_window { f.replicated - f.replicated_w0 } else { 0 },
                        "injected_window": if in_window { f.injected - f.injected_w0 } else { 0 },
                        "dropped_window": if in_window { f.dropped - f.dropped_w0 } else { 0 },
-                       "cnms_received_window": f.rp.as_ref().map_or(0, |r| if in_window { r.cnms_received - f.cnms_w0 } else { 0 }),
+                       "cnms_received_window": f.rp.as_ref().map_or(0, |r| if in_window { r.feedback_received() - f.cnms_w0 } else { 0 }),
                        "receivers": receivers})
             })
             .collect();
@@ -124,10 +160,17 @@ impl Sim {
                        "cr_mean_bps": mean, "cr_std_bps": std, "cr_min_bps": s.cr.min, "cr_final_bps": s.cr.value()})
             })
             .collect();
-        let mut frames = counters(&self.c, Some(self.in_flight()));
+        let fc = self.fc.is_some();
+        let mut frames = counters(&self.c, fc);
+        let (data, fb, ctrl) = self.in_flight();
+        frames["data_in_flight"] = json!(data);
+        frames["cnm_in_flight"] = json!(fb);
+        if fc {
+            frames["pause_in_flight"] = json!(ctrl);
+        }
         let waiting: u64 = self.senders.iter().map(|s| (s.buf.len() * s.flows.len()) as u64).sum();
         frames["data_in_limiters"] = json!(waiting);
-        json!({
+        let mut doc = json!({
             "version": env!("CARGO_PKG_VERSION"),
             "seed": self.seed,
             "scenario": self.scenario_path,
@@ -136,8 +179,37 @@ impl Sim {
             "events": self.events,
             "stopped_by": self.stopped_by,
             "frames": frames,
-            "window": counters(&diff(&self.c, &w0), None),
+            "window": counters(&diff(&self.c, &w0), fc),
             "rps": rps, "sessions": sessions, "queues": queues, "flows": flows,
-        })
+        });
+        if fc {
+            doc["ports"] = self.pause_report(in_window);
+        }
+        doc
+    }
+
+    /// Per port (hosts' too): PAUSE/PFC frames sent and received, and time paused per priority.
+    fn pause_report(&self, in_window: bool) -> Value {
+        let now = self.now;
+        let ports: Vec<Value> = (0..self.ports.len())
+            .map(|i| {
+                let p = &self.ports[i];
+                let paused: Vec<f64> = (0..8).map(|c| to_secs(p.pause.paused(c, now))).collect();
+                let paused_w: Vec<f64> =
+                    (0..8).map(|c| if in_window { to_secs(p.pause.paused_window(c, now)) } else { 0.0 }).collect();
+                let (xoff, xon) = p.fc.as_ref().map_or((0, 0), |f| (f.gen.sent_xoff, f.gen.sent_xon));
+                json!({"name": self.port_name(i), "node": self.nodes[p.node as usize].name,
+                       "pause_sent": p.c.pause_sent, "xoff_sent": xoff, "xon_sent": xon,
+                       "pause_received": p.c.pause_received, "paused_s": paused, "paused_s_window": paused_w})
+            })
+            .collect();
+        Value::Array(ports)
+    }
+}
+
+/// Add the fields of `extra` (an object) to `v` (an object).
+fn merge(v: &mut Value, extra: Value) {
+    if let (Value::Object(a), Value::Object(b)) = (v, extra) {
+        a.extend(b);
     }
 }

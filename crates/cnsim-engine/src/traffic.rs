@@ -1,7 +1,7 @@
 //! Traffic generators (PROTOCOLS.md §9): each returns the gap to its next frame.
 
-use crate::rng::Rng;
-use crate::time::Time;
+use crate::core::rng::Rng;
+use crate::core::time::Time;
 
 #[derive(Clone, Copy, Debug)]
 pub enum TrafficGen {

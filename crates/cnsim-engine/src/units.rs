@@ -123,8 +123,10 @@ fn fmt_exact(v: u64, units: &[(&str, u128)]) -> String {
     format!("{}{}", v as u128 / best.1, best.0)
 }
 
-unit_type!(Duration, "A time span in picoseconds (\"10s\", \"0.5us\").", "a duration such as \"1us\"",
-    |s: &str| parse_scaled(s, TIME_UNITS, "duration"), |v| fmt_exact(v, TIME_UNITS));
+unit_type!(Duration, "A time span in picoseconds (\"10s\", \"0.5us\"), at most `MAX_TIME` (about 53 days).", "a duration such as \"1us\"",
+    |s: &str| parse_scaled(s, TIME_UNITS, "duration").and_then(|v| if v <= crate::core::time::MAX_TIME { Ok(v) } else {
+        Err(format!("duration {s:?} is too large (at most 2^62 ps, about 53 days)"))
+    }), |v| fmt_exact(v, TIME_UNITS));
 unit_type!(Rate, "A bit rate in bit/s (\"1Gbps\", \"200Mbps\").", "a rate such as \"1Gbps\"",
     |s: &str| parse_scaled(s, RATE_UNITS, "rate"), |v| fmt_exact(v, &RATE_UNITS[..6]));
 unit_type!(Bytes, "A size in bytes (\"1500B\", \"150kB\").", "a size such as \"1500B\"",
@@ -140,10 +142,10 @@ pub enum Amount {
 }
 
 impl Amount {
-    /// In bytes, counting a frame as `frame_bytes`.
+    /// In bytes, counting a frame as `frame_bytes` (saturating: never wraps).
     pub fn bytes(self, frame_bytes: u64) -> u64 {
         match self {
-            Amount::Frames(n) => n * frame_bytes,
+            Amount::Frames(n) => n.saturating_mul(frame_bytes),
             Amount::Bytes(b) => b,
         }
     }
@@ -218,6 +220,8 @@ mod tests {
         assert!("fast".parse::<Rate>().is_err());
         assert!("0.5ps".parse::<Duration>().is_err());
         assert!("99999999999999999999s".parse::<Duration>().unwrap_err().contains("too large"));
+        assert!("18000000s".parse::<Duration>().unwrap_err().contains("too large")); // fits u64 ps, not MAX_TIME
+        assert!("50 days".parse::<Duration>().is_err());
         assert!("x frames".parse::<Amount>().is_err());
         assert!("s".parse::<Duration>().is_err());
     }

@@ -30,6 +30,12 @@ fn check(text: &str, path: &str, overrides: Vec<(String, String)>) -> PyResult<S
     cnsim_engine::check(text, path, &overrides).map_err(scenario_err)
 }
 
+/// Every metric the engine and its protocols declare, as JSON (name, scope, unit, kind, doc).
+#[pyfunction]
+fn metric_declarations() -> String {
+    cnsim_engine::describe::metric_declarations().to_string()
+}
+
 /// Run the fixed benchmark scenario (docs/performance.md).
 #[pyfunction]
 #[pyo3(name = "bench", signature = (n_sources, qcn, duration_s = 1.0))]
@@ -92,6 +98,10 @@ impl Simulation {
     fn stats_json(&self) -> String {
         self.sim.stats().to_string()
     }
+    /// The built network as JSON: nodes, links, flows with their paths or multicast trees, CPs.
+    fn describe_json(&self) -> String {
+        self.sim.describe().to_string()
+    }
     /// Recorded series in long format, as little-endian byte buffers for numpy.frombuffer.
     fn series<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let s = &self.sim.series;
@@ -112,6 +122,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add_function(wrap_pyfunction!(build_id, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;
+    m.add_function(wrap_pyfunction!(metric_declarations, m)?)?;
     m.add_function(wrap_pyfunction!(run_bench, m)?)?;
     Ok(())
 }

@@ -81,6 +81,29 @@ def with_all_flows(path: str, key: str, value: str) -> dict:
     return {f"flow.{i}.{key}": value for i in range(n)}
 
 
+def _inline(v) -> str:
+    """A TOML inline value (strings, numbers, booleans, tables)."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, dict):
+        return "{ " + ", ".join(f"{k} = {_inline(x)}" for k, x in v.items()) + " }"
+    if isinstance(v, str):
+        return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return repr(v)
+
+
+def with_rp(path: str, protocol: str) -> dict:
+    """Overrides giving every flow's reaction point to `protocol` (e.g. "eqcn"), keeping the keys
+    its current RP table sets (E-QCN's table takes every QCN key)."""
+    flows = tomllib.loads(scenario_file(path).read_text(encoding="utf-8")).get("flow", [])
+    sets = {}
+    for i, f in enumerate(flows):
+        rp = f.get("rp", "none")
+        keys = next(iter(rp.values())) if isinstance(rp, dict) and rp else {}
+        sets[f"flow.{i}.rp"] = _inline({protocol: keys})
+    return sets
+
+
 def _runs(exp: Experiment, out: Path, seeds: int, quick: bool) -> tuple[list[dict], list[tuple]]:
     """(labels, tasks): one per run; a task is (TOML text, label, overrides, seed, output dir of
     the run's full outputs — seed 1 of the first sampling mode — or None)."""
@@ -93,7 +116,7 @@ def _runs(exp: Experiment, out: Path, seeds: int, quick: bool) -> tuple[list[dic
                 resource = scenario_file(path)
                 text = resource.read_text(encoding="utf-8")
                 for qeq in QEQS:
-                    sets = {"cp.qeq": f"{qeq} frames", "cp.sampling": sampling, **extra, **(QUICK if quick else {})}
+                    sets = {"cp.qcn.qeq": f"{qeq} frames", "cp.qcn.sampling": sampling, **extra, **(QUICK if quick else {})}
                     overrides = [(k, _value_text(v)) for k, v in sets.items()]
                     for seed in range(1, seeds + 1):
                         keep = seed == 1 and sampling == exp.samplings[0]

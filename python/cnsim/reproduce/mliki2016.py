@@ -10,7 +10,7 @@ Table 1, verbatim, with the comparison cnsim makes to test it.
 
 from __future__ import annotations
 
-from .common import Claim, Experiment, Topology, compare, fmt, trend, with_all_flows
+from .common import Claim, Experiment, Topology, compare, fmt, trend, with_rp
 
 MC, MU = "multicast", "multiple-unicast"
 QCN, EQCN = "qcn", "eqcn"
@@ -40,7 +40,7 @@ MULTILINK_LEGACY = Topology(
 STAR = Topology(
     "star", "Seed 001 star (Fig. 1)",
     {QCN: ("scenarios/mliki2016/star-qcn.toml", {}),
-     EQCN: ("scenarios/mliki2016/star-qcn.toml", with_all_flows("scenarios/mliki2016/star-qcn.toml", "rp.protocol", "eqcn"))},
+     EQCN: ("scenarios/mliki2016/star-qcn.toml", with_rp("scenarios/mliki2016/star-qcn.toml", "eqcn"))},
     paper={
         ("feedback_rate_pct", QCN): (13.16, 11.98, 3.8),
         ("feedback_rate_pct", EQCN): (8.04, 5.63, 2.27),
@@ -56,7 +56,7 @@ MULTILINK_ENHANCED = Topology(
     "multilink", "Seed 001 multi-link topology (Fig. 13, reconstructed: docs/topologies.md)",
     {QCN: ("scenarios/mliki2016/multilink-multicast.toml", {}),
      EQCN: ("scenarios/mliki2016/multilink-multicast.toml",
-            with_all_flows("scenarios/mliki2016/multilink-multicast.toml", "rp.protocol", "eqcn"))},
+            with_rp("scenarios/mliki2016/multilink-multicast.toml", "eqcn"))},
     # §4.6.1: QCN 87.92 / 89.02 / 4.24 %; E-QCN "reduced by −41 %, −41.23 %, −60.14 %"
     paper={("feedback_rate_pct", QCN): (87.92, 89.02, 4.24),
            ("feedback_rate_pct", EQCN): (87.92 * 0.59, 89.02 * (1 - 0.4123), 4.24 * (1 - 0.6014))},
@@ -95,7 +95,7 @@ Read these next to the tables above; they explain the mechanisms, the tables giv
   then stays near or below Qeq and the CP has little to report. Rates of 44–48 % need a CP that finds
   Fb < 0 on about every other frame for the whole run, i.e. a queue that stays above Qeq — which
   happens only when the sources are not slowed down. The paper does not say how its 200 Mb/s CBR
-  application meets the rate limiter; `rp.copy_rate = "own"` (each copy at its own RP's rate) is
+  application meets the rate limiter; `limiter.copy_rate = "own"` (each copy at its own RP's rate) is
   the documented alternative and can be swept. In cnsim the excess is lost at the source instead:
   sessions settle near the 1 Gb/s ÷ 12 copies share, far below the 200 Mb/s the application
   offers, so the rate limiters' 100-frame buffers overflow (see the source-side loss table).
@@ -119,8 +119,8 @@ FINDINGS_001 = """\
   even with its queue full and dropping — and a steadily full queue has a small |Fb| (Qdelta ≈ 0).
   On the multi-link topology, where G1's and G2's sources meet two CPs in turn, this is how E-QCN
   can lose far more than QCN at low Qeq (see the multi-link loss table); the paper reports the
-  opposite at low Qeq and more E-QCN loss only at Qeq 75. `rp.eqcn_decrease = "received"` and
-  `cp.eqcn_tie_break = false` are the documented alternatives; neither changes the ratchet, which is
+  opposite at low Qeq and more E-QCN loss only at Qeq 75. `rp.eqcn.decrease = "received"` and
+  `cp.qcn.eqcn_tie_break = false` are the documented alternatives; neither changes the ratchet, which is
   in Algorithm 1 as published.
 - **Multi-link feedback of 88–89 %.** Such rates need almost every frame at some CP to find Fb < 0;
   see the seed-000 findings on per-frame evaluation and pacing.

@@ -3,6 +3,7 @@
 //! RP's saved feedback `fb_hat` and the CPID that set it; only the CP whose quantized |Fb| is at
 //! least `fb_hat` (the representative) sends CNMs.
 
+use crate::net::frame::{Frame, Proto};
 use crate::protocols::qcn::QNTZ_FB_MAX;
 
 /// No representative chosen yet.
@@ -50,6 +51,21 @@ impl EqcnRp {
     }
 }
 
+impl EqcnRp {
+    /// Tag a data frame with F̂b and its CPID (tag = [F̂b, CPID, 0, 0]).
+    #[inline]
+    pub fn stamp(&self, f: &mut Frame) {
+        f.proto = Proto::Eqcn;
+        f.tag = [self.fb_hat as u32, self.cpid, 0, 0];
+    }
+}
+
+/// The (F̂b, CPID) an E-QCN data frame carries; None for frames of other protocols.
+#[inline]
+pub fn read_tag(f: &Frame) -> Option<(u8, u32)> {
+    (f.proto == Proto::Eqcn).then(|| (f.tag[0] as u8, f.tag[1]))
+}
+
 /// Algorithm 2 at a CP: is this CP (`cpid`, quantized |Fb| = `fb`) the representative for a frame
 /// carrying (`fb_hat`, `frame_cpid`)? "|Fb| ≥ F̂b"; on equal values only the CP whose CPID the RP
 /// selected is (§4), when `tie_break` is on and the RP has selected one.
@@ -91,6 +107,15 @@ mod tests {
         assert_eq!(rp.on_cnm(63, 2), 63); // the decrease uses 63, then the selection restarts
         assert_eq!((rp.fb_hat, rp.cpid), (0, NO_CPID));
         assert!(is_representative(5, 1, rp.fb_hat, rp.cpid, true));
+    }
+
+    #[test]
+    fn tag_round_trips() {
+        use crate::net::frame::{Dest, FrameKind};
+        let mut f = Frame::new(FrameKind::Data, 1500, 0, Dest::Group(0), 0, 0);
+        assert_eq!(read_tag(&f), None);
+        EqcnRp { fb_hat: 41, cpid: 6, decrease: Decrease::Saved }.stamp(&mut f);
+        assert_eq!(read_tag(&f), Some((41, 6)));
     }
 
     #[test]

@@ -38,6 +38,13 @@ pub fn load(text: &str, path: &str, overrides: &[(String, String)], seed: Option
     }
     let text = doc.to_string();
     let src = Source { path, text: &text, orig: text_in };
+    if doc.as_table().is_empty() {
+        return Err(src.err(None, "empty scenario: it needs nodes ([[switch]], [[host]]), [[link]]s and [[flow]]s (docs/scenarios.md)"));
+    }
+    if let Some((needle, msg)) = old_syntax(&doc) {
+        let at = text.find(needle).map(|i| i..i + needle.len());
+        return Err(src.err(at, msg));
+    }
     let scenario: Scenario = toml::from_str(&text).map_err(|e| src.err(e.span(), e.message()))?;
     Ok(Loaded { scenario, text, orig: text_in.to_string(), path: path.to_string() })
 }
@@ -86,4 +93,30 @@ fn set_in_value(v: &mut Value, parts: &[&str], val: Value) -> Result<(), String>
     }
     let entry = t.entry(parts[0]).or_insert_with(|| Value::InlineTable(Default::default()));
     set_in_value(entry, &parts[1..], val)
+}
+
+/// Scenario files written before protocols got their own tables (cnsim 0.1): say what to write
+/// instead of failing on an unknown variant. Returns (text to point at, message).
+fn old_syntax(doc: &DocumentMut) -> Option<(&'static str, String)> {
+    let has = |item: Option<&Item>, key: &str| item.and_then(|i| i.as_table_like()).is_some_and(|t| t.contains_key(key));
+    if has(doc.get("cp"), "protocol") {
+        return Some(("protocol", "`[cp] protocol = ...` is the old syntax: put the CP's keys under its protocol's table, e.g. `[cp.qcn]` with `qeq = \"25 frames\"`, or write `cp = \"none\"` (docs/scenarios.md)".into()));
+    }
+    let entries = |name: &str| doc.get(name).and_then(|i| i.as_array_of_tables()).map(|a| a.iter().collect::<Vec<_>>()).unwrap_or_default();
+    for port in entries("port") {
+        if has(port.get("cp"), "protocol") {
+            return Some(("protocol", "`[[port]] cp = { protocol = ... }` is the old syntax: write `cp = { qcn = { ... } }` or `cp = \"none\"` (docs/scenarios.md)".into()));
+        }
+    }
+    for flow in entries("flow") {
+        let rp = flow.get("rp");
+        for key in ["protocol", "buffer", "copy_rate", "eqcn_decrease"] {
+            if has(rp, key) {
+                return Some((key, format!(
+                    "`rp = {{ {key} = ... }}` is the old syntax: the reaction point is `rp = {{ qcn = {{ ... }} }}` (or `eqcn`, with `decrease` for the old `eqcn_decrease`), and the limiter's `buffer` and `copy_rate` moved to `limiter = {{ buffer = 100, copy_rate = \"session-min\" }}` (docs/scenarios.md)"
+                )));
+            }
+        }
+    }
+    None
 }

@@ -34,6 +34,24 @@ impl<'de> Deserialize<'de> for Names {
     }
 }
 
+/// The two ends of a link: exactly two entries, each a name, a list or a range.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(transparent)]
+pub struct Ends(pub [Names; 2]);
+
+impl<'de> Deserialize<'de> for Ends {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let v = Vec::<Names>::deserialize(d)?;
+        match <[Names; 2]>::try_from(v) {
+            Ok(ends) => Ok(Ends(ends)),
+            Err(v) => Err(de::Error::custom(format!(
+                "`between` needs exactly two ends (each a name, a list or a range), got {}",
+                v.len()
+            ))),
+        }
+    }
+}
+
 /// One value or a list (per source) of values.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
@@ -94,6 +112,12 @@ default_fns! {
     d_ai_cycles: u32 = 5;
     d_buffer: u32 = 100;
     d_series_mem: Bytes = Bytes(1_000_000_000);
+    d_max_frames: u64 = 4_000_000;
+    d_xoff: Amount = Amount::Frames(20);
+    d_xon: Amount = Amount::Frames(10);
+    d_quanta: u16 = 0xFFFF;
+    d_pause_size: Bytes = Bytes(64);
+    d_all_prios: Vec<u8> = (0..8).collect();
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -105,7 +129,10 @@ pub struct Scenario {
     pub defaults: Defaults,
     /// Congestion point on every switch output queue (a `[[port]]` may replace it).
     #[serde(default)]
-    pub cp: CpSpec,
+    pub cp: CpSlot,
+    /// Link-level flow control on every switch port.
+    #[serde(default)]
+    pub flow_control: FlowControlSlot,
     #[serde(default, rename = "switch", skip_serializing_if = "Vec::is_empty")]
     pub switches: Vec<NodeSpec>,
     #[serde(default, rename = "host", skip_serializing_if = "Vec::is_empty")]
@@ -148,6 +175,10 @@ pub struct Simulation {
     /// "0B" = no limit). Default 1 GB, so that a tiny `record_interval` cannot exhaust memory.
     #[serde(default = "d_series_mem")]
     pub max_series_memory: Bytes,
+    /// Guard: stop cleanly when more frames than this exist at once (in queues, on wires and
+    /// waiting in rate limiters; about 100 B each). Default 4 000 000; 0 = no limit.
+    #[serde(default = "d_max_frames")]
+    pub max_frames: u64,
 }
 impl Default for Simulation {
     fn default() -> Self {
@@ -172,9 +203,20 @@ pub struct LinkParams {
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct QueueParams {
-    /// Drop-tail capacity in frames or bytes, default 100 frames (seeds 000/001/002).
+    /// Drop-tail capacity in frames or bytes, default 100 frames (seeds 000/001/002). Under
+    /// strict priority each class has this capacity.
     #[serde(default = "d_capacity")]
     pub capacity: Amount,
+    /// "fifo" (one drop-tail queue) or "prio" (strict priority over the 8 classes). Default:
+    /// "prio" on switch ports when flow control is PFC, "fifo" otherwise.
+    pub discipline: Option<DisciplineSpec>,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum DisciplineSpec {
+    Fifo,
+    Prio,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -197,12 +239,14 @@ impl Default for Defaults {
     }
 }
 
-#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]
+/// The congestion point slot: `cp = "none"` or one protocol table, e.g. `[cp.qcn]`.
+#[derive(Clone, Debug, Deserialize, Serialize, Default)]
 #[serde(rename_all = "kebab-case")]
-pub enum CpProtocol {
+pub enum CpSlot {
     #[default]
     None,
-    Qcn,
+    /// IEEE 802.1Qau QCN (E-QCN frames get Algorithm 2 of seed 001).
+    Qcn(QcnCpSpec),
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]
@@ -228,10 +272,7 @@ pub enum QoldSpec {
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
-pub struct CpSpec {
-    /// "none" (default) or "qcn".
-    #[serde(default)]
-    pub protocol: CpProtocol,
+pub struct QcnCpSpec {
     /// Equilibrium queue Qeq, default 26000 B (802.1Qau); the seeds use 25/50/75 frames.
     #[serde(default = "d_qeq")]
     pub qeq: Amount,
@@ -260,10 +301,56 @@ pub struct CpSpec {
     #[serde(default = "d_true")]
     pub eqcn_tie_break: bool,
 }
-impl Default for CpSpec {
+impl Default for QcnCpSpec {
     fn default() -> Self {
         toml::from_str("").expect("defaults")
     }
+}
+
+/// The flow-control slot: `flow_control = "none"`, `[flow_control.pause]` or `[flow_control.pfc]`.
+#[derive(Clone, Debug, Deserialize, Serialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum FlowControlSlot {
+    #[default]
+    None,
+    /// IEEE 802.3x PAUSE: the whole link.
+    Pause(PauseSpec),
+    /// IEEE 802.1Qbb priority-based flow control: per priority class.
+    Pfc(PauseSpec),
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum TriggerSpec {
+    /// Bytes buffered in the switch that entered through the port (per class), as real switches.
+    #[default]
+    Ingress,
+    /// An output queue above XOFF pauses every upstream neighbour (seed 002 §IV).
+    Egress,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct PauseSpec {
+    #[serde(default)]
+    pub trigger: TriggerSpec,
+    /// XOFF above this load, default 20 frames (an assumption: the seeds give no value).
+    #[serde(default = "d_xoff")]
+    pub xoff: Amount,
+    /// XON at or below this load, default 10 frames.
+    #[serde(default = "d_xon")]
+    pub xon: Amount,
+    /// Pause time sent with XOFF in quanta of 512 bit times, default 65535.
+    #[serde(default = "d_quanta")]
+    pub quanta: u16,
+    /// Re-send XOFF this often while congested; default half the pause time at the link rate.
+    pub refresh: Option<Duration>,
+    /// PFC: the flow-controlled (lossless) priorities, default all eight.
+    #[serde(default = "d_all_prios")]
+    pub priorities: Vec<u8>,
+    /// PAUSE frame size, default 64 B.
+    #[serde(default = "d_pause_size")]
+    pub frame_size: Bytes,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -277,7 +364,7 @@ pub struct NodeSpec {
 #[serde(deny_unknown_fields)]
 pub struct LinkSpec {
     /// The two ends; each end may be a list or range: one link for every pair.
-    pub between: Spanned<[Names; 2]>,
+    pub between: Spanned<Ends>,
     pub rate: Option<Rate>,
     pub delay: Option<Duration>,
     pub overhead: Option<Bytes>,
@@ -291,8 +378,9 @@ pub struct PortSpec {
     /// Output port(s) "NODE>PEER" (ranges allowed on either side, e.g. "SW1>S1..S6").
     pub at: Spanned<Names>,
     pub queue: Option<QueueParams>,
-    /// Replaces `[cp]` at these ports; unspecified keys take the documented defaults.
-    pub cp: Option<CpSpec>,
+    /// Replaces `[cp]` at these ports ("none" or a protocol table); unspecified keys take the
+    /// documented defaults.
+    pub cp: Option<CpSlot>,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -334,14 +422,16 @@ pub struct TrafficSpec {
     pub frame: Bytes,
 }
 
-#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]
+/// The reaction point slot: `rp = "none"` or one protocol table, e.g. `rp = { qcn = {} }`.
+#[derive(Clone, Debug, Deserialize, Serialize, Default)]
 #[serde(rename_all = "kebab-case")]
-pub enum RpProtocol {
+pub enum RpSlot {
     #[default]
     None,
-    Qcn,
+    /// IEEE 802.1Qau QCN reaction point.
+    Qcn(QcnRpSpec),
     /// QCN with the representative-CP enhancement for multicast (seed 001 Algorithm 1).
-    Eqcn,
+    Eqcn(EqcnRpSpec),
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]
@@ -372,47 +462,86 @@ pub enum CopyRate {
     Own,
 }
 
+/// The QCN reaction point's keys; E-QCN's table has the same keys plus its own.
+macro_rules! qcn_rp_spec {
+    ($(#[$m:meta])* $name:ident { $($extra:tt)* }) => {
+        $(#[$m])*
+        #[derive(Clone, Debug, Deserialize, Serialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct $name {
+            /// "standard" (802.1Qau pseudo-code) or "byte-counter" (the seeds' wording).
+            #[serde(default)]
+            pub variant: RpVariantSpec,
+            #[serde(default = "d_bc_limit")]
+            pub bc_limit: Bytes,
+            #[serde(default = "d_timer")]
+            pub timer: Duration,
+            #[serde(default = "d_fr_th")]
+            pub fast_recovery_th: u32,
+            #[serde(default = "d_r_ai")]
+            pub r_ai: Rate,
+            #[serde(default = "d_r_hai")]
+            pub r_hai: Rate,
+            #[serde(default = "d_gd")]
+            pub gd: f64,
+            #[serde(default = "d_min_dec")]
+            pub min_dec_factor: f64,
+            #[serde(default = "d_min_rate")]
+            pub min_rate: Rate,
+            #[serde(default = "d_true")]
+            pub extra_fast_recovery: bool,
+            #[serde(default = "d_true")]
+            pub jitter: bool,
+            #[serde(default = "d_ai_cycles")]
+            pub ai_cycles: u32,
+            $($extra)*
+        }
+        impl Default for $name {
+            fn default() -> Self {
+                toml::from_str("").expect("defaults")
+            }
+        }
+    };
+}
+qcn_rp_spec!(QcnRpSpec {});
+qcn_rp_spec!(EqcnRpSpec {
+    /// Which value the decrease uses (seed 001 Algorithm 1 leaves it open), default "saved".
+    #[serde(default)]
+    pub decrease: EqcnDecrease,
+});
+
+impl EqcnRpSpec {
+    /// The QCN keys of an E-QCN table.
+    pub fn qcn(&self) -> QcnRpSpec {
+        QcnRpSpec {
+            variant: self.variant,
+            bc_limit: self.bc_limit,
+            timer: self.timer,
+            fast_recovery_th: self.fast_recovery_th,
+            r_ai: self.r_ai,
+            r_hai: self.r_hai,
+            gd: self.gd,
+            min_dec_factor: self.min_dec_factor,
+            min_rate: self.min_rate,
+            extra_fast_recovery: self.extra_fast_recovery,
+            jitter: self.jitter,
+            ai_cycles: self.ai_cycles,
+        }
+    }
+}
+
+/// The rate limiter at a flow's source: its buffer, and how multiple-unicast copies are paced.
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
-pub struct RpSpec {
-    /// "none" (default), "qcn" or "eqcn".
-    #[serde(default)]
-    pub protocol: RpProtocol,
-    #[serde(default)]
-    pub variant: RpVariantSpec,
-    #[serde(default = "d_bc_limit")]
-    pub bc_limit: Bytes,
-    #[serde(default = "d_timer")]
-    pub timer: Duration,
-    #[serde(default = "d_fr_th")]
-    pub fast_recovery_th: u32,
-    #[serde(default = "d_r_ai")]
-    pub r_ai: Rate,
-    #[serde(default = "d_r_hai")]
-    pub r_hai: Rate,
-    #[serde(default = "d_gd")]
-    pub gd: f64,
-    #[serde(default = "d_min_dec")]
-    pub min_dec_factor: f64,
-    #[serde(default = "d_min_rate")]
-    pub min_rate: Rate,
-    #[serde(default = "d_true")]
-    pub extra_fast_recovery: bool,
-    #[serde(default = "d_true")]
-    pub jitter: bool,
-    #[serde(default = "d_ai_cycles")]
-    pub ai_cycles: u32,
-    /// Multiple unicast: how copies are paced.
-    #[serde(default)]
-    pub copy_rate: CopyRate,
+pub struct LimiterSpec {
     /// Frames the rate limiter may hold; overflow is source-side loss. Default 100 (seed 004).
     #[serde(default = "d_buffer")]
     pub buffer: u32,
-    /// E-QCN: which value the decrease uses (seed 001 Algorithm 1 leaves it open), default "saved".
+    /// Multiple unicast: how copies are paced, default "session-min".
     #[serde(default)]
-    pub eqcn_decrease: EqcnDecrease,
+    pub copy_rate: CopyRate,
 }
-impl Default for RpSpec {
+impl Default for LimiterSpec {
     fn default() -> Self {
         toml::from_str("").expect("defaults")
     }
@@ -434,6 +563,12 @@ pub struct FlowSpec {
     pub start: Option<Spanned<OneOrMany<Duration>>>,
     /// Stop time, one or per source; default: end of the run.
     pub stop: Option<Spanned<OneOrMany<Duration>>>,
+    /// 802.1p priority 0–7 of the flow's frames (the PFC class), default 0.
     #[serde(default)]
-    pub rp: RpSpec,
+    pub priority: u8,
+    /// Reaction point: "none" (default) or a protocol table.
+    #[serde(default)]
+    pub rp: RpSlot,
+    #[serde(default)]
+    pub limiter: LimiterSpec,
 }

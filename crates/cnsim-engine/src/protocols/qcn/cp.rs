@@ -1,7 +1,7 @@
 //! QCN congestion point, one per switch output queue (PROTOCOLS.md §2; seed 000 §2.1, eq. 1).
 
 use super::QNTZ_FB_MAX;
-use crate::rng::Rng;
+use crate::core::rng::Rng;
 
 /// Which arriving data frames the CP evaluates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

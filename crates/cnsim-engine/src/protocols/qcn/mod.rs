@@ -4,9 +4,33 @@
 
 pub mod cp;
 pub mod rp;
+pub mod wire;
 
 pub use cp::{CongestionPoint, CpParams, Sample, Sampling};
 pub use rp::{ReactionPoint, RpParams, RpVariant, TimerAction};
+pub use wire::Cnm;
 
 /// Largest quantized feedback: Fb is carried in 6 bits (802.1Qau; seed 000 §2.1).
 pub const QNTZ_FB_MAX: u8 = 63;
+
+use super::metrics::Metric;
+
+/// What QCN (and E-QCN) report per reaction point and per congestion point.
+pub const METRICS: &[Metric] = &[
+    Metric { scope: "rps", name: "cr_mean_bps", unit: "bit/s", kind: "time-average", doc: "current rate CR, time-averaged over the window (line rate while no limiter is in place)" },
+    Metric { scope: "rps", name: "cr_std_bps", unit: "bit/s", kind: "time-average", doc: "standard deviation of CR over the window" },
+    Metric { scope: "rps", name: "cr_min_bps", unit: "bit/s", kind: "gauge", doc: "lowest CR in the window" },
+    Metric { scope: "rps", name: "cr_final_bps", unit: "bit/s", kind: "gauge", doc: "CR at the end of the run" },
+    Metric { scope: "rps", name: "tr_final_bps", unit: "bit/s", kind: "gauge", doc: "target rate TR at the end of the run" },
+    Metric { scope: "rps", name: "first_cnm_s", unit: "s", kind: "time", doc: "arrival of the first CNM with QntzFb > 0 (\"RP start time of congestion detection\", seed 000)" },
+    Metric { scope: "rps", name: "cnms_received", unit: "frames", kind: "counter", doc: "CNMs with QntzFb > 0 received" },
+    Metric { scope: "rps", name: "cnms_received_window", unit: "frames", kind: "counter-window", doc: "CNMs received in the window" },
+    Metric { scope: "rps", name: "limiters_created", unit: "count", kind: "counter", doc: "rate limiters put in place (seed 004)" },
+    Metric { scope: "rps", name: "fb_hat", unit: "QntzFb", kind: "gauge", doc: "E-QCN: the saved largest feedback F̂b at the end (seed 001 Algorithm 1)" },
+    Metric { scope: "queues", name: "cnms_sent", unit: "frames", kind: "counter", doc: "CNMs this CP sent" },
+    Metric { scope: "queues", name: "cnms_sent_window", unit: "frames", kind: "counter-window", doc: "CNMs this CP sent in the window" },
+    Metric { scope: "queues", name: "qeq_frames", unit: "frames", kind: "gauge", doc: "the CP's Qeq in frames of simulation.frame_size" },
+    Metric { scope: "series", name: "rp.FLOW.cr", unit: "bit/s", kind: "series", doc: "CR of a flow's RP" },
+    Metric { scope: "series", name: "rp.FLOW.tr", unit: "bit/s", kind: "series", doc: "TR of a flow's RP" },
+    Metric { scope: "series", name: "session.SOURCE.cr", unit: "bit/s", kind: "series", doc: "session rate min over the source's RPs (multiple unicast, seed 000 §3)" },
+];

@@ -1,8 +1,8 @@
 //! QCN reaction point: the per-flow rate limiter's rate controller (PROTOCOLS.md §3; seed 000
 //! §2.3; QCN pseudo-code v2.2 as public implementations read it). Rates are in bit/s.
 
-use crate::rng::Rng;
-use crate::time::Time;
+use crate::core::rng::Rng;
+use crate::core::time::Time;
 
 /// How the RP increases its rate after a decrease.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,6 +1,6 @@
 //! Time-weighted statistics of piecewise-constant signals (queue length, CR) over the window.
 
-use crate::time::Time;
+use super::time::Time;
 
 #[derive(Clone, Copy, Debug, Default)]
 pub struct TimeAvg {

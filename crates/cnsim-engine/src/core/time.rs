@@ -5,20 +5,26 @@ pub type Time = u64;
 
 pub const PS_PER_S: u64 = 1_000_000_000_000;
 
+/// The largest time or duration a scenario may give: 2^62 ps (about 53 days). Any sum of two such
+/// values still fits in a `Time`, so the event loop adds delays without overflow checks.
+pub const MAX_TIME: Time = 1 << 62;
+
 /// Seconds as f64 — for outputs only, never for scheduling.
 #[inline]
 pub fn to_secs(t: Time) -> f64 {
     t as f64 / PS_PER_S as f64
 }
 
-/// Wire time of `bytes` at `rate_bps`, rounded up to a whole picosecond.
+/// Wire time of `bytes` at `rate_bps`, rounded up to a whole picosecond; saturates at `Time::MAX`
+/// (the builder rejects links whose frame times exceed `MAX_TIME`).
 #[inline]
 pub fn tx_time(bytes: u64, rate_bps: u64) -> Time {
     let bits = bytes as u128 * 8 * PS_PER_S as u128;
-    bits.div_ceil(rate_bps as u128) as Time
+    Time::try_from(bits.div_ceil(rate_bps.max(1) as u128)).unwrap_or(Time::MAX)
 }
 
-/// Time to send `bytes` at a fractional rate (rate limiters), rounded up; `rate_bps` > 0.
+/// Time to send `bytes` at a fractional rate (rate limiters), rounded up; `rate_bps` > 0. The
+/// float-to-integer cast saturates, so an absurd rate cannot wrap.
 #[inline]
 pub fn pace_time(bytes: u64, rate_bps: f64) -> Time {
     ((bytes as f64 * 8.0 * PS_PER_S as f64) / rate_bps).ceil() as Time
@@ -33,5 +39,6 @@ mod tests {
         assert_eq!(tx_time(1520, 10_000_000_000), 1_216_000);
         assert_eq!(tx_time(1, 3), 2_666_666_666_667); // 8 bit at 3 b/s, rounded up
         assert_eq!(pace_time(1500, 200e6), 60_000_000);
+        assert_eq!(tx_time(u32::MAX as u64, 1), Time::MAX);
     }
 }

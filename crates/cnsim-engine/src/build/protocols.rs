@@ -1,0 +1,149 @@
+//! Protocol wiring: each slot's scenario table → its state machine, with range checks whose
+//! messages name the key.
+
+use crate::core::rng::Rng;
+use crate::core::time::Time;
+use crate::protocols::eqcn::{Decrease, EqcnRp};
+use crate::protocols::pause::{PauseCfg, Trigger};
+use crate::protocols::qcn::{CongestionPoint, CpParams, ReactionPoint, RpParams, RpVariant, Sampling};
+use crate::protocols::{Cp, QcnCp, Rp};
+use crate::scenario::*;
+use crate::units::Bytes;
+
+/// Frame and message sizes a scenario may give: 1 B … 64 KiB (jumbo frames are ~9 kB).
+pub const MAX_FRAME: u64 = 65_535;
+
+pub fn frame_size(b: Bytes, key: &str) -> Result<u32, String> {
+    if b.0 == 0 || b.0 > MAX_FRAME {
+        return Err(format!("{key} must be between 1 B and {MAX_FRAME} B, got {b}"));
+    }
+    Ok(b.0 as u32)
+}
+
+/// The congestion point of the port named `name`, or None for `cp = "none"`.
+pub fn cp(slot: &CpSlot, frame: u64, seed: u64, name: &str) -> Result<Option<Cp>, String> {
+    let spec = match slot {
+        CpSlot::None => return Ok(None),
+        CpSlot::Qcn(s) => s,
+    };
+    let qeq = spec.qeq.bytes(frame);
+    if qeq == 0 {
+        return Err("cp.qcn.qeq must be positive".into());
+    }
+    if !(spec.w >= 0.0 && spec.w.is_finite() && spec.w <= 1e6) {
+        return Err(format!("cp.qcn.w must be a number in [0, 1e6], got {}", spec.w));
+    }
+    let sample_base = spec.sample_base.bytes(frame);
+    if sample_base == 0 || sample_base > i64::MAX as u64 / 2 {
+        return Err("cp.qcn.sample_base must be positive (and below 2^62 B)".into());
+    }
+    let p = CpParams {
+        qeq,
+        w: spec.w,
+        sampling: match spec.sampling {
+            SamplingSpec::Table => Sampling::Table,
+            SamplingSpec::EveryFrame => Sampling::EveryFrame,
+        },
+        sample_base,
+        jitter: spec.jitter,
+        qold_on_feedback: spec.qold == QoldSpec::OnFeedback,
+    };
+    Ok(Some(Cp::Qcn(QcnCp {
+        cp: CongestionPoint::new(p),
+        rng: Rng::stream(seed, "cp", name),
+        cnm_size: frame_size(spec.cnm_size, "cp.qcn.cnm_size")?,
+        sample_dropped: spec.sample_dropped,
+        eqcn_tie_break: spec.eqcn_tie_break,
+    })))
+}
+
+fn qcn_rp_params(spec: &QcnRpSpec, line_rate: f64) -> Result<RpParams, String> {
+    if !(spec.gd > 0.0 && spec.gd < 1.0) {
+        return Err(format!("rp.gd must be in (0, 1), got {}", spec.gd));
+    }
+    if !(spec.min_dec_factor > 0.0 && spec.min_dec_factor <= 1.0) {
+        return Err(format!("rp.min_dec_factor must be in (0, 1], got {}", spec.min_dec_factor));
+    }
+    if spec.min_rate.0 == 0 || spec.bc_limit.0 == 0 || spec.timer.0 == 0 {
+        return Err("rp.min_rate, rp.bc_limit and rp.timer must be positive".into());
+    }
+    if spec.bc_limit.0 > i64::MAX as u64 / 2 {
+        return Err(format!("rp.bc_limit {} is too large", spec.bc_limit));
+    }
+    Ok(RpParams {
+        variant: match spec.variant {
+            RpVariantSpec::Standard => RpVariant::Standard,
+            RpVariantSpec::ByteCounter => RpVariant::ByteCounter,
+        },
+        line_rate,
+        bc_limit: spec.bc_limit.0,
+        timer_period: spec.timer.0,
+        fast_recovery_th: spec.fast_recovery_th,
+        r_ai: spec.r_ai.0 as f64,
+        r_hai: spec.r_hai.0 as f64,
+        gd: spec.gd,
+        min_dec_factor: spec.min_dec_factor,
+        min_rate: spec.min_rate.0 as f64,
+        extra_fast_recovery: spec.extra_fast_recovery,
+        jitter: spec.jitter,
+        ai_cycles: spec.ai_cycles,
+    })
+}
+
+/// A constructor for the reaction point of each flow of a source whose link runs at `line_rate`.
+pub fn rp(slot: &RpSlot, line_rate: f64) -> Result<Option<impl Fn() -> Rp>, String> {
+    let (params, eqcn) = match slot {
+        RpSlot::None => return Ok(None),
+        RpSlot::Qcn(s) => (qcn_rp_params(s, line_rate)?, None),
+        RpSlot::Eqcn(s) => (
+            qcn_rp_params(&s.qcn(), line_rate)?,
+            Some(match s.decrease {
+                EqcnDecrease::Saved => Decrease::Saved,
+                EqcnDecrease::Received => Decrease::Received,
+            }),
+        ),
+    };
+    Ok(Some(move || match eqcn {
+        None => Rp::Qcn(ReactionPoint::new(params)),
+        Some(d) => Rp::Eqcn(ReactionPoint::new(params), EqcnRp::new(d)),
+    }))
+}
+
+/// Link-level flow control for every switch port, or None.
+pub fn flow_control(slot: &FlowControlSlot, frame: u64) -> Result<Option<PauseCfg>, String> {
+    let (spec, pfc, key) = match slot {
+        FlowControlSlot::None => return Ok(None),
+        FlowControlSlot::Pause(s) => (s, false, "flow_control.pause"),
+        FlowControlSlot::Pfc(s) => (s, true, "flow_control.pfc"),
+    };
+    let (xoff, xon) = (spec.xoff.bytes(frame), spec.xon.bytes(frame));
+    if xon > xoff {
+        return Err(format!("{key}.xon ({}) must not be above {key}.xoff ({})", spec.xon, spec.xoff));
+    }
+    if spec.quanta == 0 {
+        return Err(format!("{key}.quanta must be positive (0 is XON)"));
+    }
+    if spec.refresh.is_some_and(|r| r.0 == 0) {
+        return Err(format!("{key}.refresh must be positive"));
+    }
+    let mut classes = 0u8;
+    for &p in &spec.priorities {
+        if p > 7 {
+            return Err(format!("{key}.priorities: {p} is not a priority (0-7)"));
+        }
+        classes |= 1 << p;
+    }
+    Ok(Some(PauseCfg {
+        pfc,
+        trigger: match spec.trigger {
+            TriggerSpec::Ingress => Trigger::Ingress,
+            TriggerSpec::Egress => Trigger::Egress,
+        },
+        xoff,
+        xon,
+        quanta: spec.quanta,
+        refresh: spec.refresh.map(|d| d.0 as Time),
+        classes,
+        frame_size: frame_size(spec.frame_size, &format!("{key}.frame_size"))?,
+    }))
+}

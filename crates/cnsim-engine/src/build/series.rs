@@ -1,0 +1,36 @@
+//! The recorded series: names and probes (docs/internals/core-api.md lists the names).
+
+use crate::net::flow::{Flow, Sender};
+use crate::net::node::{Node, NodeKind};
+use crate::net::port::Port;
+use crate::sim::{Probe, Series};
+
+pub fn series(nodes: &[Node], ports: &[Port], flows: &[Flow], senders: &[Sender]) -> Series {
+    let mut s = Series::default();
+    let mut add = |name: String, probe: Probe| {
+        s.names.push(name);
+        s.probes.push(probe);
+    };
+    for (i, f) in flows.iter().enumerate() {
+        if f.rp.is_some() {
+            add(format!("rp.{}.cr", f.name), Probe::Cr(i as u32));
+            add(format!("rp.{}.tr", f.name), Probe::Tr(i as u32));
+        }
+    }
+    for (i, snd) in senders.iter().enumerate() {
+        if snd.flows.len() > 1 && flows[snd.flows.start as usize].rp.is_some() {
+            add(format!("session.{}.cr", nodes[snd.host as usize].name), Probe::Session(i as u32));
+        }
+    }
+    for (p, port) in ports.iter().enumerate() {
+        if nodes[port.node as usize].kind == NodeKind::Switch {
+            add(format!("q.{}>{}", nodes[port.node as usize].name, nodes[port.peer_node as usize].name), Probe::Queue(p as u32));
+        }
+    }
+    for (i, f) in flows.iter().enumerate() {
+        for (j, r) in f.receivers.iter().enumerate() {
+            add(format!("rx.{}>{}", f.name, nodes[r.host as usize].name), Probe::Rx(i as u32, j as u32));
+        }
+    }
+    s
+}

@@ -1,0 +1,206 @@
+//! Nodes, links and ports from the scenario, with the `[[port]]` overrides (queue, CP).
+
+use super::{protocols, Ctx, R};
+use crate::core::stats::TimeAvg;
+use crate::core::time::Time;
+use crate::net::node::{Node, NodeKind};
+use crate::net::port::{FlowControl, PauseState, Port, PortCounters};
+use crate::net::qdisc::{Discipline, Qdisc};
+use crate::protocols::pause::PauseCfg;
+use crate::scenario::*;
+use crate::units::Amount;
+use std::collections::{HashMap, VecDeque};
+
+/// Nodes and links a scenario may define (ranges make billions easy to write by mistake).
+pub const MAX_NODES: usize = 2_000_000;
+pub const MAX_LINKS: usize = 8_000_000;
+
+/// Switches first, then hosts, in file order.
+pub fn nodes(ctx: &mut Ctx) -> R<Vec<Node>> {
+    let sc = &ctx.loaded.scenario;
+    let mut nodes: Vec<Node> = vec![];
+    for (specs, kind) in [(&sc.switches, NodeKind::Switch), (&sc.hosts, NodeKind::Host)] {
+        for spec in specs {
+            for name in ctx.expand(&spec.names)? {
+                if name.is_empty() || name.contains(['>', ':', ' ']) {
+                    return Err(ctx.err(spec.names.span(), format!("bad node name {name:?} (no spaces, '>' or ':')")));
+                }
+                if ctx.ids.insert(name.clone(), nodes.len()).is_some() {
+                    return Err(ctx.err(spec.names.span(), format!("duplicate node name {name:?}")));
+                }
+                if nodes.len() >= MAX_NODES {
+                    return Err(ctx.err(spec.names.span(), format!("more than {MAX_NODES} nodes")));
+                }
+                nodes.push(Node { name, kind, ports: vec![] });
+            }
+        }
+    }
+    if nodes.is_empty() {
+        return Err(ctx.loaded.source().err(None, "the scenario defines no nodes ([[switch]], [[host]])"));
+    }
+    Ok(nodes)
+}
+
+/// The discipline of a port: as given, else strict priority on switch ports under PFC.
+fn discipline(q: &QueueParams, kind: NodeKind, fc: Option<&PauseCfg>) -> Discipline {
+    match q.discipline {
+        Some(DisciplineSpec::Fifo) => Discipline::Fifo,
+        Some(DisciplineSpec::Prio) => Discipline::Prio,
+        None if kind == NodeKind::Switch && fc.is_some_and(|c| c.pfc) => Discipline::Prio,
+        None => Discipline::Fifo,
+    }
+}
+
+/// One full-duplex link per pair of ends; a port per direction.
+pub fn links(ctx: &Ctx, nodes: &mut [Node], fc: Option<&PauseCfg>) -> R<Vec<Port>> {
+    let sc = &ctx.loaded.scenario;
+    let d = &sc.defaults;
+    let frame = sc.simulation.frame_size.0;
+    let mut ports: Vec<Port> = vec![];
+    let mut linked = std::collections::HashSet::new();
+    for l in &sc.links {
+        let [a, b] = &l.between.get_ref().0;
+        let (aa, bb) = (ctx.nodes_of(a, l.between.span())?, ctx.nodes_of(b, l.between.span())?);
+        let rate = l.rate.unwrap_or(d.link.rate).0;
+        if rate == 0 {
+            return Err(ctx.err(l.between.span(), "link rate must be positive"));
+        }
+        let delay = l.delay.unwrap_or(d.link.delay).0;
+        let overhead = l.overhead.unwrap_or(d.link.overhead).0;
+        if overhead > protocols::MAX_FRAME {
+            return Err(ctx.err(l.between.span(), format!("link overhead must be at most {} B", protocols::MAX_FRAME)));
+        }
+        let queue = l.queue.as_ref().unwrap_or(&d.queue);
+        check_capacity(queue.capacity).map_err(|m| ctx.err(l.between.span(), m))?;
+        if aa.len().saturating_mul(bb.len()) > MAX_LINKS - ports.len() / 2 {
+            return Err(ctx.err(l.between.span(), format!("more than {MAX_LINKS} links")));
+        }
+        for &x in &aa {
+            for &y in &bb {
+                if x == y {
+                    return Err(ctx.err(l.between.span(), format!("link from {} to itself", nodes[x].name)));
+                }
+                if !linked.insert((x.min(y), x.max(y))) {
+                    return Err(ctx.err(l.between.span(), format!("a second link between {} and {} (parallel links are not supported)", nodes[x].name, nodes[y].name)));
+                }
+                let (px, py) = (ports.len() as u32, ports.len() as u32 + 1);
+                for (u, v, peer) in [(x, y, py), (y, x, px)] {
+                    nodes[u].ports.push(ports.len() as u32);
+                    let qdisc = Qdisc::new(discipline(queue, nodes[u].kind, fc), queue.capacity, frame);
+                    ports.push(new_port(u, v, peer, rate, delay, overhead as u32, qdisc));
+                }
+            }
+        }
+    }
+    Ok(ports)
+}
+
+/// `[cp]` on every switch port, `[[port]]` overrides, and flow control on every switch port.
+pub fn port_settings(ctx: &Ctx, nodes: &[Node], ports: &mut [Port], fc: Option<&PauseCfg>) -> R<()> {
+    let sc = &ctx.loaded.scenario;
+    let src = ctx.loaded.source();
+    let frame = sc.simulation.frame_size.0;
+    let seed = sc.simulation.seed;
+    protocols::cp(&sc.cp, frame, seed, "").map_err(|m| src.key_err("cp", "qeq", format!("[cp]: {m}")))?;
+    let mut port_cp: Vec<Option<&CpSlot>> =
+        ports.iter().map(|p| (nodes[p.node as usize].kind == NodeKind::Switch).then_some(&sc.cp)).collect();
+    for ps in &sc.ports {
+        for at in &ps.at.get_ref().0 {
+            let (u, v) = at.split_once('>').ok_or_else(|| ctx.err(ps.at.span(), format!("port {at:?}: expected \"NODE>PEER\"")))?;
+            for (us, vs) in cross(u, v).map_err(|m| ctx.err(ps.at.span(), m))? {
+                let (ui, vi) = match (ctx.ids.get(&us), ctx.ids.get(&vs)) {
+                    (Some(&a), Some(&b)) => (a, b),
+                    _ => return Err(ctx.err(ps.at.span(), format!("unknown node in port {us}>{vs}"))),
+                };
+                let Some(&p) = nodes[ui].ports.iter().find(|&&p| ports[p as usize].peer_node as usize == vi) else {
+                    return Err(ctx.err(ps.at.span(), format!("no link {us}>{vs}")));
+                };
+                if let Some(q) = &ps.queue {
+                    check_capacity(q.capacity).map_err(|m| ctx.err(ps.at.span(), m))?;
+                    ports[p as usize].qdisc = Qdisc::new(discipline(q, nodes[ui].kind, fc), q.capacity, frame);
+                }
+                if let Some(cp) = &ps.cp {
+                    if nodes[ui].kind != NodeKind::Switch && !matches!(cp, CpSlot::None) {
+                        return Err(ctx.err(ps.at.span(), format!("{us} is a host: congestion points sit on switch ports")));
+                    }
+                    port_cp[p as usize] = Some(cp);
+                }
+            }
+        }
+    }
+    for p in 0..ports.len() {
+        if let Some(slot) = port_cp[p] {
+            let name = port_name(nodes, ports, p);
+            ports[p].cp = protocols::cp(slot, frame, seed, &name).map_err(|m| src.err(None, format!("[[port]] {name}: {m}")))?;
+        }
+        if fc.is_some() && nodes[ports[p].node as usize].kind == NodeKind::Switch {
+            ports[p].fc = Some(FlowControl::default());
+        }
+    }
+    Ok(())
+}
+
+pub fn port_name(nodes: &[Node], ports: &[Port], p: usize) -> String {
+    format!("{}>{}", nodes[ports[p].node as usize].name, nodes[ports[p].peer_node as usize].name)
+}
+
+fn new_port(u: usize, v: usize, peer: u32, rate: u64, delay: Time, overhead: u32, qdisc: Qdisc) -> Port {
+    Port {
+        node: u as u32,
+        peer_node: v as u32,
+        peer_port: peer,
+        rate_bps: rate,
+        delay,
+        overhead,
+        qdisc,
+        ctrl: VecDeque::new(),
+        busy_until: 0,
+        txdone_pending: false,
+        pause: PauseState::default(),
+        pause_timer: 0,
+        blocked: vec![],
+        cp: None,
+        fc: None,
+        c: PortCounters::default(),
+        c_w0: PortCounters::default(),
+        q: TimeAvg::new(0.0),
+        busy_window: 0,
+        peak_frames: 0,
+        peak_bytes: 0,
+    }
+}
+
+fn check_capacity(c: Amount) -> Result<(), String> {
+    match c {
+        Amount::Frames(0) | Amount::Bytes(0) => Err("queue capacity must be positive".into()),
+        _ => Ok(()),
+    }
+}
+
+/// Expand both sides of "A>B" (each may be a range) into all pairs.
+fn cross(u: &str, v: &str) -> Result<Vec<(String, String)>, String> {
+    let (us, vs) = (expand(u)?, expand(v)?);
+    if us.len().saturating_mul(vs.len()) > MAX_LINKS {
+        return Err(format!("\"{u}>{v}\" names more than {MAX_LINKS} ports"));
+    }
+    Ok(us.iter().flat_map(|a| vs.iter().map(move |b| (a.clone(), b.clone()))).collect())
+}
+
+/// Groups: name → (index, member node ids).
+pub fn groups(ctx: &Ctx, nodes: &[Node]) -> R<HashMap<String, (usize, Vec<usize>)>> {
+    let mut groups: HashMap<String, (usize, Vec<usize>)> = HashMap::new();
+    for g in &ctx.loaded.scenario.groups {
+        let name = g.name.get_ref().clone();
+        let members = ctx.nodes(&g.members)?;
+        if members.is_empty() {
+            return Err(ctx.err(g.members.span(), format!("group {name:?} has no members")));
+        }
+        if let Some(&m) = members.iter().find(|&&m| nodes[m].kind != NodeKind::Host) {
+            return Err(ctx.err(g.members.span(), format!("group member {} is not a host", nodes[m].name)));
+        }
+        if ctx.ids.contains_key(&name) || groups.insert(name.clone(), (groups.len(), members)).is_some() {
+            return Err(ctx.err(g.name.span(), format!("duplicate name {name:?}")));
+        }
+    }
+    Ok(groups)
+}

@@ -1,0 +1,205 @@
+//! Flows and their senders: sources, destinations and modes, traffic generators, reaction points
+//! and rate limiters, multicast trees.
+
+use super::{protocols, Ctx, R};
+use crate::core::rng::Rng;
+use crate::core::stats::TimeAvg;
+use crate::core::time::{pace_time, tx_time, Time};
+use crate::net::flow::{Flow, Receiver, Sender};
+use crate::net::frame::{Dest, NONE};
+use crate::net::node::{Node, NodeKind};
+use crate::net::port::Port;
+use crate::net::routing;
+use crate::scenario::*;
+use crate::traffic::TrafficGen;
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::ops::Range;
+
+/// What the traffic needs from routing: unicast pairs to check (with the span to blame), every
+/// host that is an end of some flow, and multicast tree edges per flow.
+#[derive(Default)]
+pub struct Needs {
+    pub pairs: Vec<(usize, usize, Range<usize>)>,
+    pub ends: Vec<usize>,
+    pub trees: Vec<(usize, Vec<(usize, u32)>)>,
+}
+
+pub struct Traffic {
+    pub flows: Vec<Flow>,
+    pub senders: Vec<Sender>,
+    pub needs: Needs,
+}
+
+type Groups = HashMap<String, (usize, Vec<usize>)>;
+
+pub fn flows(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups) -> R<Traffic> {
+    let mut t = Traffic { flows: vec![], senders: vec![], needs: Needs::default() };
+    let mut names: HashSet<String> = HashSet::new();
+    for fs in &ctx.loaded.scenario.flows {
+        flow_spec(ctx, nodes, ports, groups, fs, &mut t, &mut names)?;
+    }
+    Ok(t)
+}
+
+fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &FlowSpec, t: &mut Traffic, names: &mut HashSet<String>) -> R<()> {
+    let seed = ctx.loaded.scenario.simulation.seed;
+    let sources = ctx.nodes(&fs.from)?;
+    let to = fs.to.get_ref();
+    let span_to = fs.to.span();
+    let (dest_host, group) = match (ctx.ids.get(to), groups.get(to)) {
+        (Some(&h), _) if nodes[h].kind == NodeKind::Host => (Some(h), None),
+        (Some(_), _) => return Err(ctx.err(span_to, format!("flow destination {to:?} is a switch"))),
+        (None, Some(g)) => (None, Some(g)),
+        (None, None) => return Err(ctx.err(span_to, format!("unknown host or group {to:?}"))),
+    };
+    let mode = fs.mode.unwrap_or(if group.is_some() { Mode::Multicast } else { Mode::Unicast });
+    if (mode == Mode::Unicast) != dest_host.is_some() {
+        return Err(ctx.err(span_to, format!("mode {mode:?} needs {}", if dest_host.is_some() { "a group" } else { "a host" })));
+    }
+    if fs.name.is_some() && sources.len() > 1 {
+        return Err(ctx.err(fs.from.span(), "a flow with a name must have one source"));
+    }
+    if fs.priority > 7 {
+        return Err(ctx.err(fs.from.span(), format!("priority must be 0-7, got {}", fs.priority)));
+    }
+    if fs.limiter.buffer == 0 {
+        return Err(ctx.err(fs.from.span(), "limiter.buffer must be positive"));
+    }
+    let frame = protocols::frame_size(fs.traffic.frame, "traffic.frame").map_err(|m| ctx.err(fs.from.span(), m))?;
+    for (i, &s) in sources.iter().enumerate() {
+        let sname = nodes[s].name.clone();
+        if nodes[s].kind != NodeKind::Host {
+            return Err(ctx.err(fs.from.span(), format!("flow source {sname} is not a host")));
+        }
+        let Some(&first) = nodes[s].ports.first() else {
+            return Err(ctx.err(fs.from.span(), format!("flow source {sname} has no link")));
+        };
+        let line_rate = ports[first as usize].rate_bps;
+        let when = |v: &Option<Spanned<OneOrMany<crate::units::Duration>>>, dflt: Time| -> R<Time> {
+            match v {
+                None => Ok(dflt),
+                Some(sp) => sp.get_ref().get(i, sources.len()).map(|x| x.0).map_err(|m| ctx.err(sp.span(), m)),
+            }
+        };
+        let (start, stop) = (when(&fs.start, 0)?, when(&fs.stop, Time::MAX)?);
+        let in_flow = |m: String| ctx.err(fs.from.span(), format!("flow from {sname}: {m}"));
+        let gen = traffic(&fs.traffic, line_rate, ports[first as usize].overhead).map_err(in_flow)?;
+        let make_rp = protocols::rp(&fs.rp, line_rate as f64).map_err(in_flow)?;
+        let base = fs.name.clone().unwrap_or_else(|| sname.clone());
+        // (flow name, destination, receivers)
+        let mut parts: Vec<(String, Dest, Vec<usize>)> = vec![];
+        match mode {
+            Mode::Unicast => {
+                let h = dest_host.expect("checked");
+                if h == s {
+                    return Err(ctx.err(span_to, format!("flow from {sname} to itself")));
+                }
+                t.needs.pairs.push((s, h, span_to.clone()));
+                parts.push((base, Dest::Node(h as u32), vec![h]));
+            }
+            Mode::Multicast => {
+                let (gid, members) = group.expect("checked");
+                let edges = routing::multicast_tree(nodes, ports, s, members)
+                    .map_err(|m| ctx.err(span_to.clone(), format!("group member {} is not reachable from {sname}", nodes[m].name)))?;
+                t.needs.trees.push((t.flows.len(), edges));
+                let recv = members.iter().copied().filter(|&m| m != s).collect();
+                parts.push((base, Dest::Group(*gid as u32), recv));
+            }
+            Mode::MultipleUnicast => {
+                let (_, members) = group.expect("checked");
+                for &m in members.iter().filter(|&&m| m != s) {
+                    t.needs.pairs.push((s, m, span_to.clone()));
+                    parts.push((format!("{base}:{}", nodes[m].name), Dest::Node(m as u32), vec![m]));
+                }
+            }
+        }
+        t.needs.ends.push(s);
+        t.needs.ends.extend(parts.iter().flat_map(|p| p.2.iter().copied()));
+        let own = mode == Mode::MultipleUnicast && fs.limiter.copy_rate == CopyRate::Own;
+        let per_sender: Vec<Vec<usize>> = if own { (0..parts.len()).map(|k| vec![k]).collect() } else { vec![(0..parts.len()).collect()] };
+        for ks in per_sender {
+            let first_flow = t.flows.len() as u32;
+            let sender_id = t.senders.len() as u32;
+            for &k in &ks {
+                let (fname, dst, recv) = parts[k].clone();
+                if !names.insert(fname.clone()) {
+                    return Err(ctx.err(fs.from.span(), format!("duplicate flow name {fname:?}: give the flow a `name`")));
+                }
+                t.flows.push(Flow {
+                    sender: sender_id,
+                    src: s as u32,
+                    dst,
+                    first_port: first,
+                    mode: match mode {
+                        Mode::Unicast => "unicast",
+                        Mode::Multicast => "multicast",
+                        Mode::MultipleUnicast => "multiple-unicast",
+                    },
+                    group: group.map(|_| to.clone()),
+                    receivers: recv.into_iter().map(|h| Receiver { host: h as u32, frames: 0, bytes: 0, bytes_w0: 0 }).collect(),
+                    cr: TimeAvg::new(line_rate as f64),
+                    rp: make_rp.as_ref().map(|m| m()),
+                    rp_rng: Rng::stream(seed, "rp", &fname),
+                    timer: NONE,
+                    cnms_w0: 0,
+                    injected: 0,
+                    dropped: 0,
+                    injected_w0: 0,
+                    dropped_w0: 0,
+                    replicated: 0,
+                    replicated_w0: 0,
+                    name: fname,
+                });
+            }
+            let name_k = t.flows[first_flow as usize].name.clone();
+            t.senders.push(Sender {
+                host: s as u32,
+                flows: first_flow..t.flows.len() as u32,
+                gen,
+                frame,
+                prio: fs.priority,
+                start,
+                stop,
+                // Never pre-sized by the input: the buffer grows only as frames wait.
+                buf: VecDeque::with_capacity((fs.limiter.buffer as usize).min(1024)),
+                buf_cap: fs.limiter.buffer as usize,
+                next_allowed: 0,
+                release_pending: false,
+                blocked: false,
+                rng: Rng::stream(seed, "src", &name_k),
+                generated: 0,
+                generated_w0: 0,
+                source_dropped: 0,
+                cr: TimeAvg::new(line_rate as f64),
+            });
+        }
+    }
+    Ok(())
+}
+
+fn traffic(t: &TrafficSpec, line_rate: u64, overhead: u32) -> Result<TrafficGen, String> {
+    let frame = t.frame.0;
+    match t.kind {
+        TrafficKind::Cbr | TrafficKind::Poisson => {
+            let rate = t.rate.ok_or("traffic.rate is required for cbr and poisson")?.0;
+            if rate == 0 {
+                return Err("traffic.rate must be positive".into());
+            }
+            if t.load.is_some() {
+                return Err("traffic.load is for bernoulli traffic; give a rate".into());
+            }
+            let gap = pace_time(frame, rate as f64).max(1);
+            Ok(if t.kind == TrafficKind::Cbr { TrafficGen::Cbr { gap } } else { TrafficGen::Poisson { mean_gap: gap as f64 } })
+        }
+        TrafficKind::Bernoulli => {
+            let p = t.load.ok_or("traffic.load is required for bernoulli")?;
+            if !(p > 0.0 && p <= 1.0) {
+                return Err(format!("traffic.load must be in (0, 1], got {p}"));
+            }
+            if t.rate.is_some() {
+                return Err("traffic.rate is for cbr/poisson; bernoulli takes a load".into());
+            }
+            Ok(TrafficGen::Bernoulli { slot: tx_time(frame + overhead as u64, line_rate), p })
+        }
+    }
+}

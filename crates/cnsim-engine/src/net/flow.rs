@@ -1,0 +1,81 @@
+//! Traffic entities of the hosts: senders (traffic generator + rate limiter in front of a flow's
+//! copies), flows (with their reaction point) and receivers.
+
+use super::frame::{Dest, NodeId};
+use crate::core::rng::Rng;
+use crate::core::stats::TimeAvg;
+use crate::core::time::Time;
+use crate::core::timer::TimerId;
+use crate::protocols::Rp;
+use crate::traffic::TrafficGen;
+use std::collections::VecDeque;
+use std::ops::Range;
+
+/// A traffic source and the rate limiter in front of its copies (one sender per flow, or one per
+/// multiple-unicast session paced at the session rate).
+pub struct Sender {
+    pub host: NodeId,
+    pub flows: Range<u32>,
+    pub gen: TrafficGen,
+    pub frame: u32,
+    pub prio: u8,
+    pub start: Time,
+    pub stop: Time,
+    /// Creation times of frames waiting in the limiter.
+    pub buf: VecDeque<Time>,
+    pub buf_cap: usize,
+    pub next_allowed: Time,
+    pub release_pending: bool,
+    /// Waiting for room in the host's output queue (back-pressure).
+    pub blocked: bool,
+    pub rng: Rng,
+    pub generated: u64,
+    pub generated_w0: u64,
+    pub source_dropped: u64,
+    /// Session rate CR = min over the sender's RPs (seed 000 §3), time-weighted over the window.
+    pub cr: TimeAvg,
+}
+
+pub struct Receiver {
+    pub host: NodeId,
+    pub frames: u64,
+    pub bytes: u64,
+    pub bytes_w0: u64,
+}
+
+pub struct Flow {
+    pub name: String,
+    pub sender: u32,
+    pub src: NodeId,
+    pub dst: Dest,
+    /// The first-hop port at the source.
+    pub first_port: u32,
+    pub mode: &'static str,
+    pub group: Option<String>,
+    pub receivers: Vec<Receiver>,
+    pub rp: Option<Rp>,
+    pub rp_rng: Rng,
+    pub timer: TimerId,
+    pub cr: TimeAvg,
+    pub cnms_w0: u64,
+    /// Data frame copies of this flow put on a wire at its source, and dropped anywhere.
+    pub injected: u64,
+    pub dropped: u64,
+    pub injected_w0: u64,
+    pub dropped_w0: u64,
+    /// Extra copies of this flow's frames made at multicast branching points.
+    pub replicated: u64,
+    pub replicated_w0: u64,
+}
+
+impl Flow {
+    /// Record the RP's current rate into the window statistics; its CR, if it has an RP.
+    #[inline]
+    pub fn note_cr(&mut self, now: Time) -> Option<f64> {
+        let cr = self.rp.as_ref()?.rate();
+        if cr != self.cr.value() {
+            self.cr.set(now, cr);
+        }
+        Some(cr)
+    }
+}

@@ -1,0 +1,85 @@
+//! Frames: one fixed-size header that carries what every protocol of PROTOCOLS.md needs, so that
+//! adding a protocol never grows it (DESIGN.md §2). Protocol fields live in a 16-byte tag area
+//! that each protocol reads and writes through its own typed view (e.g. `qcn::Cnm`); larger
+//! control payloads belong in a side table keyed by frame id.
+
+use crate::core::arena::Arena;
+use crate::core::time::Time;
+
+pub type FrameId = u32;
+pub type NodeId = u32;
+pub type FlowId = u32;
+
+/// No such entity (port, flow, CPID …).
+pub const NONE: u32 = u32::MAX;
+
+/// What a frame is, as far as forwarding is concerned. The protocol it belongs to is in `proto`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FrameKind {
+    /// Application data of a flow.
+    Data,
+    /// Congestion feedback addressed to a flow's reaction point (QCN CNM, later BCN/ECM messages).
+    /// Routed like data to the flow's source host.
+    Feedback,
+    /// MAC control (802.3x PAUSE, 802.1Qbb PFC): one hop, consumed by the receiving port, never
+    /// queued behind data and never paused itself.
+    MacControl,
+}
+
+/// Destination: a host or a multicast group.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dest {
+    Node(NodeId),
+    Group(u32),
+}
+
+/// Which protocol wrote the tag area (so a reader never misreads another protocol's fields).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Proto {
+    #[default]
+    None,
+    Qcn,
+    Eqcn,
+    Pause,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Frame {
+    pub kind: FrameKind,
+    pub proto: Proto,
+    /// 802.1p priority 0–7 (the PFC class).
+    pub prio: u8,
+    /// IP ECN bits and TTL, for the IP-layer protocols.
+    pub ecn: u8,
+    pub ttl: u8,
+    pub size: u32,
+    pub src: NodeId,
+    pub dst: Dest,
+    /// Data: the flow (CN-TAG flow id = RPID). Feedback: the flow whose RP it addresses.
+    pub flow: FlowId,
+    /// Sequence and acknowledgement numbers (transport protocols).
+    pub seq: u32,
+    pub ack: u32,
+    /// At a switch: the port through which the frame entered (ingress accounting for PFC).
+    pub ingress: u32,
+    pub created: Time,
+    /// Protocol tag area; see the protocol modules for its layouts.
+    pub tag: [u32; 4],
+}
+
+impl Frame {
+    /// A frame with every optional field empty.
+    pub fn new(kind: FrameKind, size: u32, src: NodeId, dst: Dest, flow: FlowId, created: Time) -> Self {
+        Frame { kind, proto: Proto::None, prio: 0, ecn: 0, ttl: 64, size, src, dst, flow, seq: 0, ack: 0, ingress: NONE, created, tag: [0; 4] }
+    }
+}
+
+pub type Frames = Arena<Frame>;
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn header_stays_small() {
+        assert!(std::mem::size_of::<super::Frame>() <= 64);
+    }
+}

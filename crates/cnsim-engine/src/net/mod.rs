@@ -1,0 +1,9 @@
+//! The network: frames, nodes, ports with their queue disciplines, hosts' traffic entities, and
+//! routing (unicast next hops and multicast trees).
+
+pub mod flow;
+pub mod frame;
+pub mod node;
+pub mod port;
+pub mod qdisc;
+pub mod routing;

@@ -1,0 +1,135 @@
+//! Ports: one direction of a full-duplex link — the output queue (`Qdisc`) of `node` towards
+//! `peer_node`, its transmitter (which can be paused per priority), and its protocol slots.
+
+use super::frame::{FrameId, NodeId};
+use super::qdisc::Qdisc;
+use crate::core::stats::TimeAvg;
+use crate::core::time::Time;
+use crate::core::timer::TimerId;
+use crate::protocols::pause::PauseGen;
+use crate::protocols::Cp;
+use std::collections::VecDeque;
+
+/// Counters of one output queue (whole run; `c_w0` holds the values at window start).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PortCounters {
+    /// Data frames offered to the queue, and dropped by it.
+    pub arrivals: u64,
+    pub drops: u64,
+    /// Feedback frames (CNMs) the port's CP sent.
+    pub feedback_sent: u64,
+    pub pause_sent: u64,
+    pub pause_received: u64,
+}
+
+/// A transmitter's pause state per priority: paused while `until[p] > now`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PauseState {
+    pub until: [Time; 8],
+    /// Latest of `until`: nothing is paused once `now` reaches it (the hot path's only check).
+    pub latest: Time,
+    /// Paused time per priority, counting the current pause up to its scheduled end.
+    acc: [Time; 8],
+    acc_w0: [Time; 8],
+}
+
+impl PauseState {
+    /// Bit p set = priority p paused at `now`.
+    #[inline]
+    pub fn mask(&self, now: Time) -> u8 {
+        if now >= self.latest {
+            return 0;
+        }
+        (0..8).filter(|&p| self.until[p] > now).fold(0, |m, p| m | (1 << p))
+    }
+
+    /// Pause the priorities of `mask` until `end` (`end == now` resumes them).
+    pub fn set(&mut self, mask: u8, now: Time, end: Time) {
+        for p in (0..8).filter(|p| mask & (1 << p) != 0) {
+            let counted = self.until[p].max(now) - now; // future part already in acc
+            self.acc[p] = self.acc[p] + (end - now) - counted;
+            self.until[p] = end;
+        }
+        self.latest = self.until.iter().copied().max().unwrap_or(0);
+    }
+
+    /// The earliest end of a pause still running at `now`.
+    pub fn next_end(&self, now: Time) -> Option<Time> {
+        self.until.iter().copied().filter(|&t| t > now).min()
+    }
+
+    /// Time priority `p` has been paused up to `now`.
+    pub fn paused(&self, p: usize, now: Time) -> Time {
+        self.acc[p] - (self.until[p].max(now) - now)
+    }
+    pub fn paused_window(&self, p: usize, now: Time) -> Time {
+        self.paused(p, now) - self.acc_w0[p]
+    }
+    pub fn start_window(&mut self, now: Time) {
+        self.acc_w0 = std::array::from_fn(|p| self.paused(p, now));
+    }
+}
+
+/// The flow-control slot of a switch port: the PAUSE generator facing this port's neighbour and,
+/// for the egress trigger, whether this port's own queue is congested (per class).
+#[derive(Clone, Debug, Default)]
+pub struct FlowControl {
+    pub gen: PauseGen,
+    pub egress_high: [bool; 8],
+    pub refresh_timer: TimerId,
+}
+
+/// One direction of a full-duplex link: the output port of `node` towards `peer_node`.
+pub struct Port {
+    pub node: NodeId,
+    pub peer_node: NodeId,
+    /// The port of `peer_node` back towards `node`.
+    pub peer_port: u32,
+    pub rate_bps: u64,
+    pub delay: Time,
+    pub overhead: u32,
+    /// Frames waiting (the frame on the wire is not in the queue).
+    pub qdisc: Qdisc,
+    /// MAC control frames waiting: sent before any data, never paused, outside the capacity.
+    pub ctrl: VecDeque<FrameId>,
+    /// The transmitter is busy until this time; a TxDone event is scheduled.
+    pub busy_until: Time,
+    pub txdone_pending: bool,
+    pub pause: PauseState,
+    /// Fires when a received pause runs out.
+    pub pause_timer: TimerId,
+    /// Senders of this host waiting for room in this queue (back-pressure).
+    pub blocked: Vec<u32>,
+    pub cp: Option<Cp>,
+    pub fc: Option<FlowControl>,
+    pub c: PortCounters,
+    pub c_w0: PortCounters,
+    /// Queue length in frames, time-weighted over the window.
+    pub q: TimeAvg,
+    pub busy_window: Time,
+    /// Largest queue seen over the whole run, in frames and bytes (capacity invariant).
+    pub peak_frames: u64,
+    pub peak_bytes: u64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paused_time_follows_refreshes_and_xon() {
+        let mut s = PauseState::default();
+        assert_eq!(s.mask(0), 0);
+        s.set(1 << 3, 10, 110); // paused 10..110
+        assert_eq!((s.mask(50), s.mask(110)), (1 << 3, 0));
+        assert_eq!(s.paused(3, 50), 40);
+        s.set(1 << 3, 60, 160); // refresh at 60: now until 160
+        assert_eq!(s.paused(3, 100), 90);
+        s.set(1 << 3, 100, 100); // XON at 100
+        assert_eq!((s.paused(3, 100), s.paused(3, 500), s.mask(100)), (90, 90, 0));
+        s.start_window(200);
+        s.set(0xFF, 300, 350);
+        assert_eq!((s.paused(3, 400), s.paused_window(3, 400), s.paused(0, 400)), (140, 50, 50));
+        assert_eq!(s.next_end(320), Some(350));
+    }
+}

@@ -1,0 +1,184 @@
+//! Queue disciplines of an output port (PROTOCOLS.md §1): a drop-tail FIFO in frames or bytes, or
+//! strict priority over the eight 802.1p classes, each class a drop-tail FIFO of the port's
+//! capacity. The transmitter asks for the next frame with the set of paused classes: a FIFO whose
+//! head frame is of a paused class holds (head-of-line blocking, as with plain PAUSE on one
+//! queue); strict priority serves the highest class that is neither empty nor paused.
+
+use super::frame::FrameId;
+use crate::units::Amount;
+use std::collections::VecDeque;
+
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    id: FrameId,
+    size: u32,
+    prio: u8,
+}
+
+/// One drop-tail FIFO.
+#[derive(Debug)]
+pub struct Fifo {
+    q: VecDeque<Entry>,
+    bytes: u64,
+}
+
+impl Fifo {
+    fn new(capacity: Amount, frame: u64) -> Self {
+        // Pre-size for the usual case, never by an input that could be huge.
+        let frames = (capacity.bytes(frame) / frame.max(1)).min(1024);
+        Fifo { q: VecDeque::with_capacity(frames as usize), bytes: 0 }
+    }
+    #[inline]
+    fn fits(&self, cap: Amount, size: u32) -> bool {
+        match cap {
+            Amount::Frames(n) => (self.q.len() as u64) < n,
+            Amount::Bytes(b) => self.bytes + size as u64 <= b,
+        }
+    }
+    #[inline]
+    fn push(&mut self, e: Entry) {
+        self.bytes += e.size as u64;
+        self.q.push_back(e);
+    }
+    #[inline]
+    fn pop(&mut self) -> Option<Entry> {
+        let e = self.q.pop_front()?;
+        self.bytes -= e.size as u64;
+        Some(e)
+    }
+}
+
+/// Which discipline a port runs (scenario key `queue.discipline`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Discipline {
+    Fifo,
+    Prio,
+}
+
+#[derive(Debug)]
+pub struct Qdisc {
+    pub capacity: Amount,
+    /// One FIFO, or eight (index = priority) under strict priority.
+    classes: Vec<Fifo>,
+    frames: usize,
+    bytes: u64,
+}
+
+impl Qdisc {
+    pub fn new(d: Discipline, capacity: Amount, frame: u64) -> Self {
+        let n = if d == Discipline::Prio { 8 } else { 1 };
+        Qdisc { capacity, classes: (0..n).map(|_| Fifo::new(capacity, frame)).collect(), frames: 0, bytes: 0 }
+    }
+    pub fn discipline(&self) -> Discipline {
+        if self.classes.len() == 8 { Discipline::Prio } else { Discipline::Fifo }
+    }
+    #[inline]
+    fn class(&self, prio: u8) -> usize {
+        if self.classes.len() == 8 { prio as usize & 7 } else { 0 }
+    }
+    /// Would a frame of `size` bytes and priority `prio` be accepted?
+    #[inline]
+    pub fn fits(&self, prio: u8, size: u32) -> bool {
+        self.classes[self.class(prio)].fits(self.capacity, size)
+    }
+    /// Room left in the queue of class `prio`, in frames of `size` bytes.
+    pub fn room(&self, prio: u8, size: u32) -> u64 {
+        let c = &self.classes[self.class(prio)];
+        match self.capacity {
+            Amount::Frames(n) => n.saturating_sub(c.q.len() as u64),
+            Amount::Bytes(b) => b.saturating_sub(c.bytes) / size.max(1) as u64,
+        }
+    }
+    /// Append (the caller checked `fits`).
+    #[inline]
+    pub fn push(&mut self, id: FrameId, prio: u8, size: u32) {
+        let c = self.class(prio);
+        self.classes[c].push(Entry { id, size, prio });
+        self.frames += 1;
+        self.bytes += size as u64;
+    }
+    /// The next frame to send, given the paused classes (bit p = priority p paused).
+    #[inline]
+    pub fn pop(&mut self, paused: u8) -> Option<(FrameId, u32)> {
+        let e = if self.classes.len() == 1 {
+            let head = self.classes[0].q.front()?;
+            if paused & (1 << head.prio) != 0 {
+                return None; // head-of-line blocked
+            }
+            self.classes[0].pop()?
+        } else {
+            let c = (0..8).rev().find(|&c| paused & (1 << c) == 0 && !self.classes[c].q.is_empty())?;
+            self.classes[c].pop()?
+        };
+        self.frames -= 1;
+        self.bytes -= e.size as u64;
+        Some((e.id, e.size))
+    }
+    pub fn is_empty(&self) -> bool {
+        self.frames == 0
+    }
+    /// Frames and bytes waiting, all classes.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.frames
+    }
+    #[inline]
+    pub fn bytes(&self) -> u64 {
+        self.bytes
+    }
+    /// Bytes waiting in the queue that serves priority `prio` (the queue a CP watches).
+    #[inline]
+    pub fn class_bytes(&self, prio: u8) -> u64 {
+        self.classes[self.class(prio)].bytes
+    }
+    /// Every waiting frame (accounting, not the hot path).
+    pub fn ids(&self) -> impl Iterator<Item = FrameId> + '_ {
+        self.classes.iter().flat_map(|c| c.q.iter().map(|e| e.id))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fifo_in_frames_and_bytes() {
+        let mut q = Qdisc::new(Discipline::Fifo, Amount::Frames(2), 1500);
+        assert!(q.fits(0, 1500));
+        q.push(1, 0, 1500);
+        q.push(2, 5, 64);
+        assert!(!q.fits(0, 64));
+        assert_eq!((q.len(), q.bytes()), (2, 1564));
+        assert_eq!(q.pop(0), Some((1, 1500)));
+        let mut q = Qdisc::new(Discipline::Fifo, Amount::Bytes(3000), 1500);
+        q.push(1, 0, 1500);
+        assert!(q.fits(0, 1500));
+        assert!(!q.fits(0, 1501));
+        assert_eq!(q.room(0, 1000), 1);
+    }
+
+    #[test]
+    fn fifo_holds_behind_a_paused_head() {
+        let mut q = Qdisc::new(Discipline::Fifo, Amount::Frames(10), 1500);
+        q.push(1, 3, 100);
+        q.push(2, 1, 100);
+        assert_eq!(q.pop(1 << 3), None); // class 3 paused: frame 2 (class 1) is stuck behind it
+        assert_eq!(q.pop(1 << 1), Some((1, 100)));
+        assert_eq!(q.pop(1 << 3), Some((2, 100)));
+    }
+
+    #[test]
+    fn strict_priority_skips_paused_classes() {
+        let mut q = Qdisc::new(Discipline::Prio, Amount::Frames(1), 1500);
+        q.push(1, 3, 100);
+        assert!(!q.fits(3, 100)); // per-class capacity
+        assert!(q.fits(1, 100));
+        q.push(2, 1, 100);
+        q.push(3, 6, 100);
+        assert_eq!(q.pop(0), Some((3, 100))); // highest class first
+        assert_eq!(q.pop(1 << 3), Some((2, 100))); // class 3 paused: class 1 goes
+        assert_eq!(q.pop(1 << 3), None);
+        assert_eq!(q.pop(0), Some((1, 100)));
+        assert!(q.is_empty());
+    }
+}

@@ -1,0 +1,23 @@
+//! Metric declarations: every protocol declares the statistics it reports — name, unit, kind and
+//! meaning — once, next to its behaviour (as OMNeT++'s `@statistic`). The engine's stats document,
+//! the Python summary, the Parquet outputs and the reports read these declarations
+//! (`cnsim._core.metric_declarations()`), so a metric is defined in one place.
+
+use serde::Serialize;
+
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Metric {
+    /// Where the metric lives in the stats document: "rps", "queues", "ports", "flows", "frames".
+    pub scope: &'static str,
+    pub name: &'static str,
+    pub unit: &'static str,
+    /// "counter" (whole run), "counter-window" (in the measurement window), "gauge" (value at the
+    /// end), "time-average" (over the window), "time" (an instant), "series" (sampled).
+    pub kind: &'static str,
+    pub doc: &'static str,
+}
+
+/// Every declaration: the engine's own (frames, queues, flows) and each protocol's.
+pub fn all() -> Vec<Metric> {
+    [crate::report::METRICS, super::qcn::METRICS, super::pause::METRICS].concat()
+}

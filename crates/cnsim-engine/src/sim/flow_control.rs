@@ -1,0 +1,108 @@
+//! Wiring of link-level flow control (protocols/pause.rs) to ports: load accounting at switches,
+//! PAUSE frames out through the MAC control queue, received pauses into the transmitter's state,
+//! and the refresh and resume timers.
+
+use super::Sim;
+use crate::net::frame::{Frame, FrameId, NONE};
+use crate::net::node::NodeKind;
+use crate::protocols::pause::{egress_crossing, pause_time, PauseGen, PauseMsg, Trigger};
+
+impl Sim {
+    /// Frame `f` entered (`add`) or left output queue `port`: update the switch's flow control.
+    pub(super) fn fc_buffered(&mut self, port: u32, f: &Frame, add: bool) {
+        let Some(cfg) = self.fc else { return };
+        if self.nodes[self.ports[port as usize].node as usize].kind != NodeKind::Switch {
+            return;
+        }
+        let class = PauseGen::class(&cfg, f.prio);
+        match cfg.trigger {
+            Trigger::Ingress => {
+                if f.ingress == NONE {
+                    return; // made at this switch (a CNM): no upstream to pause
+                }
+                let Some(fc) = &mut self.ports[f.ingress as usize].fc else { return };
+                if let Some(msg) = fc.gen.on_ingress(&cfg, class, add, f.size as u64) {
+                    self.send_pause(f.ingress, msg);
+                }
+            }
+            Trigger::Egress => {
+                let p = &mut self.ports[port as usize];
+                let bytes = if cfg.pfc { p.qdisc.class_bytes(f.prio) } else { p.qdisc.bytes() };
+                let Some(fc) = &mut p.fc else { return };
+                let Some(up) = egress_crossing(&cfg, &mut fc.egress_high[class as usize], bytes) else { return };
+                let node = p.node as usize;
+                for i in 0..self.nodes[node].ports.len() {
+                    let q = self.nodes[node].ports[i];
+                    if q == port {
+                        continue;
+                    }
+                    let Some(fc) = &mut self.ports[q as usize].fc else { continue };
+                    if let Some(msg) = fc.gen.on_congested(&cfg, class, up) {
+                        self.send_pause(q, msg);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Send a PAUSE/PFC frame on `port` (to its neighbour), ahead of any data.
+    fn send_pause(&mut self, port: u32, msg: PauseMsg) {
+        let Some(cfg) = self.fc else { return };
+        let now = self.now;
+        let p = &mut self.ports[port as usize];
+        let frame = msg.frame(&cfg, p.node, now);
+        p.c.pause_sent += 1;
+        self.c.pause_sent += 1;
+        let (rate, timer) = (p.rate_bps, p.fc.as_ref().map(|f| f.refresh_timer));
+        let still_off = p.fc.as_ref().is_some_and(|f| f.gen.xoff != 0);
+        let fid = self.frames.alloc(frame);
+        self.ports[port as usize].ctrl.push_back(fid);
+        self.kick(port);
+        if let Some(t) = timer {
+            if still_off {
+                self.arm(t, now + PauseGen::refresh_period(&cfg, rate));
+            } else {
+                self.timers.cancel(t);
+            }
+        }
+    }
+
+    pub(super) fn on_fc_refresh(&mut self, port: u32) {
+        let Some(cfg) = self.fc else { return };
+        let Some(fc) = &mut self.ports[port as usize].fc else { return };
+        if let Some(msg) = fc.gen.on_refresh(&cfg) {
+            self.send_pause(port, msg);
+        }
+    }
+
+    /// A PAUSE/PFC frame reached the node whose port towards the sender is `port`: that port's
+    /// transmitter holds the paused classes (after the frame it is sending, if any).
+    pub(super) fn on_mac_control(&mut self, port: u32, fid: FrameId) {
+        let now = self.now;
+        let msg = PauseMsg::read(self.frames.get(fid));
+        self.frames.release(fid);
+        self.c.pause_delivered += 1;
+        let Some(msg) = msg else { return };
+        let p = &mut self.ports[port as usize];
+        p.c.pause_received += 1;
+        let end = now + pause_time(msg.quanta, p.rate_bps);
+        p.pause.set(msg.mask, now, end);
+        let (next, timer) = (p.pause.next_end(now), p.pause_timer);
+        match next {
+            Some(t) => self.arm(timer, t),
+            None => self.timers.cancel(timer),
+        }
+        self.kick(port);
+    }
+
+    /// A received pause ran out: resume, and wait for the next class's end if one is still paused.
+    pub(super) fn on_pause_end(&mut self, port: u32) {
+        let now = self.now;
+        let p = &self.ports[port as usize];
+        if let Some(t) = p.pause.next_end(now) {
+            let timer = p.pause_timer;
+            self.arm(timer, t);
+        }
+        self.kick(port);
+    }
+}

@@ -1,0 +1,181 @@
+//! Hosts: traffic generators, the rate limiter in front of a sender's copies (paced by its
+//! reaction points), back-pressure from a full output queue, and delivery to receivers and RPs.
+
+use super::{Event, Sim};
+use crate::core::time::pace_time;
+use crate::net::frame::{Frame, FrameId, FrameKind, NONE};
+use crate::protocols::qcn::TimerAction;
+
+impl Sim {
+    pub(super) fn on_app_tick(&mut self, s: u32) {
+        let now = self.now;
+        let snd = &mut self.senders[s as usize];
+        if now >= snd.stop {
+            return;
+        }
+        let copies = snd.flows.len() as u64;
+        snd.generated += 1;
+        self.c.data_generated += copies; // one per copy the sender will send
+        if snd.buf.len() >= snd.buf_cap {
+            snd.source_dropped += 1;
+            self.c.data_source_dropped += copies;
+        } else {
+            snd.buf.push_back(now);
+            self.limited += 1;
+        }
+        let next = now + snd.gen.next_gap(&mut snd.rng);
+        if next < snd.stop {
+            self.queue.push(next, Event::AppTick { sender: s });
+        }
+        if !snd.release_pending && !snd.blocked {
+            if now >= snd.next_allowed {
+                self.release(s);
+            } else {
+                snd.release_pending = true;
+                let at = snd.next_allowed;
+                self.queue.push(at, Event::Release { sender: s });
+            }
+        }
+    }
+
+    /// Would every copy find room in its first-hop queue? If not, wait for the port (a host
+    /// blocks rather than drop: seed 002 §IV, "the source is eventually blocked").
+    fn blocked_by_port(&mut self, s: u32) -> bool {
+        let snd = &self.senders[s as usize];
+        let copies = snd.flows.len() as u64;
+        for f in snd.flows.clone() {
+            let p = self.flows[f as usize].first_port;
+            let port = &self.ports[p as usize];
+            let idle = port.qdisc.is_empty() && port.ctrl.is_empty() && self.now >= port.busy_until;
+            if !idle && port.qdisc.room(snd.prio, snd.frame) < copies {
+                self.ports[p as usize].blocked.push(s);
+                self.senders[s as usize].blocked = true;
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The rate limiter lets the oldest waiting frame go: one copy per flow of the sender.
+    pub(super) fn release(&mut self, s: u32) {
+        let now = self.now;
+        if self.senders[s as usize].buf.is_empty() || self.blocked_by_port(s) {
+            return;
+        }
+        let snd = &mut self.senders[s as usize];
+        let Some(created) = snd.buf.pop_front() else { return };
+        self.limited -= 1;
+        let (host, size, prio, flows, empty) = (snd.host, snd.frame, snd.prio, snd.flows.clone(), snd.buf.is_empty());
+        let mut rate = f64::INFINITY;
+        for f in flows {
+            let fl = &mut self.flows[f as usize];
+            let mut frame = Frame::new(FrameKind::Data, size, host, fl.dst, f, created);
+            frame.prio = prio;
+            if let Some(rp) = &fl.rp {
+                rp.stamp(&mut frame);
+            }
+            fl.injected += 1;
+            self.c.data_injected += 1;
+            let fid = self.frames.alloc(frame);
+            self.forward(host, fid, NONE);
+            let fl = &mut self.flows[f as usize];
+            if let Some(rp) = &mut fl.rp {
+                let before = rp.rate();
+                let act = rp.on_sent(size, empty, &mut fl.rp_rng);
+                if let Some(r) = rp.limit() {
+                    rate = rate.min(r);
+                }
+                let changed = rp.rate() != before; // CR moves only at the end of a byte-counter cycle
+                self.apply_timer(f, act);
+                if changed {
+                    self.note_rate(f);
+                }
+            }
+        }
+        let snd = &mut self.senders[s as usize];
+        snd.next_allowed = if rate.is_finite() { now + pace_time(size as u64, rate) } else { now };
+        if !snd.buf.is_empty() {
+            snd.release_pending = true;
+            let at = snd.next_allowed.max(now);
+            self.queue.push(at, Event::Release { sender: s });
+        }
+    }
+
+    /// Room appeared in host port `port`: its blocked senders may release again.
+    pub(super) fn wake_senders(&mut self, port: u32) {
+        let now = self.now;
+        for s in std::mem::take(&mut self.ports[port as usize].blocked) {
+            let snd = &mut self.senders[s as usize];
+            snd.blocked = false;
+            if !snd.release_pending && !snd.buf.is_empty() {
+                snd.release_pending = true;
+                let at = snd.next_allowed.max(now);
+                self.queue.push(at, Event::Release { sender: s });
+            }
+        }
+    }
+
+    /// Flow `f`'s CR may have changed: update its statistics and its session's rate (min over the
+    /// session's RPs).
+    pub(super) fn note_rate(&mut self, f: u32) {
+        let now = self.now;
+        if self.flows[f as usize].note_cr(now).is_none() {
+            return;
+        }
+        let snd = &mut self.senders[self.flows[f as usize].sender as usize];
+        let session = self.flows[snd.flows.start as usize..snd.flows.end as usize]
+            .iter()
+            .filter_map(|fl| fl.rp.as_ref().map(|r| r.rate()))
+            .fold(f64::INFINITY, f64::min);
+        if session != snd.cr.value() {
+            snd.cr.set(now, session);
+        }
+    }
+
+    pub(super) fn apply_timer(&mut self, f: u32, act: TimerAction) {
+        let id = self.flows[f as usize].timer;
+        match act {
+            TimerAction::None => {}
+            TimerAction::Cancel => self.timers.cancel(id),
+            TimerAction::Arm(t) => self.arm(id, t),
+        }
+    }
+
+    pub(super) fn on_rp_timer(&mut self, f: u32) {
+        let now = self.now;
+        let fl = &mut self.flows[f as usize];
+        let empty = self.senders[fl.sender as usize].buf.is_empty();
+        if let Some(rp) = &mut fl.rp {
+            let act = rp.on_timer(now, empty, &mut fl.rp_rng);
+            self.apply_timer(f, act);
+            self.note_rate(f);
+        }
+    }
+
+    /// A data or feedback frame reached host `node`.
+    pub(super) fn on_host_arrive(&mut self, node: u32, fid: FrameId) {
+        let f = *self.frames.get(fid);
+        let fl = &mut self.flows[f.flow as usize];
+        match f.kind {
+            FrameKind::Data => match fl.receivers.iter_mut().find(|r| r.host == node) {
+                Some(r) => {
+                    r.frames += 1;
+                    r.bytes += f.size as u64;
+                    self.c.data_delivered += 1;
+                    self.frames.release(fid);
+                }
+                None => self.discard(fid), // not a receiver of this flow: cannot happen with built routes
+            },
+            FrameKind::Feedback => {
+                self.frames.release(fid);
+                self.c.cnm_delivered += 1;
+                if let Some(rp) = &mut fl.rp {
+                    let act = rp.on_feedback(&f, self.now);
+                    self.apply_timer(f.flow, act);
+                    self.note_rate(f.flow);
+                }
+            }
+            FrameKind::MacControl => self.discard(fid), // consumed on arrival; never routed here
+        }
+    }
+}

@@ -1,0 +1,204 @@
+//! The event loop. It knows frames, ports, hosts, timers and the protocol *slots*; each protocol's
+//! behaviour stays in its module (docs/architecture.md). Split by concern:
+//! `host.rs` (traffic sources, rate limiters, reaction points), `switch.rs` (forwarding, queues,
+//! transmitters, congestion points), `flow_control.rs` (PAUSE/PFC), `record.rs` (series, window,
+//! accounting).
+
+mod flow_control;
+mod host;
+mod record;
+mod switch;
+
+pub use record::{Probe, Series};
+
+use crate::core::arena::Arena;
+use crate::core::event::EventQueue;
+use crate::core::time::Time;
+use crate::core::timer::{TimerId, TimerStep, Timers};
+use crate::net::flow::{Flow, Sender};
+use crate::net::frame::{Frame, FrameId};
+use crate::net::node::Node;
+use crate::net::port::Port;
+use crate::net::routing::{McastTable, Routes};
+use crate::protocols::pause::PauseCfg;
+
+/// Small `Copy` events that refer to entities by index; no allocation per event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// The traffic generator of a sender produces its next frame.
+    AppTick { sender: u32 },
+    /// A sender's rate limiter may release its next frame.
+    Release { sender: u32 },
+    /// A port's transmitter is free (or may be): send the next frame if there is one.
+    TxDone { port: u32 },
+    /// A frame finishes arriving at the far end of `port`'s link.
+    Arrive { port: u32, frame: FrameId },
+    /// A timer of the timer service; stale when `gen` no longer matches.
+    Timer { id: TimerId, gen: u32 },
+    /// Periodic recording of the series.
+    Record,
+    /// Start of the measurement window: counters are snapshotted.
+    WindowStart,
+}
+
+/// Who a timer belongs to: an entity and its slot, never a protocol by name.
+#[derive(Clone, Copy, Debug)]
+pub enum TimerOwner {
+    /// A flow's reaction point.
+    FlowRp(u32),
+    /// A switch port's flow-control generator (refresh).
+    PortFc(u32),
+    /// A port's transmitter: a received pause runs out.
+    PortResume(u32),
+}
+
+/// Whole-run frame counters (DESIGN.md §6: conservation is checked on them).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Counters {
+    pub data_generated: u64,
+    pub data_source_dropped: u64,
+    pub data_injected: u64,
+    pub data_replicated: u64,
+    pub data_delivered: u64,
+    pub data_dropped: u64,
+    pub cnm_sent: u64,
+    pub cnm_delivered: u64,
+    pub cnm_dropped: u64,
+    pub pause_sent: u64,
+    pub pause_delivered: u64,
+}
+
+pub struct Sim {
+    pub now: Time,
+    pub duration: Time,
+    pub measure_from: Time,
+    pub record_interval: Time,
+    pub max_events: u64,
+    /// Wall-clock limit in ns (0 = none) and the wall time used by earlier `run_until` calls.
+    pub max_wall_ns: u64,
+    pub wall_used_ns: u64,
+    /// Series memory limit in bytes (0 = none).
+    pub max_series_bytes: u64,
+    /// Frames alive at once (arena + limiter buffers) before the run stops (0 = none).
+    pub max_frames: u64,
+    pub seed: u64,
+    /// Size of a "frame" where amounts are given in frames (for reporting Qeq in frames).
+    pub frame_size: u64,
+    pub events: u64,
+    pub stopped_by: Option<String>,
+    pub queue: EventQueue<Event>,
+    pub frames: Arena<Frame>,
+    pub timers: Timers,
+    pub timer_owner: Vec<TimerOwner>,
+    pub nodes: Vec<Node>,
+    pub ports: Vec<Port>,
+    pub senders: Vec<Sender>,
+    pub flows: Vec<Flow>,
+    pub routes: Routes,
+    pub mcast: McastTable,
+    /// Link-level flow control on switch ports, when configured.
+    pub fc: Option<PauseCfg>,
+    /// Frames waiting in rate limiters (one per sender buffer entry).
+    pub limited: u64,
+    pub c: Counters,
+    pub c_w0: Counters,
+    pub series: Series,
+    pub scenario_path: String,
+    pub resolved_toml: String,
+    /// Wall time the build took, in seconds (reported, not used).
+    pub build_s: f64,
+}
+
+impl Sim {
+    /// Advance to `min(t, duration)`, processing at most `max_events` events when non-zero.
+    /// Returns true when the run is over (end reached or a guard stopped it).
+    pub fn run_until(&mut self, t: Time, max_events: u64) -> bool {
+        let end = t.min(self.duration);
+        let mut n = 0u64;
+        let t0 = std::time::Instant::now();
+        while self.stopped_by.is_none() {
+            // Guards are read once every 2^16 events: cheap enough to leave on.
+            if n & 0xFFFF == 0 && self.check_guards(t0) {
+                break;
+            }
+            match self.queue.peek_time() {
+                Some(tn) if tn <= end => {}
+                _ => {
+                    self.now = self.now.max(end);
+                    break;
+                }
+            }
+            if self.max_events > 0 && self.events >= self.max_events {
+                self.stopped_by = Some(format!("max_events ({})", self.max_events));
+                break;
+            }
+            if max_events > 0 && n >= max_events {
+                return false;
+            }
+            let Some((time, ev)) = self.queue.pop() else { break };
+            self.now = time;
+            self.events += 1;
+            n += 1;
+            self.dispatch(ev);
+        }
+        self.wall_used_ns += t0.elapsed().as_nanos() as u64;
+        self.finished()
+    }
+
+    /// Wall-time and memory guards; true when one tripped (the run then stops cleanly).
+    fn check_guards(&mut self, t0: std::time::Instant) -> bool {
+        if self.max_wall_ns > 0 {
+            let used = self.wall_used_ns + t0.elapsed().as_nanos() as u64;
+            if used >= self.max_wall_ns {
+                self.stopped_by = Some(format!("max_wall_time ({} s)", self.max_wall_ns as f64 / 1e9));
+                return true;
+            }
+        }
+        let alive = self.frames.live() as u64 + self.limited;
+        if self.max_frames > 0 && alive > self.max_frames {
+            self.stopped_by = Some(format!("max_frames ({} frames alive)", self.max_frames));
+            return true;
+        }
+        false
+    }
+
+    pub fn finished(&self) -> bool {
+        self.stopped_by.is_some() || self.now >= self.duration
+    }
+
+    #[inline]
+    fn dispatch(&mut self, ev: Event) {
+        match ev {
+            Event::AppTick { sender } => self.on_app_tick(sender),
+            Event::Release { sender } => {
+                self.senders[sender as usize].release_pending = false;
+                self.release(sender);
+            }
+            Event::TxDone { port } => self.on_tx_done(port),
+            Event::Arrive { port, frame } => self.on_arrive(port, frame),
+            Event::Timer { id, gen } => match self.timers.on_event(id, gen, self.now) {
+                TimerStep::Fire => self.on_timer(self.timer_owner[id as usize]),
+                TimerStep::Queue(t, g) => self.queue.push(t, Event::Timer { id, gen: g }),
+                TimerStep::Idle => {}
+            },
+            Event::Record => self.on_record(),
+            Event::WindowStart => self.on_window_start(),
+        }
+    }
+
+    fn on_timer(&mut self, owner: TimerOwner) {
+        match owner {
+            TimerOwner::FlowRp(f) => self.on_rp_timer(f),
+            TimerOwner::PortFc(p) => self.on_fc_refresh(p),
+            TimerOwner::PortResume(p) => self.on_pause_end(p),
+        }
+    }
+
+    /// Arm timer `id` for `at`, queueing an event only when the service needs one.
+    #[inline]
+    fn arm(&mut self, id: TimerId, at: Time) {
+        if let TimerStep::Queue(t, gen) = self.timers.arm(id, at) {
+            self.queue.push(t, Event::Timer { id, gen });
+        }
+    }
+}

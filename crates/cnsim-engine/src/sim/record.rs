@@ -1,0 +1,103 @@
+//! Recording: periodic series, the measurement window's snapshots, and an independent count of
+//! the frames in the network (for the conservation invariants).
+
+use super::{Event, Sim};
+use crate::net::frame::{FrameId, FrameKind};
+
+/// What a recorded series samples.
+#[derive(Clone, Copy, Debug)]
+pub enum Probe {
+    /// A flow's RP: current rate CR and target rate TR.
+    Cr(u32),
+    Tr(u32),
+    /// A port's queue length in frames.
+    Queue(u32),
+    /// Bytes received by receiver r of flow f.
+    Rx(u32, u32),
+    /// A sender's session rate (min over its RPs).
+    Session(u32),
+}
+
+#[derive(Default)]
+pub struct Series {
+    pub names: Vec<String>,
+    pub probes: Vec<Probe>,
+    pub idx: Vec<u32>,
+    pub t: Vec<f64>,
+    pub v: Vec<f64>,
+}
+
+impl Sim {
+    pub(super) fn on_record(&mut self) {
+        let now = self.now;
+        const SAMPLE_BYTES: u64 = 20; // u32 index + f64 time + f64 value
+        let after = (self.series.idx.len() + self.series.probes.len()) as u64 * SAMPLE_BYTES;
+        if self.max_series_bytes > 0 && after > self.max_series_bytes {
+            self.stopped_by = Some(format!("max_series_memory ({} B)", self.max_series_bytes));
+            return;
+        }
+        let t = crate::core::time::to_secs(now);
+        for (i, probe) in self.series.probes.iter().enumerate() {
+            let v = match *probe {
+                Probe::Cr(f) => self.flows[f as usize].rp.as_ref().map_or(0.0, |r| r.rate()),
+                Probe::Tr(f) => self.flows[f as usize].rp.as_ref().map_or(0.0, |r| r.target()),
+                Probe::Queue(p) => self.ports[p as usize].qdisc.len() as f64,
+                Probe::Rx(f, r) => self.flows[f as usize].receivers[r as usize].bytes as f64,
+                Probe::Session(s) => self.senders[s as usize].cr.value(),
+            };
+            self.series.idx.push(i as u32);
+            self.series.t.push(t);
+            self.series.v.push(v);
+        }
+        let next = now + self.record_interval;
+        if next <= self.duration {
+            self.queue.push(next, Event::Record);
+        }
+    }
+
+    pub(super) fn on_window_start(&mut self) {
+        let now = self.now;
+        self.c_w0 = self.c;
+        for p in &mut self.ports {
+            p.c_w0 = p.c;
+            p.q.reset(now);
+            p.busy_window = 0;
+            p.pause.start_window(now);
+        }
+        for s in &mut self.senders {
+            s.generated_w0 = s.generated;
+            s.cr.reset(now);
+        }
+        for f in &mut self.flows {
+            f.cr.reset(now);
+            f.cnms_w0 = f.rp.as_ref().map_or(0, |r| r.feedback_received());
+            f.injected_w0 = f.injected;
+            f.dropped_w0 = f.dropped;
+            f.replicated_w0 = f.replicated;
+            for r in &mut f.receivers {
+                r.bytes_w0 = r.bytes;
+            }
+        }
+    }
+
+    /// Frames physically in queues and on wires, counted independently of the counters:
+    /// (data, feedback, MAC control).
+    pub fn in_flight(&self) -> (u64, u64, u64) {
+        let (mut data, mut fb, mut ctrl) = (0, 0, 0);
+        let mut count = |fid: FrameId| match self.frames.get(fid).kind {
+            FrameKind::Data => data += 1,
+            FrameKind::Feedback => fb += 1,
+            FrameKind::MacControl => ctrl += 1,
+        };
+        for p in &self.ports {
+            p.qdisc.ids().for_each(&mut count);
+            p.ctrl.iter().for_each(|&f| count(f));
+        }
+        self.queue.for_each(|ev| {
+            if let Event::Arrive { frame, .. } = ev {
+                count(frame)
+            }
+        });
+        (data, fb, ctrl)
+    }
+}
