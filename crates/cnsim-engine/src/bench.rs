@@ -29,7 +29,7 @@ pub fn scenario(n: usize, qcn: bool, duration_s: f64) -> String {
     let n = n.max(1);
     let rate_bps = 12_000_000_000u64 / n as u64;
     let starts: Vec<String> = (0..n).map(|i| format!("\"{}ps\"", i as u64 * 10_000_000 / n as u64)).collect();
-    let (cp, rp) = if qcn { ("qcn", "qcn") } else { ("none", "none") };
+    let (cp, rp) = if qcn { ("{ qcn = {} }", "{ qcn = {} }") } else { ("\"none\"", "\"none\"") };
     format!(
         r#"[simulation]
 duration = "{dur}ps"
@@ -52,14 +52,14 @@ queue = {{ capacity = "100 frames" }}
 
 [[port]]
 at = "SW>D"
-cp = {{ protocol = "{cp}" }}
+cp = {cp}
 
 [[flow]]
 from = "S1..S{n}"
 to = "D"
 traffic = {{ kind = "cbr", rate = "{rate_bps}bps", frame = "1500B" }}
 start = [{starts}]
-rp = {{ protocol = "{rp}" }}
+rp = {rp}
 "#,
         dur = (duration_s * PS_PER_S as f64) as u64,
         starts = starts.join(", "),

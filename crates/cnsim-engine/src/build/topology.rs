@@ -2,7 +2,7 @@
 
 use super::{protocols, Ctx, R};
 use crate::core::stats::TimeAvg;
-use crate::core::time::Time;
+use crate::core::time::{Time, PS_PER_S};
 use crate::net::node::{Node, NodeKind};
 use crate::net::port::{FlowControl, PauseState, Port, PortCounters};
 use crate::net::qdisc::{Discipline, Qdisc};
@@ -150,6 +150,7 @@ fn new_port(u: usize, v: usize, peer: u32, rate: u64, delay: Time, overhead: u32
         peer_node: v as u32,
         peer_port: peer,
         rate_bps: rate,
+        ps_per_byte: if (8 * PS_PER_S) % rate == 0 { 8 * PS_PER_S / rate } else { 0 },
         delay,
         overhead,
         qdisc,

@@ -58,32 +58,46 @@ pub enum Discipline {
 #[derive(Debug)]
 pub struct Qdisc {
     pub capacity: Amount,
-    /// One FIFO, or eight (index = priority) under strict priority.
-    classes: Vec<Fifo>,
+    /// The FIFO, or class 0 under strict priority (kept inline: the common case is one queue).
+    fifo: Fifo,
+    /// Classes 1–7 under strict priority.
+    higher: Option<Box<[Fifo; 7]>>,
     frames: usize,
     bytes: u64,
 }
 
 impl Qdisc {
     pub fn new(d: Discipline, capacity: Amount, frame: u64) -> Self {
-        let n = if d == Discipline::Prio { 8 } else { 1 };
-        Qdisc { capacity, classes: (0..n).map(|_| Fifo::new(capacity, frame)).collect(), frames: 0, bytes: 0 }
+        let higher = (d == Discipline::Prio).then(|| Box::new(std::array::from_fn(|_| Fifo::new(capacity, frame))));
+        Qdisc { capacity, fifo: Fifo::new(capacity, frame), higher, frames: 0, bytes: 0 }
     }
     pub fn discipline(&self) -> Discipline {
-        if self.classes.len() == 8 { Discipline::Prio } else { Discipline::Fifo }
+        if self.higher.is_some() { Discipline::Prio } else { Discipline::Fifo }
+    }
+    /// The queue that holds frames of priority `prio`.
+    #[inline]
+    fn class(&self, prio: u8) -> &Fifo {
+        match &self.higher {
+            Some(h) if prio & 7 != 0 => &h[(prio as usize & 7) - 1],
+            _ => &self.fifo,
+        }
     }
     #[inline]
-    fn class(&self, prio: u8) -> usize {
-        if self.classes.len() == 8 { prio as usize & 7 } else { 0 }
+    fn class_mut(&mut self, c: usize) -> &mut Fifo {
+        match &mut self.higher {
+            Some(h) if c != 0 => &mut h[c - 1],
+            _ => &mut self.fifo,
+        }
     }
     /// Would a frame of `size` bytes and priority `prio` be accepted?
     #[inline]
     pub fn fits(&self, prio: u8, size: u32) -> bool {
-        self.classes[self.class(prio)].fits(self.capacity, size)
+        self.class(prio).fits(self.capacity, size)
     }
     /// Room left in the queue of class `prio`, in frames of `size` bytes.
+    #[inline]
     pub fn room(&self, prio: u8, size: u32) -> u64 {
-        let c = &self.classes[self.class(prio)];
+        let c = self.class(prio);
         match self.capacity {
             Amount::Frames(n) => n.saturating_sub(c.q.len() as u64),
             Amount::Bytes(b) => b.saturating_sub(c.bytes) / size.max(1) as u64,
@@ -92,23 +106,30 @@ impl Qdisc {
     /// Append (the caller checked `fits`).
     #[inline]
     pub fn push(&mut self, id: FrameId, prio: u8, size: u32) {
-        let c = self.class(prio);
-        self.classes[c].push(Entry { id, size, prio });
+        let c = if self.higher.is_some() { prio as usize & 7 } else { 0 };
+        self.class_mut(c).push(Entry { id, size, prio });
         self.frames += 1;
         self.bytes += size as u64;
     }
     /// The next frame to send, given the paused classes (bit p = priority p paused).
     #[inline]
     pub fn pop(&mut self, paused: u8) -> Option<(FrameId, u32)> {
-        let e = if self.classes.len() == 1 {
-            let head = self.classes[0].q.front()?;
-            if paused & (1 << head.prio) != 0 {
-                return None; // head-of-line blocked
+        let e = match &mut self.higher {
+            None => {
+                let head = self.fifo.q.front()?;
+                if paused & (1 << head.prio) != 0 {
+                    return None; // head-of-line blocked
+                }
+                self.fifo.pop()?
             }
-            self.classes[0].pop()?
-        } else {
-            let c = (0..8).rev().find(|&c| paused & (1 << c) == 0 && !self.classes[c].q.is_empty())?;
-            self.classes[c].pop()?
+            Some(h) => {
+                let c = (1..8).rev().find(|&c| paused & (1 << c) == 0 && !h[c - 1].q.is_empty());
+                match c {
+                    Some(c) => h[c - 1].pop()?,
+                    None if paused & 1 == 0 => self.fifo.pop()?,
+                    None => return None,
+                }
+            }
         };
         self.frames -= 1;
         self.bytes -= e.size as u64;
@@ -129,11 +150,12 @@ impl Qdisc {
     /// Bytes waiting in the queue that serves priority `prio` (the queue a CP watches).
     #[inline]
     pub fn class_bytes(&self, prio: u8) -> u64 {
-        self.classes[self.class(prio)].bytes
+        self.class(prio).bytes
     }
     /// Every waiting frame (accounting, not the hot path).
     pub fn ids(&self) -> impl Iterator<Item = FrameId> + '_ {
-        self.classes.iter().flat_map(|c| c.q.iter().map(|e| e.id))
+        let higher = self.higher.iter().flat_map(|h| h.iter());
+        std::iter::once(&self.fifo).chain(higher).flat_map(|c| c.q.iter().map(|e| e.id))
     }
 }
 

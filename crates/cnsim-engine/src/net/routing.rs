@@ -59,6 +59,8 @@ pub struct Routes {
     ncols: usize,
     /// `next[node * ncols + col]`: the output port at `node` towards the column's target.
     next: Vec<u32>,
+    /// Per destination: (attachment switch, its port to the host, column) — one load per hop.
+    dest: Vec<(u32, u32, u32)>,
 }
 
 impl Routes {
@@ -82,7 +84,7 @@ impl Routes {
     /// Routes from every node to each host of `dests`.
     pub fn build(nodes: &[Node], ports: &[Port], dests: &[usize]) -> Routes {
         let n = nodes.len();
-        let mut r = Routes { attach: attachments(nodes, ports), col: vec![NONE; n], ncols: 0, next: vec![] };
+        let mut r = Routes { attach: attachments(nodes, ports), col: vec![NONE; n], ncols: 0, next: vec![], dest: vec![] };
         let mut targets: Vec<usize> = dests.iter().map(|&d| r.target(d)).collect();
         targets.sort_unstable();
         targets.dedup();
@@ -95,28 +97,21 @@ impl Routes {
                 r.next[u * r.ncols + c] = toward(nodes, ports, &dist, u, t);
             }
         }
+        r.dest = (0..n).map(|d| (r.attach[d].0, r.attach[d].1, r.col[r.target(d)])).collect();
         r
     }
 
     /// The output port at `u` towards host `d` (NONE when unreachable or not a target).
     #[inline]
     pub fn next_port(&self, u: usize, d: usize) -> u32 {
-        if u == d {
+        let (s, p, c) = self.dest[d];
+        if u == s as usize {
+            return p;
+        }
+        if c == NONE || u == d {
             return NONE;
         }
-        let (s, p) = self.attach[d];
-        let t = if s != NONE {
-            if u == s as usize {
-                return p;
-            }
-            s as usize
-        } else {
-            d
-        };
-        match self.col[t] {
-            NONE => NONE,
-            c => self.next[u * self.ncols + c as usize],
-        }
+        self.next[u * self.ncols + c as usize]
     }
 
     /// The nodes a frame from `s` to `d` visits, both ends included (None if unreachable).
@@ -136,7 +131,7 @@ impl Routes {
 
     /// Bytes the tables take.
     pub fn memory(&self) -> usize {
-        4 * (self.next.len() + self.col.len() + 2 * self.attach.len())
+        4 * (self.next.len() + self.col.len() + 2 * self.attach.len() + 3 * self.dest.len())
     }
 }
 

@@ -3,14 +3,15 @@
 //! and the refresh and resume timers.
 
 use super::Sim;
-use crate::net::frame::{Frame, FrameId, NONE};
+use crate::net::frame::{FrameId, NONE};
 use crate::net::node::NodeKind;
 use crate::protocols::pause::{egress_crossing, pause_time, PauseGen, PauseMsg, Trigger};
 
 impl Sim {
-    /// Frame `f` entered (`add`) or left output queue `port`: update the switch's flow control.
-    pub(super) fn fc_buffered(&mut self, port: u32, f: &Frame, add: bool) {
+    /// Frame `fid` entered (`add`) or left output queue `port`: update the switch's flow control.
+    pub(super) fn fc_buffered(&mut self, port: u32, fid: FrameId, add: bool) {
         let Some(cfg) = self.fc else { return };
+        let f = *self.frames.get(fid);
         if self.nodes[self.ports[port as usize].node as usize].kind != NodeKind::Switch {
             return;
         }

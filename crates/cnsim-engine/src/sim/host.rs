@@ -46,8 +46,10 @@ impl Sim {
         for f in snd.flows.clone() {
             let p = self.flows[f as usize].first_port;
             let port = &self.ports[p as usize];
-            let idle = port.qdisc.is_empty() && port.ctrl.is_empty() && self.now >= port.busy_until;
-            if !idle && port.qdisc.room(snd.prio, snd.frame) < copies {
+            if port.qdisc.is_empty() {
+                continue; // the common case: nothing waits at the source's port
+            }
+            if port.qdisc.room(snd.prio, snd.frame) < copies {
                 self.ports[p as usize].blocked.push(s);
                 self.senders[s as usize].blocked = true;
                 return true;

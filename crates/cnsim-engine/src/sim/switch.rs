@@ -2,15 +2,13 @@
 //! the node that sends it and the node that receives it.
 
 use super::{Event, Sim};
-use crate::core::time::tx_time;
 use crate::net::frame::{Dest, FrameId, FrameKind, NodeId, NONE};
 use crate::net::node::NodeKind;
 
 impl Sim {
     /// Send frame `fid`, now at `node` (arrived through `in_port`, or NONE at its source), on.
     pub(super) fn forward(&mut self, node: NodeId, fid: FrameId, in_port: u32) {
-        let f = *self.frames.get(fid);
-        match f.dst {
+        match self.frames.get(fid).dst {
             Dest::Node(d) => {
                 let p = self.routes.next_port(node as usize, d as usize);
                 if p == NONE {
@@ -20,6 +18,7 @@ impl Sim {
                 }
             }
             Dest::Group(_) => {
+                let f = *self.frames.get(fid);
                 let range = self.mcast.range(f.flow as usize, node);
                 let mut first = true;
                 for i in range {
@@ -61,16 +60,18 @@ impl Sim {
     /// control accounts for what the queue holds.
     fn enqueue(&mut self, port: u32, fid: FrameId) {
         let now = self.now;
-        let f = *self.frames.get(fid);
+        let (kind, prio, size) = {
+            let f = self.frames.get(fid);
+            (f.kind, f.prio, f.size)
+        };
         let p = &mut self.ports[port as usize];
-        let is_data = f.kind == FrameKind::Data;
         let accepted;
-        if p.qdisc.is_empty() && p.ctrl.is_empty() && now >= p.busy_until && p.pause.mask(now) & (1 << f.prio) == 0 {
+        if p.qdisc.is_empty() && now >= p.busy_until && p.ctrl.is_empty() && p.pause.mask(now) & (1 << prio) == 0 {
             accepted = true;
             self.start_tx(port, fid);
-        } else if p.qdisc.fits(f.prio, f.size) {
+        } else if p.qdisc.fits(prio, size) {
             accepted = true;
-            p.qdisc.push(fid, f.prio, f.size);
+            p.qdisc.push(fid, prio, size);
             p.q.set(now, p.qdisc.len() as f64);
             p.peak_frames = p.peak_frames.max(p.qdisc.len() as u64);
             p.peak_bytes = p.peak_bytes.max(p.qdisc.bytes());
@@ -80,29 +81,29 @@ impl Sim {
                 self.queue.push(at, Event::TxDone { port });
             }
             if self.fc.is_some() {
-                self.fc_buffered(port, &f, true);
+                self.fc_buffered(port, fid, true);
             }
         } else {
             accepted = false;
-            if is_data {
+            if kind == FrameKind::Data {
                 p.c.drops += 1;
             }
+            // The slot is freed but not reused before the CP below has read the frame.
             self.discard(fid);
         }
-        if !is_data {
+        if kind != FrameKind::Data {
             return;
         }
         let p = &mut self.ports[port as usize];
         p.c.arrivals += 1;
-        let qlen = p.qdisc.class_bytes(f.prio);
         let node = p.node;
-        if let Some(cp) = &mut p.cp {
-            if let Some(fb) = cp.on_data(&f, accepted, qlen, port, node, now) {
-                p.c.feedback_sent += 1;
-                self.c.cnm_sent += 1;
-                let id = self.frames.alloc(fb);
-                self.forward(node, id, NONE);
-            }
+        let Some(cp) = &mut p.cp else { return };
+        let qlen = p.qdisc.class_bytes(prio);
+        if let Some(fb) = cp.on_data(self.frames.get(fid), accepted, qlen, port, node, now) {
+            p.c.feedback_sent += 1;
+            self.c.cnm_sent += 1;
+            let id = self.frames.alloc(fb);
+            self.forward(node, id, NONE);
         }
     }
 
@@ -110,7 +111,7 @@ impl Sim {
         let now = self.now;
         let size = self.frames.get(fid).size;
         let p = &mut self.ports[port as usize];
-        let ser = tx_time((size + p.overhead) as u64, p.rate_bps);
+        let ser = p.wire_time(size);
         p.busy_until = now + ser;
         if now >= self.measure_from {
             p.busy_window += ser;
@@ -139,8 +140,7 @@ impl Sim {
             p.q.set(now, p.qdisc.len() as f64);
             self.start_tx(port, fid);
             if self.fc.is_some() {
-                let f = *self.frames.get(fid);
-                self.fc_buffered(port, &f, false);
+                self.fc_buffered(port, fid, false);
             }
             if !self.ports[port as usize].blocked.is_empty() {
                 self.wake_senders(port);
