@@ -18,7 +18,7 @@ def cnsim(*args, cwd=ROOT):
 def test_run_writes_outputs(tmp_path):
     out = tmp_path / "mc"
     p = cnsim("run", "scenarios/mliki2016/dumbbell-multicast.toml", "-o", str(out), "-q",
-              "--set", "simulation.duration=5.5s", "--set", "cp.qeq=50 frames")
+              "--set", "simulation.duration=5.5s", "--set", "cp.qcn.qeq=50 frames")
     assert p.returncode == 0, p.stderr
     summary = json.loads((out / "summary.json").read_text())
     assert summary["stats"]["queues"][0]["qeq_frames"] == 50

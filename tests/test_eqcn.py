@@ -8,8 +8,7 @@ duration = "1.5s"
 measure_from = "0.5s"
 [defaults]
 link = { rate = "1Gbps", delay = "1us" }
-[cp]
-protocol = "qcn"
+[cp.qcn]
 qeq = "25 frames"
 sampling = "every-frame"
 [[switch]]
@@ -27,12 +26,12 @@ members = ["R1", "R2"]
 from = "S1..S6"
 to = "G"
 traffic = { kind = "cbr", rate = "200Mbps" }
-rp = { protocol = "qcn" }
+rp = { qcn = {} }
 """
 
 
 def run(protocol: str, **sets):
-    return cnsim.run(STAR, set={"flow.0.rp.protocol": protocol, **sets}, figures=False, progress=False)
+    return cnsim.run(STAR, set={"flow.0.rp": f"{{ {protocol} = {{}} }}", **sets}, figures=False, progress=False)
 
 
 def cnms_by_queue(res):
@@ -53,7 +52,7 @@ def test_eqcn_cuts_feedback_of_symmetric_queues():
 def test_cpid_tie_break_picks_one_of_two_symmetric_queues():
     # Without the tie-break two queues with equal |Fb| are both representative and share the
     # feedback evenly; with it, the queue the RP selected does most of the notifying.
-    tied = cnms_by_queue(run("eqcn", **{"cp.eqcn_tie_break": "false"}))
+    tied = cnms_by_queue(run("eqcn", **{"cp.qcn.eqcn_tie_break": "false"}))
     broken = cnms_by_queue(run("eqcn"))
     assert min(tied.values()) > 0.8 * max(tied.values())
     assert min(broken.values()) < 0.5 * max(broken.values())

@@ -9,8 +9,7 @@ duration = "400ms"
 record_interval = "1ms"
 [defaults]
 link = { rate = "1Gbps", delay = "1us" }
-[cp]
-protocol = "qcn"
+[cp.qcn]
 [[switch]]
 names = "SW"
 [[host]]
@@ -24,7 +23,7 @@ from = ["A", "B"]
 to = "D"
 traffic = { kind = "cbr", rate = "800Mbps" }
 stop = "50ms"
-rp = { protocol = "qcn", jitter = false }
+rp = { qcn = { jitter = false } }
 """
 
 

@@ -13,7 +13,7 @@ from cnsim.metrics import DEFINITIONS
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIO = ROOT / "scenarios/mliki2016/dumbbell-multicast.toml"
 SHORT = {"simulation.duration": "5.3s", "simulation.measure_from": "5s"}
-GRID = {"cp.qeq": ["25 frames", "75 frames"]}
+GRID = {"cp.qcn.qeq": ["25 frames", "75 frames"]}
 
 
 @pytest.fixture(scope="module")
@@ -26,16 +26,16 @@ def test_rows_and_columns(serial):
     df, out = serial
     assert len(df) == 2 * 2
     globals_ = [d["metric"] for d in DEFINITIONS if d["scope"] == "global"]
-    assert list(df.columns[:2]) == ["cp.qeq", "seed"]
+    assert list(df.columns[:2]) == ["cp.qcn.qeq", "seed"]
     assert set(globals_) <= set(df.columns)
     assert list(df.columns[-6:]) == ["q_mean_frames", "q_std_frames", "q_dev_from_qeq_frames", "events", "stopped_by", "error"]
     # (grid order, seed) order
     order = [("25 frames", 1), ("25 frames", 2), ("75 frames", 1), ("75 frames", 2)]
-    assert list(zip(df["cp.qeq"], df["seed"])) == order
+    assert list(zip(df["cp.qcn.qeq"], df["seed"])) == order
     assert df["error"].isna().all() and (df["events"] > 0).all()
     assert df["feedback_rate_pct"].notna().all() and (df["main_cp"] == "Switch1>Switch2").all()
     # the grid value reached the engine: the mean queue follows Qeq
-    q = df.groupby("cp.qeq", sort=False)["q_mean_frames"].mean()
+    q = df.groupby("cp.qcn.qeq", sort=False)["q_mean_frames"].mean()
     assert q["25 frames"] < q["75 frames"]
     # the parquet holds the same table
     stored = pd.read_parquet(out / "sweep.parquet")
@@ -51,11 +51,11 @@ def test_same_seeds_same_frame_whatever_jobs(serial):
 
 
 def test_failing_run_does_not_stop_the_sweep():
-    df = cnsim.sweep(SCENARIO, {"cp.w": [2, -1, 5]}, seeds=1, jobs=2, progress=False, set=SHORT)
-    assert df["cp.w"].tolist() == [2, -1, 5]
+    df = cnsim.sweep(SCENARIO, {"cp.qcn.w": [2, -1, 5]}, seeds=1, jobs=2, progress=False, set=SHORT)
+    assert df["cp.qcn.w"].tolist() == [2, -1, 5]
     failed = df[df["error"].notna()]
-    assert failed["cp.w"].tolist() == [-1]
-    assert "cp.w" in failed["error"].iloc[0]
+    assert failed["cp.qcn.w"].tolist() == [-1]
+    assert "cp.qcn.w" in failed["error"].iloc[0]
     assert failed["feedback_rate_pct"].isna().all() and failed["events"].isna().all()
     ok = df[df["error"].isna()]
     assert len(ok) == 2 and ok["feedback_rate_pct"].notna().all() and (ok["events"] > 0).all()
@@ -65,8 +65,8 @@ def test_failing_run_does_not_stop_the_sweep():
 def test_invalid_scenario_or_grid_fails_fast():
     with pytest.raises(cnsim.ScenarioError, match="durtion"):
         cnsim.sweep(SCENARIO, GRID, seeds=1, progress=False, set={"simulation.durtion": "1s"})
-    with pytest.raises(ValueError, match="cp.qeq"):
-        cnsim.sweep(SCENARIO, {"cp.qeq": "25 frames"}, seeds=1, progress=False)
+    with pytest.raises(ValueError, match="cp.qcn.qeq"):
+        cnsim.sweep(SCENARIO, {"cp.qcn.qeq": "25 frames"}, seeds=1, progress=False)
     with pytest.raises(ValueError, match="seed"):
         cnsim.sweep(SCENARIO, GRID, seeds=0, progress=False)
 
@@ -75,20 +75,20 @@ def test_cli_writes_parquet(tmp_path):
     out = tmp_path / "sw"
     p = subprocess.run(
         [sys.executable, "-m", "cnsim", "sweep", "scenarios/mliki2016/dumbbell-multicast.toml",
-         "--grid", "cp.qeq=25 frames,75 frames", "--set", "simulation.duration=5.3s",
+         "--grid", "cp.qcn.qeq=25 frames,75 frames", "--set", "simulation.duration=5.3s",
          "--set", "simulation.measure_from=5s", "--seeds", "1", "--jobs", "2", "-o", str(out)],
         cwd=ROOT, capture_output=True, text=True,
     )
     assert p.returncode == 0, p.stderr
     df = pd.read_parquet(out / "sweep.parquet")
-    assert df["cp.qeq"].tolist() == ["25 frames", "75 frames"] and df["error"].isna().all()
+    assert df["cp.qcn.qeq"].tolist() == ["25 frames", "75 frames"] and df["error"].isna().all()
     assert "feedback_rate_pct" in p.stdout and "75 frames" in p.stdout and "sweep.parquet" in p.stdout
 
 
 def test_cli_failed_runs_exit_1(tmp_path):
     p = subprocess.run(
         [sys.executable, "-m", "cnsim", "sweep", "scenarios/mliki2016/dumbbell-multicast.toml",
-         "--grid", "cp.qeq=25 frames,-1 frames", "--set", "simulation.duration=5.2s",
+         "--grid", "cp.qcn.qeq=25 frames,-1 frames", "--set", "simulation.duration=5.2s",
          "--seeds", "1", "--jobs", "1", "-o", str(tmp_path / "sw")],
         cwd=ROOT, capture_output=True, text=True,
     )

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SCENARIO = ROOT / "scenarios/mliki2016/dumbbell-multicast.toml"
 SHORT = {"simulation.duration": "5.3s", "simulation.measure_from": "5s"}
 SHORT_SETS = ["--set", "simulation.duration=5.3s", "--set", "simulation.measure_from=5s"]
-GRID = {"cp.qeq": ["25 frames", "75 frames", "-1 frames"]}  # the last one fails
+GRID = {"cp.qcn.qeq": ["25 frames", "75 frames", "-1 frames"]}  # the last one fails
 TIMING = ("wall", "elapsed", "finished_at")  # columns that may differ between identical runs
 
 
@@ -59,7 +59,7 @@ def test_dask_gives_the_local_pools_table(dask_client, tmp_path):
     assert files(tmp_path / "local").keys() == files(tmp_path / "dask").keys()
 
     # the command line, through the scheduler's address
-    p = cnsim_cli("sweep", SCENARIO, "--grid", "cp.qeq=25 frames,75 frames,-1 frames", *SHORT_SETS,
+    p = cnsim_cli("sweep", SCENARIO, "--grid", "cp.qcn.qeq=25 frames,75 frames,-1 frames", *SHORT_SETS,
                   "--seeds", 2, "--dask", dask_client.scheduler.address, "-o", tmp_path / "cli")
     assert p.returncode == 1, p.stderr  # the -1 frames runs failed
     cli = pd.read_parquet(tmp_path / "cli" / "sweep.parquet")
@@ -79,7 +79,7 @@ def test_dask_missing_is_a_clear_error(monkeypatch):
 
 def test_resume_after_kill_runs_only_the_missing_runs(tmp_path):
     out = tmp_path / "sw"
-    args = ["sweep", SCENARIO, "--grid", "cp.qeq=25 frames,50 frames,75 frames", *SHORT_SETS,
+    args = ["sweep", SCENARIO, "--grid", "cp.qcn.qeq=25 frames,50 frames,75 frames", *SHORT_SETS,
             "--seeds", 8, "-o", out]
     proc = subprocess.Popen([sys.executable, "-m", "cnsim", *map(str, args), "--jobs", "1"], cwd=ROOT,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -107,8 +107,8 @@ def test_resume_after_kill_runs_only_the_missing_runs(tmp_path):
     pids = {json.loads((out / "runs" / k).read_text())["pid"] for k in before}
     assert pids == {proc.pid}
     df = pd.read_parquet(out / "sweep.parquet")
-    assert len(df) == 24 and not df.duplicated(["cp.qeq", "seed"]).any()
-    assert list(zip(df["cp.qeq"], df["seed"])) == [(q, s) for q in ("25 frames", "50 frames", "75 frames")
+    assert len(df) == 24 and not df.duplicated(["cp.qcn.qeq", "seed"]).any()
+    assert list(zip(df["cp.qcn.qeq"], df["seed"])) == [(q, s) for q in ("25 frames", "50 frames", "75 frames")
                                                    for s in range(1, 9)]
     assert df["error"].isna().all() and (df["events"] > 0).all()
     assert status(out) == {"total": 24, "done": 24, "stopped": 0, "failed": 0, "missing": 0}
@@ -116,13 +116,13 @@ def test_resume_after_kill_runs_only_the_missing_runs(tmp_path):
 
 def test_status_counts_and_retry_failed(tmp_path):
     out = tmp_path / "sw"
-    grid = {"cp.w": [2, -1, 5]}
+    grid = {"cp.qcn.w": [2, -1, 5]}
     first = cnsim.sweep(SCENARIO, grid, seeds=2, jobs=1, progress=False, set=SHORT, out=out)
     assert status(out) == {"total": 6, "done": 4, "stopped": 0, "failed": 2, "missing": 0}
     records = [json.loads(p.read_text()) for p in (out / "runs").glob("*.json")]
     failed = [r for r in records if r["status"] == "failed"]
-    assert len(failed) == 2 and all("cp.w" in r["error"] and r["row"]["error"] == r["error"] for r in failed)
-    assert sorted(r["point"]["cp.w"] for r in failed) == ["-1", "-1"]
+    assert len(failed) == 2 and all("cp.qcn.w" in r["error"] and r["row"]["error"] == r["error"] for r in failed)
+    assert sorted(r["point"]["cp.qcn.w"] for r in failed) == ["-1", "-1"]
 
     ok_file = next(p for p in (out / "runs").glob("*.json") if json.loads(p.read_text())["status"] == "ok")
     ok_file.unlink()
@@ -165,7 +165,7 @@ def test_run_guard_from_the_cli(tmp_path):
 
 def test_sweep_guard_stopped_runs_count_as_done(tmp_path):
     out = tmp_path / "sw"
-    p = cnsim_cli("sweep", SCENARIO, "--grid", "cp.qeq=25 frames,75 frames", "--seeds", 1, "--jobs", 1,
+    p = cnsim_cli("sweep", SCENARIO, "--grid", "cp.qcn.qeq=25 frames,75 frames", "--seeds", 1, "--jobs", 1,
                   "--max-events", 100000, "-o", out)
     assert p.returncode == 0, p.stderr
     assert "2 run(s) stopped early: max_events" in p.stdout

@@ -1,9 +1,9 @@
 """cnsim: packet-level simulation of congestion notification (QCN and kin).
 
     import cnsim
-    res = cnsim.run("scenarios/mliki2016/dumbbell-multicast.toml", set={"cp.qeq": "25 frames"})
+    res = cnsim.run("scenarios/mliki2016/dumbbell-multicast.toml", set={"cp.qcn.qeq": "25 frames"})
     res.summary["global"]["feedback_rate_pct"]; res.series("rp.S1.cr").plot()
-    df = cnsim.sweep("scenarios/mliki2016/dumbbell-multicast.toml", {"cp.qeq": ["25 frames", "50 frames"]}, seeds=3)
+    df = cnsim.sweep("scenarios/mliki2016/dumbbell-multicast.toml", {"cp.qcn.qeq": ["25 frames", "50 frames"]}, seeds=3)
 
 `ScenarioError` and `__version__` come from the engine module and are loaded on first use, so the
 pure-Python parts (metrics, outputs, figures) import without a built engine.

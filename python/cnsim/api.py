@@ -79,7 +79,7 @@ def run(
 ) -> Result:
     """Run a scenario (a path, or TOML text) and return its `Result`.
 
-    `set` overrides scenario keys ({"cp.qeq": "25 frames"} or ["cp.qeq=25 frames"]); `seed`
+    `set` overrides scenario keys ({"cp.qcn.qeq": "25 frames"} or ["cp.qcn.qeq=25 frames"]); `seed`
     replaces the scenario's seed. With `out`, the outputs are written there (with figures unless
     `figures=False`). `progress` shows a bar on stderr; None means "when stderr is a terminal".
     On Ctrl-C the run is stopped, nothing is written, and KeyboardInterrupt propagates.

@@ -18,7 +18,7 @@ SETS = click.option(
     "sets",
     multiple=True,
     metavar="KEY=VALUE",
-    help="Override a scenario key, e.g. --set 'cp.qeq=25 frames' (repeatable).",
+    help="Override a scenario key, e.g. --set 'cp.qcn.qeq=25 frames' (repeatable).",
 )
 
 
@@ -221,7 +221,7 @@ def _grid(ctx, param, value: tuple[str, ...]) -> dict[str, list[str]]:
 @cli.command()
 @click.argument("scenario", required=False, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--grid", "grid", multiple=True, callback=_grid, metavar="KEY=V1,V2,...",
-              help="Values of a scenario key to sweep, e.g. --grid 'cp.qeq=25 frames,50 frames' (repeatable).")
+              help="Values of a scenario key to sweep, e.g. --grid 'cp.qcn.qeq=25 frames,50 frames' (repeatable).")
 @SETS
 @click.option("--seeds", default=3, show_default=True, type=click.IntRange(1), help="Seeds 1..N per grid point.")
 @click.option("--jobs", type=click.IntRange(1), help="Worker processes [all cores].")

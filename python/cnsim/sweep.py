@@ -2,8 +2,8 @@
 
     import cnsim
     df = cnsim.sweep("scenarios/mliki2016/dumbbell-multicast.toml",
-                     {"cp.qeq": ["25 frames", "50 frames", "75 frames"]}, seeds=5, jobs=4)
-    df.groupby("cp.qeq", sort=False)["feedback_rate_pct"].agg(["mean", "std"])
+                     {"cp.qcn.qeq": ["25 frames", "50 frames", "75 frames"]}, seeds=5, jobs=4)
+    df.groupby("cp.qcn.qeq", sort=False)["feedback_rate_pct"].agg(["mean", "std"])
 
 Each run is shipped to its worker as plain data — the scenario's TOML *text*, its path label, the
 list of (key, value) overrides and the seed — and comes back as a flat row of scalars; the
@@ -58,7 +58,7 @@ def sweep(
 ) -> pd.DataFrame:
     """Run `scenario` at every point of `grid` × `seeds`; return one row per run.
 
-    `grid` maps scenario keys to the values to try ({"cp.qeq": ["25 frames", "50 frames"]}); the
+    `grid` maps scenario keys to the values to try ({"cp.qcn.qeq": ["25 frames", "50 frames"]}); the
     runs are the Cartesian product of its values (keys in the given order) × `seeds` (an int N
     means seeds 1..N). `set` holds overrides common to every run (a key given there and in `grid`
     takes the grid's value). `jobs`: worker processes (None: all cores; 1: in this process).

@@ -41,12 +41,13 @@ pub fn nodes(ctx: &mut Ctx) -> R<Vec<Node>> {
     Ok(nodes)
 }
 
-/// The discipline of a port: as given, else strict priority on switch ports under PFC.
-fn discipline(q: &QueueParams, kind: NodeKind, fc: Option<&PauseCfg>) -> Discipline {
+/// The discipline of a port: as given, else strict priority under PFC (switches and hosts'
+/// NICs alike keep one queue per class, or a paused class would block the others).
+fn discipline(q: &QueueParams, fc: Option<&PauseCfg>) -> Discipline {
     match q.discipline {
         Some(DisciplineSpec::Fifo) => Discipline::Fifo,
         Some(DisciplineSpec::Prio) => Discipline::Prio,
-        None if kind == NodeKind::Switch && fc.is_some_and(|c| c.pfc) => Discipline::Prio,
+        None if fc.is_some_and(|c| c.pfc) => Discipline::Prio,
         None => Discipline::Fifo,
     }
 }
@@ -86,7 +87,7 @@ pub fn links(ctx: &Ctx, nodes: &mut [Node], fc: Option<&PauseCfg>) -> R<Vec<Port
                 let (px, py) = (ports.len() as u32, ports.len() as u32 + 1);
                 for (u, v, peer) in [(x, y, py), (y, x, px)] {
                     nodes[u].ports.push(ports.len() as u32);
-                    let qdisc = Qdisc::new(discipline(queue, nodes[u].kind, fc), queue.capacity, frame);
+                    let qdisc = Qdisc::new(discipline(queue, fc), queue.capacity, frame);
                     ports.push(new_port(u, v, peer, rate, delay, overhead as u32, qdisc));
                 }
             }
@@ -117,7 +118,7 @@ pub fn port_settings(ctx: &Ctx, nodes: &[Node], ports: &mut [Port], fc: Option<&
                 };
                 if let Some(q) = &ps.queue {
                     check_capacity(q.capacity).map_err(|m| ctx.err(ps.at.span(), m))?;
-                    ports[p as usize].qdisc = Qdisc::new(discipline(q, nodes[ui].kind, fc), q.capacity, frame);
+                    ports[p as usize].qdisc = Qdisc::new(discipline(q, fc), q.capacity, frame);
                 }
                 if let Some(cp) = &ps.cp {
                     if nodes[ui].kind != NodeKind::Switch && !matches!(cp, CpSlot::None) {

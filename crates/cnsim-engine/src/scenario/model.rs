@@ -208,7 +208,7 @@ pub struct QueueParams {
     #[serde(default = "d_capacity")]
     pub capacity: Amount,
     /// "fifo" (one drop-tail queue) or "prio" (strict priority over the 8 classes). Default:
-    /// "prio" on switch ports when flow control is PFC, "fifo" otherwise.
+    /// "prio" when flow control is PFC, "fifo" otherwise.
     pub discipline: Option<DisciplineSpec>,
 }
 
