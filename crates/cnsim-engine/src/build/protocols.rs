@@ -10,6 +10,10 @@ use crate::protocols::{Cp, QcnCp, Rp};
 use crate::scenario::*;
 use crate::units::Bytes;
 
+/// Queue thresholds a CP computes with (Qeq): at most 2^50 B, so Qoff and W·Qdelta stay exact in
+/// 64-bit arithmetic.
+pub const MAX_QUEUE_BYTES: u64 = 1 << 50;
+
 /// Frame and message sizes a scenario may give: 1 B … 64 KiB (jumbo frames are ~9 kB).
 pub const MAX_FRAME: u64 = 65_535;
 
@@ -27,8 +31,8 @@ pub fn cp(slot: &CpSlot, frame: u64, seed: u64, name: &str) -> Result<Option<Cp>
         CpSlot::Qcn(s) => s,
     };
     let qeq = spec.qeq.bytes(frame);
-    if qeq == 0 {
-        return Err("cp.qcn.qeq must be positive".into());
+    if qeq == 0 || qeq > MAX_QUEUE_BYTES {
+        return Err(format!("cp.qcn.qeq must be between 1 B and {MAX_QUEUE_BYTES} B, got {}", spec.qeq));
     }
     if !(spec.w >= 0.0 && spec.w.is_finite() && spec.w <= 1e6) {
         return Err(format!("cp.qcn.w must be a number in [0, 1e6], got {}", spec.w));
