@@ -1,0 +1,40 @@
+"""Scenario generators for topologies too large to write by hand, as TOML text.
+
+`fat_tree(k)`: the k-ary fat tree (Al-Fares et al. 2008): k pods of k/2 edge and k/2 aggregation
+switches, (k/2)² core switches, k³/4 hosts; with permutation traffic (host i sends to the host
+k³/8 positions on, so every flow crosses the core). Switches and hosts are numbered so that name
+ranges keep the file short: E1.., A1.., C1.., H1...
+"""
+
+
+def fat_tree(k: int, *, rate: str = "10Gbps", delay: str = "1us", duration: str = "1ms",
+             traffic_rate: str = "1Gbps", qcn: bool = False, capacity: str = "100 frames") -> str:
+    """A k-ary fat tree with permutation traffic (k even, ≥ 2)."""
+    if not isinstance(k, int) or k < 2 or k % 2:
+        raise ValueError(f"k must be an even integer ≥ 2, got {k!r}")
+    half = k // 2
+    n_edge = n_agg = k * half
+    n_core = half * half
+    n_hosts = k * half * half
+    lines = [
+        "[simulation]", f'duration = "{duration}"', 'record_interval = "0s"', "",
+        "[defaults]", f'link = {{ rate = "{rate}", delay = "{delay}" }}', f'queue = {{ capacity = "{capacity}" }}', "",
+    ]
+    if qcn:
+        lines += ["[cp.qcn]", ""]
+    lines += ["[[switch]]", f'names = ["E1..E{n_edge}", "A1..A{n_agg}", "C1..C{n_core}"]',
+              "[[host]]", f'names = "H1..H{n_hosts}"', ""]
+    for e in range(n_edge):
+        pod = e // half
+        hosts = f"H{e * half + 1}..H{(e + 1) * half}"
+        aggs = f"A{pod * half + 1}..A{(pod + 1) * half}"
+        lines += ["[[link]]", f'between = ["E{e + 1}", ["{hosts}", "{aggs}"]]']
+    for a in range(n_agg):
+        i = a % half
+        lines += ["[[link]]", f'between = ["A{a + 1}", "C{i * half + 1}..C{(i + 1) * half}"]']
+    rp = "rp = { qcn = {} }" if qcn else ""
+    for h in range(n_hosts):
+        dst = (h + n_hosts // 2) % n_hosts
+        lines += ["[[flow]]", f'from = "H{h + 1}"', f'to = "H{dst + 1}"',
+                  f'traffic = {{ kind = "cbr", rate = "{traffic_rate}" }}', rp]
+    return "\n".join(lines) + "\n"
