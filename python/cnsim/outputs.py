@@ -47,8 +47,10 @@ def file_name(text: str, limit: int = MAX_NAME) -> str:
 
 def write_run(result, out: str | Path, *, figures: bool = True, force: bool = False) -> Path:
     """Write `result` (a `Result`, or anything with its attributes) to the directory `out`."""
-    target = Path(out)
+    target = Path(out).absolute()  # "." has no name to write beside
     merge = check_output(target, force=force)
+    if Path.cwd().is_relative_to(target):  # renaming it would leave the shell in a deleted directory
+        merge = True
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = _sibling(target, "tmp")
     tmp.mkdir()
