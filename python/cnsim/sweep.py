@@ -65,8 +65,10 @@ def sweep(
     `client`: a `dask.distributed.Client`; the runs are then sent to its cluster (`jobs` is
     ignored). `progress`: a bar on stderr (None: when stderr is a terminal).
 
-    Every grid point is validated before anything runs: invalid ones raise `ScenarioError` naming
-    each bad key=value. With `out`, the sweep is resumable: each finished run is kept as
+    Every grid point is checked before anything runs: the invalid ones are reported on stderr at
+    once (each bad key=value with its reason); their runs fail without running (an `error` row)
+    and the others go on. A scenario invalid before any grid value is applied raises
+    `ScenarioError` without running anything. With `out`, the sweep is resumable: each finished run is kept as
     `out/runs/<key>.json` (the key is the sha256 of the run's resolved scenario, seed included,
     and of the code's identity `cnsim.identity.build_id()`), written atomically as soon as the run
     finishes; runs whose file exists are not run again (failed ones are, with `retry_failed`);
