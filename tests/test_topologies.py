@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 import cnsim
-from cnsim.topology import draw_topology, expand_name, expand_names, load_topology
+from cnsim.topology import draw_topology, layout, load_topology
 
 ROOT = Path(__file__).resolve().parents[1]
 ML = ROOT / "scenarios" / "mliki2016"
@@ -15,13 +15,19 @@ SHORT = {"simulation.duration": "0.2s", "simulation.measure_from": "0s"}
 
 # scenario -> its [[flow]] entries in file order: (sources, group members, switch queues the
 # frames of every one of these sources must cross: exactly these, no others).
+
+
+def six(prefix):
+    return [f"{prefix}{i}" for i in range(1, 7)]
+
+
 MULTILINK = [
-    ("A1..A6", {"R5", "R6"}, {"Switch1>Switch2", "Switch2>Switch3", "Switch3>R5", "Switch3>R6"}),
-    ("B1..B6", {"R1", "R2"}, {"Switch2>Switch3", "Switch3>R1", "Switch3>R2"}),
-    ("C1..C6", {"R3", "R4"}, {"Switch3>R3", "Switch3>R4"}),
+    (six("A"), {"R5", "R6"}, {"Switch1>Switch2", "Switch2>Switch3", "Switch3>R5", "Switch3>R6"}),
+    (six("B"), {"R1", "R2"}, {"Switch2>Switch3", "Switch3>R1", "Switch3>R2"}),
+    (six("C"), {"R3", "R4"}, {"Switch3>R3", "Switch3>R4"}),
 ]
 INTENDED = {
-    "star-qcn.toml": [("S1..S6", {"R1", "R2"}, {"Switch1>R1", "Switch1>R2"})],
+    "star-qcn.toml": [(six("S"), {"R1", "R2"}, {"Switch1>R1", "Switch1>R2"})],
     "multilink-multicast.toml": MULTILINK,
     "multilink-multiple-unicast.toml": MULTILINK,
 }
@@ -45,7 +51,7 @@ def test_every_member_receives_every_source_of_its_group(name):
         assert flow["frames_generated"] > 0, flow["name"]
         got = {r["host"] for r in flow["receivers"] if r["frames"] > 0}
         received.setdefault(flow["source"], set()).update(got)
-    expected = {s: members for sources, members, _ in INTENDED[name] for s in expand_name(sources)}
+    expected = {s: members for sources, members, _ in INTENDED[name] for s in sources}
     assert received == expected
 
 
@@ -56,11 +62,10 @@ def test_each_source_crosses_exactly_its_intended_switch_queues(name):
     so no CNM crosses a queue either."""
     entries = INTENDED[name]
     for i, (sources, _, path) in enumerate(entries):
-        names = expand_name(sources)
-        for k, source in enumerate(names):
+        for k, source in enumerate(sources):
             sets = {"simulation.duration": "50ms"}
             for j, (other, _, _) in enumerate(entries):
-                starts = ['"0s"' if (j, n) == (i, k) else '"1s"' for n in range(len(expand_name(other)))]
+                starts = ['"0s"' if (j, n) == (i, k) else '"1s"' for n in range(len(other))]
                 sets[f"flow.{j}.start"] = "[" + ", ".join(starts) + "]"
             stats = run(name, **sets)
             assert stats["frames"]["cnm_sent"] == 0
@@ -93,23 +98,50 @@ def test_star_both_receiver_queues_congest():
     assert queues["Switch1>R1"]["cnms_sent"] > 0 and queues["Switch1>R2"]["cnms_sent"] > 0
 
 
-def test_expand_name_matches_the_engine_rule():
-    assert expand_name("S1..S3") == ["S1", "S2", "S3"]
-    assert expand_name("H08..H10") == ["H08", "H09", "H10"]
-    assert expand_name("H1..H10")[-2:] == ["H9", "H10"]
-    assert expand_name("SW1") == ["SW1"]
-    assert expand_names(["S1..S2", "R1"]) == ["S1", "S2", "R1"]
-    for bad in ["S3..S1", "S1..R3", "S1..S"]:
-        with pytest.raises(ValueError):
-            expand_name(bad)
-
-
 def test_load_topology_expands_the_multilink():
     topo = load_topology(ML / "multilink-multicast.toml")
     assert topo.switches == ["Switch1", "Switch2", "Switch3"]
     assert len(topo.hosts) == 24 and len(topo.links) == 6 * 3 + 2 + 6
     assert topo.groups == {"G1": ["R5", "R6"], "G2": ["R1", "R2"], "G3": ["R3", "R4"]}
     assert len(topo.flows) == 18
+    assert topo.flows == cnsim.describe(ML / "multilink-multicast.toml")["flows"]  # the engine's, as is
+
+
+# Two equal-cost routes from H1 to H2 (via SWB or via SWC); the engine takes the next hop with the
+# smallest name (SWB), although SWC's links come first in the file.
+DIAMOND = """
+[simulation]
+duration = "1ms"
+[[switch]]
+names = ["SWA", "SWC", "SWB", "SWD"]
+[[host]]
+names = ["H1", "H2"]
+[[link]]
+between = ["H1", "SWA"]
+[[link]]
+between = ["SWA", "SWC"]
+[[link]]
+between = ["SWC", "SWD"]
+[[link]]
+between = ["SWA", "SWB"]
+[[link]]
+between = ["SWB", "SWD"]
+[[link]]
+between = ["SWD", "H2"]
+[[flow]]
+from = "H1"
+to = "H2"
+traffic = { kind = "cbr", rate = "1Gbps" }
+"""
+
+
+def test_drawing_follows_the_engines_route_tie_break():
+    (flow,) = cnsim.describe(DIAMOND)["flows"]
+    assert flow["path"] == ["H1", "SWA", "SWB", "SWD", "H2"]
+    topo = load_topology(DIAMOND)
+    assert topo.hops() == set(zip(flow["path"], flow["path"][1:]))  # SWC's links are drawn unused
+    pos = layout(topo)
+    assert pos["SWA"][0] < pos["SWB"][0] < pos["SWD"][0]  # columns in the order the route crosses
 
 
 @pytest.mark.parametrize("name", NAMES + ["dumbbell-multicast.toml"])

@@ -9,11 +9,11 @@
 pure-Python parts (metrics, outputs, figures) import without a built engine.
 """
 
-from .api import check, run
+from .api import check, describe, metric_declarations, run
 from .results import Result
 from .sweep import sweep
 
-__all__ = ["run", "check", "sweep", "Result", "ScenarioError", "__version__"]
+__all__ = ["run", "check", "describe", "metric_declarations", "sweep", "Result", "ScenarioError", "__version__"]
 
 
 def __getattr__(name: str):

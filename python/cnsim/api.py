@@ -67,6 +67,29 @@ def check(scenario: Scenario, set: Overrides = None) -> str:
     return _core.check(text, path, _overrides(set, path))
 
 
+def describe(scenario: Scenario, set: Overrides = None) -> dict:
+    """The network a scenario builds, as the engine built it (it is not run): `nodes` [{name,
+    kind}], `links` [{a, b, rate_bps, delay_s}], `flows` (each with its route `path`, or its
+    multicast `tree` of [node, child] edges), `cps` — see docs/internals/core-api.md. Names are
+    expanded and routes chosen by the engine alone, so drawings and reports agree with the runs."""
+    import json
+
+    from . import _core
+
+    text, path = _source(scenario)
+    return json.loads(_core.describe(text, path, _overrides(set, path)))
+
+
+def metric_declarations() -> list[dict]:
+    """Every raw statistic of the engine's stats document, declared once in the engine (by the
+    engine itself and by each protocol): [{scope, name, unit, kind, doc}]."""
+    import json
+
+    from . import _core
+
+    return json.loads(_core.metric_declarations())
+
+
 def run(
     scenario: Scenario,
     *,

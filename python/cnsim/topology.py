@@ -1,7 +1,8 @@
 """Pictures of a scenario's network: `draw_topology(scenario, out_png)`.
 
-The graph comes from the engine's resolved scenario (`cnsim.check`), so defaults and `--set`
-overrides are those the engine would run with. The layout is layered and needs no graph library:
+The graph comes from the engine's description of the built network (`cnsim.describe`): node names,
+links, and the route or multicast tree of every flow as the engine computed them (links no route
+crosses are dotted), with the defaults and `--set` overrides the engine would run with. The layout is layered and needs no graph library:
 sources on the left, switches in the middle in the order the data crosses them (chain order), and
 receivers on the right. Switches are squares, hosts circles; a host's colour is the group it sends
 to or belongs to. Drawn with matplotlib only (Agg canvas, no pyplot state).
@@ -22,42 +23,6 @@ PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
            "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#393b79"]
 
 
-# --- names -------------------------------------------------------------------------------------
-
-def _split_number(x: str):
-    """(prefix, number, digits) of a name with trailing digits, or None (names.rs `split`)."""
-    i = len(x)
-    while i > 0 and x[i - 1] in "0123456789":
-        i -= 1
-    digits = x[i:]
-    if not digits or int(digits) >= 2**64:
-        return None
-    return x[:i], int(digits), len(digits)
-
-
-def expand_name(s: str) -> list[str]:
-    """Expand one name or range exactly as the engine does (crates/cnsim-engine/src/scenario/names.rs).
-
-    "S1..S3" is S1, S2, S3; "H08..H10" keeps the first number's zero padding; a plain name is itself.
-    """
-    if ".." not in s:
-        return [s]
-    a, b = s.split("..", 1)
-    pa, pb = _split_number(a), _split_number(b)
-    if pa and pb and pa[0] == pb[0] and pa[1] <= pb[1] and pb[1] - pa[1] < 100_000:
-        prefix, na, wa = pa
-        nb = pb[1]
-        pad = wa if a.endswith(f"0{na}") or (na == 0 and wa > 1) else 0
-        return [f"{prefix}{str(i).zfill(pad)}" for i in range(na, nb + 1)]
-    raise ValueError(f'bad name range "{s}": expected e.g. "S1..S6" (same prefix, ascending numbers)')
-
-
-def expand_names(value) -> list[str]:
-    """A names value (one string or a list of strings and ranges) as the list of names."""
-    items = [value] if isinstance(value, str) else list(value)
-    return [name for item in items for name in expand_name(item)]
-
-
 def _natural(name: str):
     return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", name)]
 
@@ -66,13 +31,14 @@ def _natural(name: str):
 
 @dataclass
 class Topology:
-    """The network of a resolved scenario, with every range expanded."""
+    """The network of a scenario as the engine builds it (`cnsim.describe`): names expanded and
+    routes chosen by the engine, never re-computed here."""
 
     switches: list[str]
     hosts: list[str]
-    links: list[tuple[str, str, str]]                  # (a, b, rate) in file order
-    groups: dict[str, list[str]]                       # group -> members, in file order
-    flows: list[dict] = field(default_factory=list)    # {source, to, mode, receivers}
+    links: list[tuple[str, str, str]]                  # (a, b, rate label)
+    groups: dict[str, list[str]]                       # group -> its receivers, in flow order
+    flows: list[dict] = field(default_factory=list)    # the engine's flows (path or tree)
     cp: dict = field(default_factory=dict)             # the resolved [cp] table
 
     def neighbours(self) -> dict[str, list[str]]:
@@ -82,72 +48,49 @@ class Topology:
             adj[b].append(a)
         return adj
 
+    def hops(self) -> set[tuple[str, str]]:
+        """Every (from, to) hop some flow's frames take: its route, or its multicast tree."""
+        out = set()
+        for f in self.flows:
+            out.update(zip(f["path"], f["path"][1:]) if "path" in f else map(tuple, f["tree"]))
+        return out
+
+
+def _rate_label(bps: float) -> str:
+    for unit, scale in (("Tbps", 1e12), ("Gbps", 1e9), ("Mbps", 1e6), ("kbps", 1e3)):
+        if bps >= scale:
+            return f"{bps / scale:g}{unit}"
+    return f"{bps:g}bps"
+
 
 def load_topology(scenario, set=None) -> Topology:
-    """Build the `Topology` of a scenario (a path or TOML text) from the engine's resolved form."""
-    from .api import check
+    """The `Topology` of a scenario (a path or TOML text), from the engine's description."""
+    from .api import check, describe
 
-    data = tomllib.loads(check(scenario, set=set))
-    default_rate = data.get("defaults", {}).get("link", {}).get("rate", "1Gbps")
-    switches = [n for entry in data.get("switch", []) for n in expand_names(entry["names"])]
-    hosts = [n for entry in data.get("host", []) for n in expand_names(entry["names"])]
-    links = []
-    for entry in data.get("link", []):
-        left, right = (expand_names(end) for end in entry["between"])
-        links += [(a, b, entry.get("rate", default_rate)) for a in left for b in right]
-    groups = {g["name"]: expand_names(g["members"]) for g in data.get("group", [])}
-    flows = []
-    for entry in data.get("flow", []):
-        to = entry["to"]
-        for source in expand_names(entry["from"]):
-            receivers = [m for m in groups[to] if m != source] if to in groups else [to]
-            mode = entry.get("mode", "multicast" if to in groups else "unicast")
-            flows.append({"source": source, "to": to, "mode": mode, "receivers": receivers})
-    return Topology(switches, hosts, links, groups, flows, data.get("cp", {}))
-
-
-def _distances(start: str, adj: dict, switches: set) -> dict[str, int]:
-    """Hop distances from `start`; routes pass through switches only (hosts never forward)."""
-    dist = {start: 0}
-    todo = deque([start])
-    while todo:
-        u = todo.popleft()
-        if u != start and u not in switches:
-            continue
-        for v in adj[u]:
-            if v not in dist:
-                dist[v] = dist[u] + 1
-                todo.append(v)
-    return dist
+    net = describe(scenario, set=set)
+    nodes = net["nodes"]
+    switches = [n["name"] for n in nodes if n["kind"] == "switch"]
+    hosts = [n["name"] for n in nodes if n["kind"] == "host"]
+    links = [(ln["a"], ln["b"], _rate_label(ln["rate_bps"])) for ln in net["links"]]
+    groups: dict[str, list[str]] = {}
+    for f in net["flows"]:
+        if f["group"]:
+            members = groups.setdefault(f["group"], [])
+            members += [r for r in f["receivers"] if r not in members]
+    cp = tomllib.loads(check(scenario, set=set)).get("cp")  # for the caption only
+    cp = cp if isinstance(cp, dict) else {}
+    return Topology(switches, hosts, links, groups, net["flows"], cp)
 
 
 def _switch_depths(topo: Topology) -> dict[str, int]:
     """Column of each switch: the longest chain of switches the data crosses before it.
 
-    A switch-to-switch link is oriented the way some flow's frames cross it on a shortest path;
-    the depth is the longest path in that DAG. Switches no flow orients (or a cyclic orientation)
-    fall back to hop counts from switches already placed.
+    A switch-to-switch link is oriented the way the engine's routes and multicast trees cross
+    it; the depth is the longest path in that DAG. Switches no flow crosses (or a cyclic
+    orientation) fall back to hop counts from switches already placed: layout only, not routing.
     """
     adj, sw = topo.neighbours(), set(topo.switches)
-    cache: dict[str, dict] = {}
-
-    def dist(n):
-        if n not in cache:
-            cache[n] = _distances(n, adj, sw)
-        return cache[n]
-
-    edges: set[tuple[str, str]] = set()
-    sw_links = [(a, b) for a, b, _ in topo.links if a in sw and b in sw]
-    for flow in topo.flows:
-        ds = dist(flow["source"])
-        for r in flow["receivers"]:
-            if r not in ds:
-                continue
-            dr = dist(r)
-            for a, b in sw_links:
-                for u, v in ((a, b), (b, a)):
-                    if u in ds and v in dr and ds[u] + 1 + dr[v] == ds[r]:
-                        edges.add((u, v))
+    edges = {(u, v) for u, v in topo.hops() if u in sw and v in sw}
     # Longest-path layering (Kahn); give up on the DAG if it has a cycle.
     preds = {n: [u for u, v in edges if v == n] for n in topo.switches}
     depth: dict[str, int] = {}
@@ -188,7 +131,7 @@ def layout(topo: Topology) -> dict[str, tuple[float, float]]:
     def host_key(h):
         attached = [n for n in adj[h] if n in sw]
         where = order[attached[0]] if attached else len(order)
-        groups = [group_index[f["to"]] for f in topo.flows if f["source"] == h and f["to"] in group_index]
+        groups = [group_index[f["group"]] for f in topo.flows if f["source"] == h and f["group"]]
         groups += [group_index[g] for g, members in topo.groups.items() if h in members]
         return (where, min(groups, default=len(group_index)), _natural(h))
 
@@ -226,21 +169,26 @@ def _colours(topo: Topology) -> dict[str, str]:
         for m in members:
             colour[m] = group_colour[g]
     for f in reversed(topo.flows):                            # a source: the first group it sends to
-        if f["to"] in group_colour:
-            colour[f["source"]] = group_colour[f["to"]]
+        if f["group"]:
+            colour[f["source"]] = group_colour[f["group"]]
         else:
             colour[f["source"]] = UNICAST_COLOUR
-            if colour.get(f["to"]) == IDLE_COLOUR:
-                colour[f["to"]] = UNICAST_COLOUR
+            for r in f["receivers"]:
+                if colour[r] == IDLE_COLOUR:
+                    colour[r] = UNICAST_COLOUR
     return colour
 
 
 def _ranges(names: list[str]) -> str:
     """['A1', 'A2', 'A3', 'R5', 'R6'] -> 'A1..A3, R5, R6' (for legends; runs of three or more)."""
+    def split(name):  # (prefix, number) of a name ending in digits
+        m = re.fullmatch(r"(.*?)(\d+)", name)
+        return m and (m[1], int(m[2]))
+
     out, run = [], []
     for n in names:
         if run:
-            p0, p1 = _split_number(run[-1]), _split_number(n)
+            p0, p1 = split(run[-1]), split(n)
             if p0 and p1 and p0[0] == p1[0] and p1[1] == p0[1] + 1:
                 run.append(n)
                 continue
@@ -267,11 +215,13 @@ def draw_topology(scenario, out_png, *, set=None, title: str | None = None, dpi:
     ax.set_axis_off()
 
     rates = {rate for _, _, rate in topo.links}
+    used = {frozenset(hop) for hop in topo.hops()}
     for a, b, rate in topo.links:
         (xa, ya), (xb, yb) = pos[a], pos[b]
         core = a in set_ and b in set_
         ax.plot([xa, xb], [ya, yb], color="black" if core else "#9a9a9a",
-                lw=2.2 if core else 0.8, zorder=1, solid_capstyle="round")
+                lw=2.2 if core else 0.8, zorder=1, solid_capstyle="round",
+                linestyle="-" if frozenset((a, b)) in used else ":")  # dotted: no route crosses it
         if core and len(rates) > 1:
             ax.text((xa + xb) / 2, (ya + yb) / 2 + 0.25, rate, ha="center", fontsize=7, zorder=3)
 
@@ -290,14 +240,15 @@ def draw_topology(scenario, out_png, *, set=None, title: str | None = None, dpi:
 
     handles = []
     for i, (g, members) in enumerate(topo.groups.items()):
-        flows = [f for f in topo.flows if f["to"] == g]
+        flows = [f for f in topo.flows if f["group"] == g]
         modes = sorted({f["mode"] for f in flows})
-        label = f"{g}: {_ranges([f['source'] for f in flows]) or 'no source'} → {_ranges(members)}"
+        sources = list(dict.fromkeys(f["source"] for f in flows))  # multiple unicast: one flow per receiver
+        label = f"{g}: {_ranges(sources) or 'no source'} → {_ranges(members)}"
         if modes:
             label += f" ({', '.join(modes)})"
         handles.append(ax.scatter([], [], s=60, marker="o", color=PALETTE[i % len(PALETTE)],
                                   edgecolors="black", linewidths=0.6, label=label))
-    if any(f["to"] not in topo.groups for f in topo.flows):
+    if any(not f["group"] for f in topo.flows):
         handles.append(ax.scatter([], [], s=60, marker="o", color=UNICAST_COLOUR,
                                   edgecolors="black", linewidths=0.6, label="unicast"))
     handles.append(ax.scatter([], [], s=80, marker="s", color="white", edgecolors="black",
@@ -308,9 +259,8 @@ def draw_topology(scenario, out_png, *, set=None, title: str | None = None, dpi:
     caption = []
     if len(rates) == 1:
         caption.append(f"all links {next(iter(rates))}")
-    if topo.cp.get("protocol", "none") != "none":
-        caption.append(f"{topo.cp['protocol'].upper()} CP on every switch output queue "
-                       f"(Qeq {topo.cp.get('qeq', '?')})")
+    for protocol, params in topo.cp.items():  # the resolved [cp] is {protocol = {...}} (or none)
+        caption.append(f"{protocol.upper()} CP on every switch output queue (Qeq {params.get('qeq', '?')})")
     name = title if title is not None else (Path(scenario).name if "\n" not in str(scenario) else "")
     ax.set_title(name + ("\n" if name and caption else "") + "; ".join(caption), fontsize=9)
 

@@ -30,6 +30,15 @@ fn check(text: &str, path: &str, overrides: Vec<(String, String)>) -> PyResult<S
     cnsim_engine::check(text, path, &overrides).map_err(scenario_err)
 }
 
+/// Build a scenario without running it and describe the network (`Sim::describe`) as JSON: the
+/// expanded node names, links, and each flow's route or multicast tree, as the engine computed them.
+#[pyfunction]
+#[pyo3(signature = (text, path, overrides = Vec::new()))]
+fn describe(text: &str, path: &str, overrides: Vec<(String, String)>) -> PyResult<String> {
+    let sim = cnsim_engine::simulation(text, path, &overrides, None).map_err(scenario_err)?;
+    Ok(sim.describe().to_string())
+}
+
 /// Every metric the engine and its protocols declare, as JSON (name, scope, unit, kind, doc).
 #[pyfunction]
 fn metric_declarations() -> String {
@@ -122,6 +131,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add_function(wrap_pyfunction!(build_id, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;
+    m.add_function(wrap_pyfunction!(describe, m)?)?;
     m.add_function(wrap_pyfunction!(metric_declarations, m)?)?;
     m.add_function(wrap_pyfunction!(run_bench, m)?)?;
     Ok(())
