@@ -28,6 +28,9 @@ pub fn tx_time(bytes: u64, rate_bps: u64) -> Time {
 #[inline]
 pub fn pace_time(bytes: u64, rate_bps: f64) -> Time {
     let x = (bytes as f64 * 8.0 * PS_PER_S as f64) / rate_bps;
+    if !(x < MAX_TIME as f64) {
+        return MAX_TIME; // a zero (or NaN) rate: never, but still addable to any time
+    }
     // ceil() without the libm call it compiles to on baseline x86-64 (it is on the hot path).
     let t = x as Time;
     if (t as f64) < x { t + 1 } else { t }
@@ -43,5 +46,6 @@ mod tests {
         assert_eq!(tx_time(1, 3), 2_666_666_666_667); // 8 bit at 3 b/s, rounded up
         assert_eq!(pace_time(1500, 200e6), 60_000_000);
         assert_eq!(tx_time(u32::MAX as u64, 1), Time::MAX);
+        assert_eq!((pace_time(1500, 0.0), pace_time(1500, f64::NAN), pace_time(1500, 1e-300)), (MAX_TIME, MAX_TIME, MAX_TIME));
     }
 }
