@@ -41,6 +41,7 @@ pub enum Proto {
     Qcn,
     Eqcn,
     Pause,
+    Bcn,
 }
 
 #[derive(Clone, Copy, Debug)]

@@ -14,6 +14,7 @@
 //! Adding a protocol = its module, a variant here (and its arms), its scenario table
 //! (`scenario/model.rs`) and its build step (`build/protocols.rs`).
 
+pub mod bcn;
 pub mod eqcn;
 pub mod metrics;
 pub mod pause;

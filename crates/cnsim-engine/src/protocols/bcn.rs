@@ -1,0 +1,380 @@
+//! Backward Congestion Notification, enhanced form with the capacity field (seed
+//! 002_3d9f29734334d666.txt §IV; PROTOCOLS.md §6).
+//!
+//! Congestion point (§IV.A, §IV.E): each arriving data frame is sampled with probability Pm. For a
+//! sampled frame, with q the queue in frames and e = (Qeq − q) − W·(q_a − q_d) (eq. 1):
+//!
+//! | sampled frame | q ≤ Qeq | Qeq < q ≤ Qsc | q > Qsc |
+//! |---|---|---|---|
+//! | no rate-regulator tag (RRT) | nothing | normal BCN(e) | STOP |
+//! | RRT with this CP's CPID | positive BCN(e) | normal BCN(e) | STOP |
+//! | RRT with another CPID | nothing | normal BCN(e) | STOP |
+//!
+//! q_a − q_d, the frames that arrived minus those served since the last sample, is the change of
+//! the queue length since the last sample (arrivals counted when the queue accepts them). The seed
+//! writes "q < Qeq" and "Qeq < q"; q = Qeq falls in the first column here.
+//!
+//! Source (§IV.B–D): the first BCN message creates the flow's rate regulator (at the line rate);
+//! every frame through it carries the RRT with the regulator's CPID. A message with e > 0 adds
+//! Gi·e·Ru, one with e < 0 multiplies the rate by (1 + Gd·e) (eq. 2); Ru is a fixed rate or, in the
+//! enhanced BCN, a fraction of the capacity C the message carries (§VI.B: 0.8 Mb/s at 1 Gb/s and
+//! 8 Mb/s at 10 Gb/s). STOP sets the rate to 0 for a random time U[0, Tmax], then to C/100.
+//! Open points, made parameters: which CPID the regulator keeps (default: that of the latest
+//! negative message), the rate's floor (default 1 Mb/s) and when the regulator goes away (default:
+//! back at line rate with nothing waiting, as QCN's limiter).
+
+use crate::core::rng::Rng;
+use crate::core::time::{Time, PS_PER_S};
+use crate::net::frame::{Dest, Frame, FrameKind, NodeId, Proto, NONE};
+use crate::protocols::metrics::Metric;
+use crate::protocols::qcn::TimerAction;
+
+/// BCN congestion point parameters, in frames as the seed gives them.
+#[derive(Clone, Copy, Debug)]
+pub struct CpParams {
+    /// Sampling probability Pm (seed 002 §VI.A: 0.01 by default in PROTOCOLS.md §6).
+    pub pm: f64,
+    /// Equilibrium queue Qeq and STOP threshold Qsc, in frames (16 and 80, §VI.A).
+    pub qeq: f64,
+    pub qsc: f64,
+    /// Weight of the queue change, W = 2.
+    pub w: f64,
+    /// Size of a BCN message on the wire (64 B: the seed gives none).
+    pub msg_size: u32,
+}
+
+/// What a BCN message says (tag area: [CPID, e as f32 bits, C in kb/s, STOP flag]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Message {
+    pub cpid: u32,
+    pub e: f32,
+    /// Capacity of the congested link, bit/s (kept in kb/s on the wire).
+    pub capacity_bps: u64,
+    pub stop: bool,
+}
+
+impl Message {
+    pub fn frame(self, data: &Frame, node: NodeId, size: u32, now: Time) -> Frame {
+        let mut f = Frame::new(FrameKind::Feedback, size, node, Dest::Node(data.src), data.flow, now);
+        f.proto = Proto::Bcn;
+        f.prio = data.prio;
+        let kbps = (self.capacity_bps / 1000).min(u32::MAX as u64) as u32;
+        f.tag = [self.cpid, self.e.to_bits(), kbps, self.stop as u32];
+        f
+    }
+    pub fn read(f: &Frame) -> Option<Self> {
+        (f.proto == Proto::Bcn && f.kind == FrameKind::Feedback).then(|| Message {
+            cpid: f.tag[0],
+            e: f32::from_bits(f.tag[1]),
+            capacity_bps: f.tag[2] as u64 * 1000,
+            stop: f.tag[3] != 0,
+        })
+    }
+}
+
+/// The CPID a data frame's rate-regulator tag carries, if it has one.
+#[inline]
+pub fn rrt(f: &Frame) -> Option<u32> {
+    (f.proto == Proto::Bcn && f.kind == FrameKind::Data).then_some(f.tag[0])
+}
+
+/// BCN at one output queue.
+#[derive(Clone, Debug)]
+pub struct CongestionPoint {
+    pub p: CpParams,
+    q_last: f64,
+}
+
+impl CongestionPoint {
+    pub fn new(p: CpParams) -> Self {
+        CongestionPoint { p, q_last: 0.0 }
+    }
+
+    /// A data frame was offered to the queue, which now holds `q` frames; `cpid` identifies this
+    /// CP and `capacity_bps` its link. Returns the message to send to the frame's source, if any.
+    pub fn on_arrival(&mut self, f: &Frame, q: u64, cpid: u32, capacity_bps: u64, rng: &mut Rng) -> Option<Message> {
+        if !rng.bernoulli(self.p.pm) {
+            return None;
+        }
+        let q = q as f64;
+        let e = (self.p.qeq - q) - self.p.w * (q - self.q_last);
+        self.q_last = q;
+        let msg = |stop| Some(Message { cpid, e: e as f32, capacity_bps, stop });
+        if q > self.p.qsc {
+            msg(true)
+        } else if q > self.p.qeq {
+            msg(false)
+        } else if rrt(f) == Some(cpid) {
+            msg(false) // positive feedback to the regulator this CP is associated with
+        } else {
+            None
+        }
+    }
+}
+
+/// Which CPID a regulator keeps (the tag its frames carry).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Association {
+    /// The CPID of the message that created the regulator, for good.
+    First,
+    /// The CPID of the latest negative message (the CP that last asked for a decrease).
+    LatestNegative,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct RpParams {
+    pub line_rate: f64,
+    pub gi: f64,
+    pub gd: f64,
+    /// Fixed rate unit Ru (bit/s), used when `ru_fraction` is None.
+    pub ru: f64,
+    /// Enhanced BCN: Ru = ru_fraction × C from the message.
+    pub ru_fraction: Option<f64>,
+    /// Floor of the regulated rate (bit/s) outside STOP.
+    pub min_rate: f64,
+    /// STOP lasts U[0, stop_max].
+    pub stop_max: Time,
+    pub association: Association,
+}
+
+/// The source side: one rate regulator per flow.
+#[derive(Clone, Debug)]
+pub struct ReactionPoint {
+    pub p: RpParams,
+    pub rate: f64,
+    /// The regulator exists (frames are tagged) and its CPID.
+    pub active: bool,
+    pub cpid: u32,
+    /// In a STOP: rate 0 until the timer fires, then C/100.
+    stopped_until: Option<(Time, f64)>,
+    pub messages: u64,
+    pub stops: u64,
+    pub regulators_created: u64,
+    pub first_message: Option<Time>,
+}
+
+impl ReactionPoint {
+    pub fn new(p: RpParams) -> Self {
+        ReactionPoint { p, rate: p.line_rate, active: false, cpid: NONE, stopped_until: None, messages: 0, stops: 0, regulators_created: 0, first_message: None }
+    }
+
+    /// The regulator's rate when it limits (0 during a STOP).
+    #[inline]
+    pub fn limit(&self) -> Option<f64> {
+        self.active.then_some(self.rate)
+    }
+
+    /// Tag a data frame with the RRT when the regulator exists.
+    #[inline]
+    pub fn stamp(&self, f: &mut Frame) {
+        if self.active {
+            f.proto = Proto::Bcn;
+            f.tag = [self.cpid, 0, 0, 0];
+        }
+    }
+
+    /// A BCN message arrived at `now`.
+    pub fn on_message(&mut self, m: &Message, now: Time, rng: &mut Rng) -> TimerAction {
+        self.messages += 1;
+        self.first_message.get_or_insert(now);
+        if !self.active {
+            self.active = true;
+            self.regulators_created += 1;
+            self.rate = self.p.line_rate;
+            self.cpid = m.cpid;
+        }
+        if m.stop {
+            self.stops += 1;
+            let recover = m.capacity_bps as f64 / 100.0;
+            let until = now + (self.p.stop_max as f64 * rng.uniform()) as Time;
+            self.stopped_until = Some((until, recover));
+            self.rate = 0.0;
+            return TimerAction::Arm(until);
+        }
+        if self.stopped_until.is_some() {
+            return TimerAction::None; // a STOP runs its course; its end sets the rate
+        }
+        let e = m.e as f64;
+        if e > 0.0 {
+            let ru = self.p.ru_fraction.map_or(self.p.ru, |k| k * m.capacity_bps as f64);
+            self.rate += self.p.gi * e * ru;
+        } else if e < 0.0 {
+            self.rate *= 1.0 + self.p.gd * e;
+            if self.p.association == Association::LatestNegative {
+                self.cpid = m.cpid;
+            }
+        }
+        self.rate = self.rate.clamp(self.p.min_rate.min(self.p.line_rate), self.p.line_rate);
+        TimerAction::None
+    }
+
+    /// The STOP timer fired: restart at C/100.
+    pub fn on_timer(&mut self, now: Time) -> TimerAction {
+        if let Some((until, recover)) = self.stopped_until {
+            if now >= until {
+                self.stopped_until = None;
+                self.rate = recover.clamp(self.p.min_rate.min(self.p.line_rate), self.p.line_rate);
+            }
+        }
+        TimerAction::None
+    }
+
+    /// The regulator sent a frame; it goes away back at line rate with nothing waiting.
+    pub fn on_sent(&mut self, queue_empty: bool) -> TimerAction {
+        if self.active && queue_empty && self.stopped_until.is_none() && self.rate >= self.p.line_rate {
+            self.active = false;
+            self.cpid = NONE;
+        }
+        TimerAction::None
+    }
+}
+
+/// Default STOP length bound: the seed gives none; 1 ms is about 800 frame times at 10 Gb/s.
+pub const DEFAULT_STOP_MAX: Time = PS_PER_S / 1000;
+
+/// What BCN reports (declared once).
+pub const METRICS: &[Metric] = &[
+    Metric { scope: "rps", name: "bcn_messages", unit: "frames", kind: "counter", doc: "BCN messages received by the source (normal, positive and STOP)" },
+    Metric { scope: "rps", name: "bcn_stops", unit: "frames", kind: "counter", doc: "BCN STOP messages received" },
+    Metric { scope: "rps", name: "regulators_created", unit: "count", kind: "counter", doc: "rate regulators created (one per CPID association)" },
+    Metric { scope: "rps", name: "rate_final_bps", unit: "bit/s", kind: "gauge", doc: "the regulator's rate at the end of the run" },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CPID: u32 = 7;
+
+    fn cp() -> CongestionPoint {
+        // Seed 002 §VI.A: Qeq 16, Qsc 80, W 2; sample every frame to test the table.
+        CongestionPoint::new(CpParams { pm: 1.0, qeq: 16.0, qsc: 80.0, w: 2.0, msg_size: 64 })
+    }
+    fn data(tag: Option<u32>) -> Frame {
+        let mut f = Frame::new(FrameKind::Data, 1500, 3, Dest::Node(9), 5, 0);
+        if let Some(c) = tag {
+            f.proto = Proto::Bcn;
+            f.tag = [c, 0, 0, 0];
+        }
+        f
+    }
+    fn rng() -> Rng {
+        Rng::stream(1, "t", "bcn")
+    }
+
+    #[test]
+    fn message_choice_for_every_case_of_the_table() {
+        let r = &mut rng();
+        let c = 10_000_000_000;
+        // Below Qeq: untagged → nothing; tagged by this CP → positive; tagged by another → nothing.
+        let mut a = cp();
+        assert_eq!(a.on_arrival(&data(None), 10, CPID, c, r), None);
+        let m = a.on_arrival(&data(Some(CPID)), 10, CPID, c, r).unwrap();
+        assert_eq!((m.e, m.stop), (6.0, false)); // (16 − 10) − 2·(10 − 10)
+        assert_eq!(a.on_arrival(&data(Some(CPID + 1)), 10, CPID, c, r), None);
+        // Between Qeq and Qsc: normal BCN for every frame. q 10 → 30: e = (16 − 30) − 2·20 = −54.
+        let m = a.on_arrival(&data(None), 30, CPID, c, r).unwrap();
+        assert_eq!((m.e, m.stop, m.cpid, m.capacity_bps), (-54.0, false, CPID, c));
+        assert!(a.on_arrival(&data(Some(CPID + 1)), 30, CPID, c, r).is_some());
+        // Above Qsc: STOP, tagged or not.
+        assert!(a.on_arrival(&data(None), 81, CPID, c, r).unwrap().stop);
+        assert!(a.on_arrival(&data(Some(CPID)), 90, CPID, c, r).unwrap().stop);
+        // At Qsc exactly: still normal.
+        assert!(!a.on_arrival(&data(None), 80, CPID, c, r).unwrap().stop);
+    }
+
+    #[test]
+    fn sampling_probability() {
+        let mut a = CongestionPoint::new(CpParams { pm: 0.01, ..cp().p });
+        let r = &mut rng();
+        let n = (0..200_000).filter(|_| a.on_arrival(&data(None), 40, CPID, 1, r).is_some()).count();
+        assert!((1800..2200).contains(&n), "{n}");
+    }
+
+    #[test]
+    fn message_round_trips_through_the_tag_area() {
+        let m = Message { cpid: 4, e: -12.5, capacity_bps: 10_000_000_000, stop: true };
+        let f = m.frame(&data(None), 2, 64, 1);
+        assert_eq!((f.dst, f.flow, f.kind, f.size), (Dest::Node(3), 5, FrameKind::Feedback, 64));
+        assert_eq!(Message::read(&f), Some(m));
+        assert_eq!(rrt(&data(Some(4))), Some(4));
+        assert_eq!(rrt(&f), None);
+    }
+
+    fn rp() -> ReactionPoint {
+        // Seed 002 §VI.A: Gi 4, Gd 0.0124, Ru 4 Mb/s, 10 Gb/s sources.
+        ReactionPoint::new(RpParams {
+            line_rate: 10e9,
+            gi: 4.0,
+            gd: 0.0124,
+            ru: 4e6,
+            ru_fraction: None,
+            min_rate: 1e6,
+            stop_max: DEFAULT_STOP_MAX,
+            association: Association::LatestNegative,
+        })
+    }
+    fn msg(e: f32, cpid: u32) -> Message {
+        Message { cpid, e, capacity_bps: 10_000_000_000, stop: false }
+    }
+
+    #[test]
+    fn rate_update_by_hand() {
+        let mut s = rp();
+        let r = &mut rng();
+        let mut f = data(None);
+        s.stamp(&mut f);
+        assert_eq!(rrt(&f), None); // no regulator yet
+        // e = −54: r = 10 Gb/s · (1 − 0.0124·54) = 10 Gb/s · 0.3304.
+        s.on_message(&msg(-54.0, CPID), 5, r);
+        assert!((s.rate - 3.304e9).abs() < 1.0, "{}", s.rate);
+        assert_eq!((s.active, s.cpid, s.regulators_created, s.first_message), (true, CPID, 1, Some(5)));
+        s.stamp(&mut f);
+        assert_eq!(rrt(&f), Some(CPID));
+        // e = +6: r += 4 · 6 · 4 Mb/s = 96 Mb/s.
+        s.on_message(&msg(6.0, CPID), 6, r);
+        assert!((s.rate - 3.4e9).abs() < 1.0, "{}", s.rate);
+        // Enhanced BCN: Ru = 8e-4 × C = 8 Mb/s at 10 Gb/s → += 4 · 6 · 8 Mb/s.
+        s.p.ru_fraction = Some(8e-4);
+        s.on_message(&msg(6.0, CPID), 7, r);
+        assert!((s.rate - 3.592e9).abs() < 1.0, "{}", s.rate);
+        // A negative message from another CP moves the association (default) …
+        s.on_message(&msg(-1.0, CPID + 1), 8, r);
+        assert_eq!(s.cpid, CPID + 1);
+        // … a positive one does not.
+        s.on_message(&msg(1.0, CPID), 9, r);
+        assert_eq!(s.cpid, CPID + 1);
+        // Never below the floor, never above the line rate.
+        s.on_message(&msg(-1000.0, CPID), 10, r);
+        assert_eq!(s.rate, 1e6);
+        s.on_message(&msg(1e6, CPID), 11, r);
+        assert_eq!(s.rate, 10e9);
+    }
+
+    #[test]
+    fn stop_then_restart_at_c_over_100() {
+        let mut s = rp();
+        let r = &mut rng();
+        let TimerAction::Arm(until) = s.on_message(&Message { stop: true, ..msg(-70.0, CPID) }, 1000, r) else { panic!() };
+        assert!((1000..=1000 + DEFAULT_STOP_MAX).contains(&until));
+        assert_eq!((s.rate, s.limit(), s.stops), (0.0, Some(0.0), 1));
+        s.on_message(&msg(5.0, CPID), 1001, r); // ignored during the STOP
+        assert_eq!(s.rate, 0.0);
+        assert_eq!(s.on_sent(true), TimerAction::None);
+        assert!(s.active); // not released while stopped
+        s.on_timer(until);
+        assert_eq!(s.rate, 1e8); // C/100 = 100 Mb/s
+    }
+
+    #[test]
+    fn regulator_released_back_at_line_rate() {
+        let mut s = rp();
+        let r = &mut rng();
+        s.on_message(&msg(-1.0, CPID), 0, r);
+        s.on_sent(false);
+        assert!(s.active);
+        s.on_message(&msg(1e6, CPID), 1, r);
+        s.on_sent(true);
+        assert!(!s.active && s.limit().is_none());
+    }
+}
