@@ -11,6 +11,40 @@ from .metrics import summarize
 from .outputs import write_run
 
 
+def stat_rows(stats: dict) -> list[dict]:
+    """Every number of the engine's stats document as a row {scope, entity, metric, element, value}.
+
+    The one walk over the raw document: `scope` is where a number lives, as the engine's metric
+    declarations name it (`cnsim.metric_declarations()`): "run" for the top level, the section
+    ("time", "frames", "rps", "queues", …), "receivers" inside a flow; the `window` section holds
+    the `frames` counters counted in the window, so its scope is "frames" and its entity "window".
+    `entity` names the item (a queue, an RP, "FLOW>HOST" for a receiver; the section for "time",
+    "frames", "window"); a per-priority list gives one row per `element` (else None).
+    """
+    rows: list[dict] = []
+
+    def number(v) -> bool:
+        return isinstance(v, int | float) and not isinstance(v, bool)
+
+    def walk(obj: dict, scope: str, entity) -> None:
+        for key, v in obj.items():
+            if isinstance(v, dict):
+                walk(v, "frames" if key == "window" else key, key)
+            elif isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
+                sub = "receivers" if key == "receivers" else key
+                for item in v:
+                    name = item.get("name") or item.get("host")
+                    walk(item, sub, f"{entity}>{name}" if sub == "receivers" else name)
+            elif number(v):
+                rows.append({"scope": scope, "entity": entity, "metric": key, "element": None, "value": v})
+            elif isinstance(v, list) and v and all(number(x) for x in v):
+                rows.extend({"scope": scope, "entity": entity, "metric": key, "element": i, "value": x}
+                            for i, x in enumerate(v))
+
+    walk(stats, "run", None)
+    return rows
+
+
 class Result:
     """The outcome of one run.
 
@@ -49,6 +83,14 @@ class Result:
             raise ValueError(f"scope must be global, rps, queues or flows, not {scope!r}")
         rows = {name: {k: v for k, v in d.items() if not isinstance(v, dict)} for name, d in self.summary[scope].items()}
         return pd.DataFrame.from_dict(rows, orient="index").rename_axis("name")
+
+    def stats_frame(self) -> pd.DataFrame:
+        """The raw stats document in long format (`stat_rows`), with each metric's declared unit,
+        kind and meaning (`cnsim.metric_declarations()`; needs the engine)."""
+        from .api import metric_declarations
+
+        declared = pd.DataFrame(metric_declarations()).rename(columns={"name": "metric"})
+        return pd.DataFrame(stat_rows(self.stats)).merge(declared, on=["scope", "metric"], how="left")
 
     @cached_property
     def series_frame(self) -> pd.DataFrame:
