@@ -113,9 +113,9 @@ def test_every_metric_is_defined_with_a_window():
 def test_seed_metrics_row():
     s = stats(rps=[rp("S1", 100, 5, 4.0), rp("S2", 100, 15)], window={"data_injected": 100})
     row = seed_metrics(summarize(s))
-    assert list(row) == [
-        "feedback_rate_pct", "loss_rate_pct", "cr_std_mbps", "cr_mean_mbps", "jain_cr",
-        "first_cnm_s", "main_cp", "q_mean_frames", "q_dev_from_qeq_frames",
+    # every global metric (metrics.py's table order), then the main CP's queue metrics
+    assert list(row) == [d["metric"] for d in DEFINITIONS if d["scope"] == "global"] + [
+        "q_mean_frames", "q_std_frames", "q_dev_from_qeq_frames",
     ]  # fmt: skip
     assert row["jain_cr"] == 1 and row["cr_std_mbps"] == pytest.approx(10)
     assert row["feedback_rate_pct"] == 0 and row["q_mean_frames"] is None

@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from . import api
-from .metrics import seed_metrics
+from .metrics import MAIN_CP_METRICS, seed_metrics
 
 SCENARIO = click.argument("scenario", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 SETS = click.option(
@@ -127,11 +127,11 @@ def _print_summary(result, out: Path) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    windows = {(d["scope"], d["metric"]): d["window"] for d in result.summary["definitions"]}
-    table = Table("metric", "value", "window", box=None)
+    defs = {(d["scope"], d["metric"]): d for d in result.summary["definitions"]}
+    table = Table("metric", "value", "unit", "window", box=None)
     for key, value in seed_metrics(result.summary).items():
-        scope = "queue" if key.startswith("q_") else "global"
-        table.add_row(key, _format(value), windows[scope, key])
+        d = defs["queue" if key in MAIN_CP_METRICS else "global", key]
+        table.add_row(key, _format(value), d["unit"], d["window"])
     console = Console()
     console.print(table)
     if result.stats.get("stopped_by"):

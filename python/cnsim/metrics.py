@@ -151,25 +151,16 @@ def summarize(stats: dict) -> dict:
     }
 
 
+MAIN_CP_METRICS = ["q_mean_frames", "q_std_frames", "q_dev_from_qeq_frames"]
+
+
 def seed_metrics(summary: dict) -> dict:
-    """The flat row of seed-000 metrics: the global ones, and the main CP's mean and deviation."""
+    """The flat row of a run: every global metric, then the main CP's queue metrics (None when
+    there is none). Sweeps (a row per run), reproductions (part "all") and the CLI table all show
+    this row, so a run is flattened here only."""
     g = summary["global"]
-    main = summary["queues"].get(g["main_cp"], {})
-    row = {
-        key: g[key]
-        for key in (
-            "feedback_rate_pct",
-            "loss_rate_pct",
-            "cr_std_mbps",
-            "cr_mean_mbps",
-            "jain_cr",
-            "first_cnm_s",
-            "main_cp",
-        )
-    }
-    row["q_mean_frames"] = main.get("q_mean_frames")
-    row["q_dev_from_qeq_frames"] = main.get("q_dev_from_qeq_frames")
-    return row
+    main = summary["queues"].get(g["main_cp"] or "", {})
+    return {**g, **{k: main.get(k) for k in MAIN_CP_METRICS}}
 
 
 def group_metrics(stats: dict) -> dict:

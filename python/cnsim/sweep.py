@@ -29,14 +29,13 @@ import pandas as pd
 
 from . import _args
 from .api import Overrides, Scenario, _overrides, _source, _value_text
-from .metrics import DEFINITIONS, summarize
+from .metrics import DEFINITIONS, MAIN_CP_METRICS, seed_metrics, summarize
 
 PARQUET = "sweep.parquet"
 STORE = "runs"  # out/runs/<key>.json: one file per finished run
 JOBS = "sweep.json"  # out/sweep.json: the sweep's runs (to count the missing ones)
 LOCK = ".cnsim-sweep.lock"  # flock'ed while a sweep writes into the directory
 GLOBAL_METRICS = [d["metric"] for d in DEFINITIONS if d["scope"] == "global"]
-MAIN_CP_METRICS = ["q_mean_frames", "q_std_frames", "q_dev_from_qeq_frames"]
 MAX_REPORTED = 20  # invalid grid values listed in one error
 
 
@@ -450,10 +449,7 @@ def run_one(task: tuple[str, str, list[tuple[str, str]], int]) -> dict:
         summary = summarize(stats)
     except Exception as exc:
         return _error_row(str(exc) or type(exc).__name__)
-    g = summary["global"]
-    main = summary["queues"].get(g.get("main_cp") or "", {})
-    row = {k: v for k, v in g.items() if v is None or isinstance(v, bool | int | float | str)}
-    row.update({k: main.get(k) for k in MAIN_CP_METRICS})
+    row = seed_metrics(summary)
     row["events"] = stats["events"]
     row["stopped_by"] = stats.get("stopped_by")
     row["error"] = None

@@ -20,23 +20,25 @@ from typing import Callable
 import pandas as pd
 
 from .. import _args
-from ..metrics import group_metrics, switch_metrics
+from ..metrics import DEFINITIONS, group_metrics, seed_metrics, switch_metrics
 from ..outputs import file_name
 QEQS = (25, 50, 75)
 QUICK = {"simulation.duration": "5.6s", "simulation.measure_from": "5.1s"}
-GLOBAL = ("feedback_rate_pct", "loss_rate_pct", "first_cnm_s", "cr_std_mbps", "cr_mean_mbps", "jain_cr", "source_loss_pct")
-LABELS = {
-    "feedback_rate_pct": "feedback rate (% of data frames sent)",
-    "loss_rate_pct": "loss rate (% of data frames sent)",
-    "source_loss_pct": "source-side loss in full rate limiters (% of frames generated)",
-    "first_cnm_s": "RP start time of congestion detection (s)",
-    "cr_std_mbps": "CR std-dev (Mb/s)",
-    "cr_mean_mbps": "mean session CR (Mb/s)",
-    "q_mean_frames": "mean queue (frames)",
-    "q_std_frames": "queue std-dev (frames)",
-    "q_dev_from_qeq_frames": "mean queue − Qeq (frames)",
+# Report headings: a title per metric; the unit is the one metrics.py's table defines.
+METRIC_TITLES = {
+    "feedback_rate_pct": "feedback rate",
+    "loss_rate_pct": "loss rate",
+    "source_loss_pct": "source-side loss in full rate limiters",
+    "first_cnm_s": "RP start time of congestion detection",
+    "cr_std_mbps": "CR std-dev",
+    "cr_mean_mbps": "mean session CR",
+    "q_mean_frames": "mean queue",
+    "q_std_frames": "queue std-dev",
+    "q_dev_from_qeq_frames": "mean queue − Qeq",
     "jain_cr": "Jain fairness over session CRs",
 }
+_UNITS = {d["metric"]: d["unit"] for d in DEFINITIONS if d["scope"] in ("global", "queue")}
+LABELS = {m: t if _UNITS[m] == "1" else f"{t} ({_UNITS[m]})" for m, t in METRIC_TITLES.items()}
 AGREEMENT = ("agrees: |cnsim mean − paper| ≤ max(25 % of the paper's value, 0.25 in the metric's unit) "
              "+ 2 standard errors over seeds")
 
@@ -150,10 +152,7 @@ def run_config(task: tuple) -> dict:
 
 def _parts(summary: dict, stats: dict) -> list[list]:
     """[part, metric, value] of a finished run."""
-    g = summary["global"]
-    parts = {"all": {k: g.get(k) for k in GLOBAL}}
-    main = summary["queues"].get(g.get("main_cp") or "", {})
-    parts["all"].update({k: main.get(k) for k in ("q_mean_frames", "q_std_frames", "q_dev_from_qeq_frames")})
+    parts = {"all": seed_metrics(summary)}
     groups = group_metrics(stats)
     if len(groups) > 1:
         parts.update(groups)
