@@ -177,9 +177,30 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
     Ok(())
 }
 
+/// ns-2's default Pareto shape.
+const DEFAULT_SHAPE: f64 = 1.5;
+
 fn traffic(t: &TrafficSpec, line_rate: u64, overhead: u32) -> Result<TrafficGen, String> {
     let frame = t.frame.0;
+    if t.kind != TrafficKind::Pareto && (t.burst.is_some() || t.idle.is_some() || t.shape.is_some()) {
+        return Err("traffic.burst, idle and shape are for pareto traffic".into());
+    }
     match t.kind {
+        TrafficKind::Pareto => {
+            let rate = t.rate.ok_or("traffic.rate (the peak rate) is required for pareto")?.0;
+            let (Some(burst), Some(idle)) = (t.burst, t.idle) else {
+                return Err("traffic.burst and traffic.idle (mean on and off times) are required for pareto".into());
+            };
+            let shape = t.shape.unwrap_or(DEFAULT_SHAPE);
+            if rate == 0 || burst.0 == 0 {
+                return Err("traffic.rate and traffic.burst must be positive".into());
+            }
+            if !(shape > 1.0 && shape <= 100.0) {
+                return Err(format!("traffic.shape must be in (1, 100] (a finite mean), got {shape}"));
+            }
+            let gap = pace_time(frame, rate as f64).max(1);
+            Ok(TrafficGen::ParetoOnOff { gap, mean_on: burst.0 as f64, mean_off: idle.0 as f64, shape, left: 0 })
+        }
         TrafficKind::Cbr | TrafficKind::Poisson => {
             let rate = t.rate.ok_or("traffic.rate is required for cbr and poisson")?.0;
             if rate == 0 {

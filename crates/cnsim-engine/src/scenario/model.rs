@@ -407,6 +407,9 @@ pub enum TrafficKind {
     Poisson,
     /// Per slot (one frame time at the source's line rate) send with probability `load` (seed 004).
     Bernoulli,
+    /// Pareto on/off: bursts at `rate` of mean length `burst`, idle times of mean `idle`, both
+    /// Pareto with `shape` (seed 002's bursty sources; ns-2's Pareto application).
+    Pareto,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -417,6 +420,10 @@ pub struct TrafficSpec {
     pub rate: Option<Rate>,
     /// Offered load in (0, 1] of the source's line rate (bernoulli).
     pub load: Option<f64>,
+    /// Pareto on/off: mean burst (on) and idle (off) times, and the shape (> 1; default 1.5).
+    pub burst: Option<Duration>,
+    pub idle: Option<Duration>,
+    pub shape: Option<f64>,
     /// Frame size, default 1500 B.
     #[serde(default = "d_frame")]
     pub frame: Bytes,
