@@ -136,7 +136,7 @@ impl Sim {
                     "name": self.port_name(i),
                     "node": name(p.node), "peer": name(p.peer_node),
                     "cp": p.cp.is_some(),
-                    "qeq_frames": p.cp.as_ref().map(|c| c.qeq() as f64 / self.frame_size as f64),
+                    "qeq_frames": p.cp.as_ref().map(|c| c.qeq(self.frame_size) as f64 / self.frame_size as f64),
                     "capacity": p.qdisc.capacity.to_string(),
                     "q_mean_frames": mean, "q_std_frames": std, "q_max_frames": p.q.max,
                     "arrivals": p.c.arrivals, "arrivals_window": p.c.arrivals - w.arrivals,

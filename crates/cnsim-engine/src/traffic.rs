@@ -48,7 +48,7 @@ impl TrafficGen {
                 ps(*slot as f64 * slots)
             }
             TrafficGen::ParetoOnOff { gap, mean_on, mean_off, shape, left } => {
-                let mut burst = |rng: &mut Rng| (pareto(rng, *mean_on, *shape) / *gap as f64).ceil().clamp(1.0, u32::MAX as f64) as u64;
+                let burst = |rng: &mut Rng| (pareto(rng, *mean_on, *shape) / *gap as f64).ceil().clamp(1.0, u32::MAX as f64) as u64;
                 if *left == 0 {
                     *left = burst(rng); // the first burst began with the source's first frame
                 }

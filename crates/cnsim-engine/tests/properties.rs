@@ -1,5 +1,5 @@
 //! Property tests over random small networks (issue 8): whatever the topology, traffic, queue
-//! sizes and protocols (QCN, E-QCN, PAUSE, PFC), frames are conserved — every copy generated is
+//! sizes and protocols (QCN, E-QCN, BCN, PAUSE, PFC), frames are conserved — every copy generated is
 //! dropped at the source, injected or still waiting; every copy in the network is delivered,
 //! dropped or still in flight; every CNM and PAUSE frame likewise — and no queue ever holds more
 //! than its capacity.
@@ -38,11 +38,11 @@ fn net() -> impl Strategy<Value = Net> {
             prop::collection::vec(any::<bool>(), n_sw + n_h),
             prop_oneof![(1u32..=60).prop_map(|n| format!("{n} frames")), (1500u32..=90_000).prop_map(|b| format!("{b}B"))],
             prop::collection::vec(
-                (0..n_h, 0..n_h, 0u8..3, 0u8..3, 50u32..=6000, 0u8..8, 0u8..3)
+                (0..n_h, 0..n_h, 0u8..3, 0u8..3, 50u32..=6000, 0u8..8, 0u8..4)
                     .prop_map(|(src, dst, mode, kind, rate_mbps, prio, rp)| FlowSpec { src, dst, mode, kind, rate_mbps, prio, rp }),
                 1..=4,
             ),
-            0u8..3,
+            0u8..4,
             0u8..4,
             any::<u64>(),
         )
@@ -60,6 +60,7 @@ fn toml(n: &Net) -> String {
     match n.cp {
         1 => s += "[cp.qcn]\nqeq = \"5 frames\"\nsampling = \"every-frame\"\n",
         2 => s += "[cp.qcn]\nqeq = \"5 frames\"\n",
+        3 => s += "[cp.bcn]\nqeq = \"4 frames\"\nqsc = \"10 frames\"\npm = 0.2\n",
         _ => {}
     }
     match n.fc {
@@ -89,7 +90,7 @@ fn toml(n: &Net) -> String {
             1 => format!("{{ kind = \"poisson\", rate = \"{}Mbps\" }}", f.rate_mbps),
             _ => format!("{{ kind = \"bernoulli\", load = {} }}", f.rate_mbps as f64 / 6000.0),
         };
-        let rp = ["\"none\"", "{ qcn = {} }", "{ eqcn = {} }"][f.rp as usize];
+        let rp = ["\"none\"", "{ qcn = {} }", "{ eqcn = {} }", "{ bcn = { stop_max = \"100us\" } }"][f.rp as usize];
         s += &format!(
             "[[flow]]\nname = \"f{i}\"\nfrom = \"H{}\"\nto = \"{to}\"\nmode = \"{mode}\"\ntraffic = {traffic}\npriority = {}\nrp = {rp}\nlimiter = {{ buffer = 20 }}\n",
             f.src + 1,

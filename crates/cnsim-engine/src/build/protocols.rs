@@ -6,7 +6,7 @@ use crate::core::time::Time;
 use crate::protocols::eqcn::{Decrease, EqcnRp};
 use crate::protocols::pause::{PauseCfg, Trigger};
 use crate::protocols::qcn::{CongestionPoint, CpParams, ReactionPoint, RpParams, RpVariant, Sampling};
-use crate::protocols::{Cp, QcnCp, Rp};
+use crate::protocols::{bcn, BcnCp, Cp, QcnCp, Rp};
 use crate::scenario::*;
 use crate::units::Bytes;
 
@@ -29,6 +29,7 @@ pub fn cp(slot: &CpSlot, frame: u64, seed: u64, name: &str) -> Result<Option<Cp>
     let spec = match slot {
         CpSlot::None => return Ok(None),
         CpSlot::Qcn(s) => s,
+        CpSlot::Bcn(s) => return bcn_cp(s, frame, seed, name).map(Some),
     };
     let qeq = spec.qeq.bytes(frame);
     if qeq == 0 || qeq > MAX_QUEUE_BYTES {
@@ -59,6 +60,53 @@ pub fn cp(slot: &CpSlot, frame: u64, seed: u64, name: &str) -> Result<Option<Cp>
         sample_dropped: spec.sample_dropped,
         eqcn_tie_break: spec.eqcn_tie_break,
     })))
+}
+
+/// `[cp.bcn]`: thresholds in frames of `frame` bytes.
+fn bcn_cp(spec: &BcnCpSpec, frame: u64, seed: u64, name: &str) -> Result<Cp, String> {
+    if !(spec.pm > 0.0 && spec.pm <= 1.0) {
+        return Err(format!("cp.bcn.pm must be in (0, 1], got {}", spec.pm));
+    }
+    if !(spec.w >= 0.0 && spec.w.is_finite() && spec.w <= 1e6) {
+        return Err(format!("cp.bcn.w must be a number in [0, 1e6], got {}", spec.w));
+    }
+    let frames = |a: crate::units::Amount| a.bytes(frame) as f64 / frame as f64;
+    let (qeq, qsc) = (frames(spec.qeq), frames(spec.qsc));
+    if !(qeq > 0.0 && qeq < qsc && qsc <= MAX_QUEUE_BYTES as f64) {
+        return Err(format!("cp.bcn needs 0 < qeq < qsc, got qeq {} and qsc {}", spec.qeq, spec.qsc));
+    }
+    let p = bcn::CpParams { pm: spec.pm, qeq, qsc, w: spec.w, msg_size: frame_size(spec.msg_size, "cp.bcn.msg_size")? };
+    Ok(Cp::Bcn(BcnCp { cp: bcn::CongestionPoint::new(p), rng: Rng::stream(seed, "cp", name) }))
+}
+
+fn bcn_rp_params(spec: &BcnRpSpec, line_rate: f64) -> Result<bcn::RpParams, String> {
+    let finite_pos = |x: f64| x > 0.0 && x.is_finite();
+    if !finite_pos(spec.gi) || !(spec.gd > 0.0 && spec.gd < 1.0) {
+        return Err(format!("rp.bcn.gi must be positive and rp.bcn.gd in (0, 1), got {} and {}", spec.gi, spec.gd));
+    }
+    if spec.ru_fraction.is_some_and(|k| !(finite_pos(k) && k <= 1.0)) {
+        return Err("rp.bcn.ru_fraction must be in (0, 1]".into());
+    }
+    if spec.ru.0 == 0 || spec.min_rate.0 == 0 {
+        return Err("rp.bcn.ru and rp.bcn.min_rate must be positive".into());
+    }
+    if !(spec.min_dec_factor >= 0.0 && spec.min_dec_factor < 1.0) {
+        return Err(format!("rp.bcn.min_dec_factor must be in [0, 1), got {}", spec.min_dec_factor));
+    }
+    Ok(bcn::RpParams {
+        line_rate,
+        gi: spec.gi,
+        gd: spec.gd,
+        ru: spec.ru.0 as f64,
+        ru_fraction: spec.ru_fraction,
+        min_rate: spec.min_rate.0 as f64,
+        min_dec_factor: spec.min_dec_factor,
+        stop_max: spec.stop_max.0,
+        association: match spec.association {
+            AssociationSpec::LatestNegative => bcn::Association::LatestNegative,
+            AssociationSpec::First => bcn::Association::First,
+        },
+    })
 }
 
 fn qcn_rp_params(spec: &QcnRpSpec, line_rate: f64) -> Result<RpParams, String> {
@@ -95,9 +143,13 @@ fn qcn_rp_params(spec: &QcnRpSpec, line_rate: f64) -> Result<RpParams, String> {
 }
 
 /// A constructor for the reaction point of each flow of a source whose link runs at `line_rate`.
-pub fn rp(slot: &RpSlot, line_rate: f64) -> Result<Option<impl Fn() -> Rp>, String> {
+pub fn rp(slot: &RpSlot, line_rate: f64) -> Result<Option<Box<dyn Fn() -> Rp>>, String> {
     let (params, eqcn) = match slot {
         RpSlot::None => return Ok(None),
+        RpSlot::Bcn(s) => {
+            let p = bcn_rp_params(s, line_rate)?;
+            return Ok(Some(Box::new(move || Rp::Bcn(bcn::ReactionPoint::new(p)))));
+        }
         RpSlot::Qcn(s) => (qcn_rp_params(s, line_rate)?, None),
         RpSlot::Eqcn(s) => (
             qcn_rp_params(&s.qcn(), line_rate)?,
@@ -107,10 +159,10 @@ pub fn rp(slot: &RpSlot, line_rate: f64) -> Result<Option<impl Fn() -> Rp>, Stri
             }),
         ),
     };
-    Ok(Some(move || match eqcn {
+    Ok(Some(Box::new(move || match eqcn {
         None => Rp::Qcn(ReactionPoint::new(params)),
         Some(d) => Rp::Eqcn(ReactionPoint::new(params), EqcnRp::new(d)),
-    }))
+    })))
 }
 
 /// Link-level flow control for every switch port, or None.

@@ -152,6 +152,11 @@ impl Qdisc {
     pub fn class_bytes(&self, prio: u8) -> u64 {
         self.class(prio).bytes
     }
+    /// Frames waiting in the queue that serves priority `prio`.
+    #[inline]
+    pub fn class_len(&self, prio: u8) -> u64 {
+        self.class(prio).q.len() as u64
+    }
     /// Every waiting frame (accounting, not the hot path).
     pub fn ids(&self) -> impl Iterator<Item = FrameId> + '_ {
         let higher = self.higher.iter().flat_map(|h| h.iter());

@@ -20,8 +20,9 @@
 //! enhanced BCN, a fraction of the capacity C the message carries (§VI.B: 0.8 Mb/s at 1 Gb/s and
 //! 8 Mb/s at 10 Gb/s). STOP sets the rate to 0 for a random time U[0, Tmax], then to C/100.
 //! Open points, made parameters: which CPID the regulator keeps (default: that of the latest
-//! negative message), the rate's floor (default 1 Mb/s) and when the regulator goes away (default:
-//! back at line rate with nothing waiting, as QCN's limiter).
+//! negative message), the rate's floor (default 1 Mb/s), the largest cut one message makes (eq. 2's
+//! factor 1 + Gd·e is negative for e < −1/Gd; default: at most halve, as QCN) and when the
+//! regulator goes away (default: back at line rate with nothing waiting, as QCN's limiter).
 
 use crate::core::rng::Rng;
 use crate::core::time::{Time, PS_PER_S};
@@ -132,6 +133,10 @@ pub struct RpParams {
     pub ru_fraction: Option<f64>,
     /// Floor of the regulated rate (bit/s) outside STOP.
     pub min_rate: f64,
+    /// Smallest factor one negative message may multiply the rate by: eq. 2's 1 + Gd·e turns
+    /// negative for e < −1/Gd (−81 frames at Gd 0.0124), which the seed does not address; 0.5
+    /// by default, as QCN's MIN_DEC_FACTOR.
+    pub min_dec_factor: f64,
     /// STOP lasts U[0, stop_max].
     pub stop_max: Time,
     pub association: Association,
@@ -199,7 +204,7 @@ impl ReactionPoint {
             let ru = self.p.ru_fraction.map_or(self.p.ru, |k| k * m.capacity_bps as f64);
             self.rate += self.p.gi * e * ru;
         } else if e < 0.0 {
-            self.rate *= 1.0 + self.p.gd * e;
+            self.rate *= (1.0 + self.p.gd * e).max(self.p.min_dec_factor);
             if self.p.association == Association::LatestNegative {
                 self.cpid = m.cpid;
             }
@@ -310,6 +315,7 @@ mod tests {
             ru: 4e6,
             ru_fraction: None,
             min_rate: 1e6,
+            min_dec_factor: 0.0,
             stop_max: DEFAULT_STOP_MAX,
             association: Association::LatestNegative,
         })
@@ -347,6 +353,11 @@ mod tests {
         // Never below the floor, never above the line rate.
         s.on_message(&msg(-1000.0, CPID), 10, r);
         assert_eq!(s.rate, 1e6);
+        // With the default largest cut, e = −1000 only halves.
+        let mut h = ReactionPoint { rate: 5e9, active: true, ..rp() };
+        h.p.min_dec_factor = 0.5;
+        h.on_message(&msg(-1000.0, CPID), 12, r);
+        assert_eq!(h.rate, 2.5e9);
         s.on_message(&msg(1e6, CPID), 11, r);
         assert_eq!(s.rate, 10e9);
     }

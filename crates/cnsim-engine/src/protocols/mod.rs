@@ -6,8 +6,8 @@
 //!
 //! | slot | where | variants |
 //! |---|---|---|
-//! | congestion point `Cp` | a switch output queue | QCN (with E-QCN's Algorithm 2 for E-QCN frames) |
-//! | reaction point `Rp` | a flow's rate limiter at its source | QCN, E-QCN |
+//! | congestion point `Cp` | a switch output queue | QCN (with E-QCN's Algorithm 2 for E-QCN frames), BCN |
+//! | reaction point `Rp` | a flow's rate limiter at its source | QCN, E-QCN, BCN |
 //! | flow control `pause::PauseCfg` + `pause::PauseGen` | every switch port | 802.3x PAUSE, 802.1Qbb PFC |
 //! | endpoint / traffic `traffic::TrafficGen` | a flow's source | CBR, Poisson, Bernoulli |
 //!
@@ -29,6 +29,22 @@ use serde_json::{json, Value};
 /// The congestion point of one output queue.
 pub enum Cp {
     Qcn(QcnCp),
+    Bcn(BcnCp),
+}
+
+/// The queue a CP watches, as it is right after a frame was offered to it.
+#[derive(Clone, Copy, Debug)]
+pub struct QueueView {
+    pub bytes: u64,
+    pub frames: u64,
+    /// Rate of the port's link (BCN's capacity field).
+    pub rate_bps: u64,
+}
+
+/// A BCN congestion point with its random stream.
+pub struct BcnCp {
+    pub cp: bcn::CongestionPoint,
+    pub rng: Rng,
 }
 
 /// An 802.1Qau CP with its random stream and CNM settings.
@@ -43,17 +59,21 @@ pub struct QcnCp {
 }
 
 impl Cp {
-    /// A data frame `f` was offered to the CP's queue (`accepted` or dropped); `qlen` is the
-    /// queue's length in bytes after the offer. Returns the feedback frame to send, if any.
+    /// A data frame `f` was offered to the CP's queue (`accepted` or dropped); `q` is the queue
+    /// right after the offer. Returns the feedback frame to send, if any.
     #[inline]
-    pub fn on_data(&mut self, f: &Frame, accepted: bool, qlen: u64, cpid: u32, node: NodeId, now: Time) -> Option<Frame> {
+    pub fn on_data(&mut self, f: &Frame, accepted: bool, q: QueueView, cpid: u32, node: NodeId, now: Time) -> Option<Frame> {
         match self {
+            Cp::Bcn(c) => {
+                let m = c.cp.on_arrival(f, q.frames, cpid, q.rate_bps, &mut c.rng)?;
+                Some(m.frame(f, node, c.cp.p.msg_size, now))
+            }
             Cp::Qcn(c) => {
                 if !accepted && !c.sample_dropped {
                     return None;
                 }
                 // E-QCN frames: only the representative CP notifies (seed 001 Algorithm 2).
-                let s = c.cp.on_arrival(f.size, qlen, &mut c.rng)?;
+                let s = c.cp.on_arrival(f.size, q.bytes, &mut c.rng)?;
                 let rep = match eqcn::read_tag(f) {
                     Some((fb_hat, sel)) => eqcn::is_representative(s.qntz_fb, cpid, fb_hat, sel, c.eqcn_tie_break),
                     None => true,
@@ -63,10 +83,11 @@ impl Cp {
         }
     }
 
-    /// Qeq in bytes, for reports.
-    pub fn qeq(&self) -> u64 {
+    /// Qeq in bytes (frames of `frame` bytes for protocols that count frames), for reports.
+    pub fn qeq(&self, frame: u64) -> u64 {
         match self {
             Cp::Qcn(c) => c.cp.p.qeq,
+            Cp::Bcn(c) => (c.cp.p.qeq * frame as f64) as u64,
         }
     }
 }
@@ -75,57 +96,64 @@ impl Cp {
 pub enum Rp {
     Qcn(ReactionPoint),
     Eqcn(ReactionPoint, eqcn::EqcnRp),
+    Bcn(bcn::ReactionPoint),
 }
 
 impl Rp {
-    #[inline]
-    fn qcn(&self) -> &ReactionPoint {
-        match self {
-            Rp::Qcn(r) | Rp::Eqcn(r, _) => r,
-        }
-    }
-    #[inline]
-    fn qcn_mut(&mut self) -> &mut ReactionPoint {
-        match self {
-            Rp::Qcn(r) | Rp::Eqcn(r, _) => r,
-        }
-    }
-
-    /// The limiter's current rate (bit/s) when it limits, else None.
+    /// The limiter's current rate (bit/s) when it limits (0 while a BCN STOP holds it), else None.
     #[inline]
     pub fn limit(&self) -> Option<f64> {
-        let r = self.qcn();
-        r.active.then_some(r.cr)
+        match self {
+            Rp::Qcn(r) | Rp::Eqcn(r, _) => r.active.then_some(r.cr),
+            Rp::Bcn(b) => b.limit(),
+        }
     }
-    /// The current rate CR (line rate when no limiter is in place).
+    /// The current rate (QCN's CR; line rate when no limiter is in place).
     #[inline]
     pub fn rate(&self) -> f64 {
-        self.qcn().cr
+        match self {
+            Rp::Qcn(r) | Rp::Eqcn(r, _) => r.cr,
+            Rp::Bcn(b) => b.rate,
+        }
     }
-    /// The target rate TR.
+    /// The target rate (QCN's TR; BCN has none and reports its rate).
     pub fn target(&self) -> f64 {
-        self.qcn().tr
+        match self {
+            Rp::Qcn(r) | Rp::Eqcn(r, _) => r.tr,
+            Rp::Bcn(b) => b.rate,
+        }
     }
     pub fn feedback_received(&self) -> u64 {
-        self.qcn().cnms_received
+        match self {
+            Rp::Qcn(r) | Rp::Eqcn(r, _) => r.cnms_received,
+            Rp::Bcn(b) => b.messages,
+        }
     }
 
-    /// Tag a data frame about to leave (E-QCN carries F̂b).
+    /// Tag a data frame about to leave (E-QCN carries F̂b, BCN the rate-regulator tag).
     #[inline]
     pub fn stamp(&self, f: &mut Frame) {
-        if let Rp::Eqcn(_, e) = self {
-            e.stamp(f);
+        match self {
+            Rp::Qcn(_) => {}
+            Rp::Eqcn(_, e) => e.stamp(f),
+            Rp::Bcn(b) => b.stamp(f),
         }
     }
 
     /// The limiter sent a frame of `len` bytes; `queue_empty` says whether frames still wait.
     #[inline]
     pub fn on_sent(&mut self, len: u32, queue_empty: bool, rng: &mut Rng) -> TimerAction {
-        self.qcn_mut().on_frame_sent(len, queue_empty, rng)
+        match self {
+            Rp::Qcn(r) | Rp::Eqcn(r, _) => r.on_frame_sent(len, queue_empty, rng),
+            Rp::Bcn(b) => b.on_sent(queue_empty),
+        }
     }
 
     /// A feedback frame for this flow arrived at its source.
-    pub fn on_feedback(&mut self, f: &Frame, now: Time) -> TimerAction {
+    pub fn on_feedback(&mut self, f: &Frame, now: Time, rng: &mut Rng) -> TimerAction {
+        if let Rp::Bcn(b) = self {
+            return bcn::Message::read(f).map_or(TimerAction::None, |m| b.on_message(&m, now, rng));
+        }
         let Some(cnm) = Cnm::read(f) else { return TimerAction::None };
         match self {
             Rp::Qcn(r) => r.on_cnm(cnm.qntz_fb, now),
@@ -133,24 +161,38 @@ impl Rp {
                 let fb = e.on_cnm(cnm.qntz_fb, cnm.cpid);
                 r.on_cnm(fb, now)
             }
+            Rp::Bcn(_) => TimerAction::None,
         }
     }
 
     pub fn on_timer(&mut self, now: Time, queue_empty: bool, rng: &mut Rng) -> TimerAction {
-        self.qcn_mut().on_timer(now, queue_empty, rng)
+        match self {
+            Rp::Qcn(r) | Rp::Eqcn(r, _) => r.on_timer(now, queue_empty, rng),
+            Rp::Bcn(b) => b.on_timer(now),
+        }
     }
 
-    /// The protocol's own fields of the run's statistics (declared in `qcn::METRICS`).
+    /// The protocol's own fields of the run's statistics (declared in `qcn::METRICS` and
+    /// `bcn::METRICS`).
     pub fn report(&self) -> Value {
-        let r = self.qcn();
-        let (proto, fb_hat) = match self {
-            Rp::Qcn(_) => ("qcn", None),
-            Rp::Eqcn(_, e) => ("eqcn", Some(e.fb_hat)),
-        };
-        json!({
-            "protocol": proto, "fb_hat": fb_hat, "cr_final_bps": r.cr, "tr_final_bps": r.tr,
-            "first_cnm_s": r.first_cnm.map(crate::core::time::to_secs),
-            "cnms_received": r.cnms_received, "limiters_created": r.limiters_created,
-        })
+        let to_s = |t: Option<Time>| t.map(crate::core::time::to_secs);
+        match self {
+            Rp::Qcn(r) | Rp::Eqcn(r, _) => {
+                let (proto, fb_hat) = match self {
+                    Rp::Eqcn(_, e) => ("eqcn", Some(e.fb_hat)),
+                    _ => ("qcn", None),
+                };
+                json!({
+                    "protocol": proto, "fb_hat": fb_hat, "cr_final_bps": r.cr, "tr_final_bps": r.tr,
+                    "first_cnm_s": to_s(r.first_cnm),
+                    "cnms_received": r.cnms_received, "limiters_created": r.limiters_created,
+                })
+            }
+            Rp::Bcn(b) => json!({
+                "protocol": "bcn", "rate_final_bps": b.rate, "bcn_messages": b.messages, "bcn_stops": b.stops,
+                "regulators_created": b.regulators_created, "first_message_s": to_s(b.first_message),
+                "cnms_received": b.messages,
+            }),
+        }
     }
 }

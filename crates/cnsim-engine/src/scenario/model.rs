@@ -118,6 +118,14 @@ default_fns! {
     d_quanta: u16 = 0xFFFF;
     d_pause_size: Bytes = Bytes(64);
     d_all_prios: Vec<u8> = (0..8).collect();
+    d_pm: f64 = 0.01;
+    d_bcn_qeq: Amount = Amount::Frames(16);
+    d_qsc: Amount = Amount::Frames(80);
+    d_gi: f64 = 4.0;
+    d_gd_bcn: f64 = 0.0124;
+    d_ru: Rate = Rate(4_000_000);
+    d_bcn_min_rate: Rate = Rate(1_000_000);
+    d_stop_max: Duration = Duration(1_000_000_000);
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -247,6 +255,29 @@ pub enum CpSlot {
     None,
     /// IEEE 802.1Qau QCN (E-QCN frames get Algorithm 2 of seed 001).
     Qcn(QcnCpSpec),
+    /// Backward congestion notification, enhanced with the capacity field (seed 002 §IV).
+    Bcn(BcnCpSpec),
+}
+
+/// `[cp.bcn]`: seed 002 §VI.A's parameters by default.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct BcnCpSpec {
+    /// Sampling probability Pm, default 0.01 (PROTOCOLS.md §6).
+    #[serde(default = "d_pm")]
+    pub pm: f64,
+    /// Equilibrium queue Qeq, default 16 frames.
+    #[serde(default = "d_bcn_qeq")]
+    pub qeq: Amount,
+    /// STOP threshold Qsc, default 80 frames.
+    #[serde(default = "d_qsc")]
+    pub qsc: Amount,
+    /// W, default 2.
+    #[serde(default = "d_w")]
+    pub w: f64,
+    /// BCN message size, default 64 B (the seed gives none).
+    #[serde(default = "d_cnm_size")]
+    pub msg_size: Bytes,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]
@@ -439,6 +470,49 @@ pub enum RpSlot {
     Qcn(QcnRpSpec),
     /// QCN with the representative-CP enhancement for multicast (seed 001 Algorithm 1).
     Eqcn(EqcnRpSpec),
+    /// BCN rate regulator (seed 002 §IV.C–D).
+    Bcn(BcnRpSpec),
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum AssociationSpec {
+    /// The CPID of the latest negative message (the CP that last asked for a decrease).
+    #[default]
+    LatestNegative,
+    /// The CPID of the message that created the regulator.
+    First,
+}
+
+/// `rp = { bcn = { ... } }`: seed 002 §VI.A's parameters by default.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct BcnRpSpec {
+    /// Additive increase gain Gi, default 4.
+    #[serde(default = "d_gi")]
+    pub gi: f64,
+    /// Multiplicative decrease gain Gd, default 0.0124.
+    #[serde(default = "d_gd_bcn")]
+    pub gd: f64,
+    /// Rate unit Ru, default 4 Mb/s.
+    #[serde(default = "d_ru")]
+    pub ru: Rate,
+    /// Enhanced BCN: Ru = ru_fraction × the capacity C a message carries (e.g. 0.0008: 8 Mb/s at
+    /// 10 Gb/s, seed 002 §VI.B). Unset: the fixed `ru`.
+    pub ru_fraction: Option<f64>,
+    /// Floor of the regulated rate, default 1 Mb/s (an assumption: the seed gives none).
+    #[serde(default = "d_bcn_min_rate")]
+    pub min_rate: Rate,
+    /// Smallest factor one negative message may multiply the rate by, default 0.5 (eq. 2's
+    /// 1 + Gd·e is negative for e < −1/Gd; the seed is silent; as QCN's MIN_DEC_FACTOR).
+    #[serde(default = "d_min_dec")]
+    pub min_dec_factor: f64,
+    /// A STOP lasts U[0, stop_max], default 1 ms (an assumption: "a random period").
+    #[serde(default = "d_stop_max")]
+    pub stop_max: Duration,
+    /// Which CPID the regulator keeps, default "latest-negative".
+    #[serde(default)]
+    pub association: AssociationSpec,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]

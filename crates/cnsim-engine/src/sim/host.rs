@@ -4,7 +4,11 @@
 use super::{Event, Sim};
 use crate::core::time::pace_time;
 use crate::net::frame::{Frame, FrameId, FrameKind, NONE};
+use crate::core::time::Time;
 use crate::protocols::qcn::TimerAction;
+
+/// `Sender::next_allowed` of a limiter held at rate 0.
+const STALLED: Time = Time::MAX;
 
 impl Sim {
     pub(super) fn on_app_tick(&mut self, s: u32) {
@@ -27,7 +31,7 @@ impl Sim {
         if next < snd.stop {
             self.queue.push(next, Event::AppTick { sender: s });
         }
-        if !snd.release_pending && !snd.blocked {
+        if !snd.release_pending && !snd.blocked && snd.next_allowed != STALLED {
             if now >= snd.next_allowed {
                 self.release(s);
             } else {
@@ -95,8 +99,12 @@ impl Sim {
             }
         }
         let snd = &mut self.senders[s as usize];
-        snd.next_allowed = if rate.is_finite() { now + pace_time(size as u64, rate) } else { now };
-        if !snd.buf.is_empty() {
+        snd.next_allowed = match rate {
+            r if r.is_infinite() => now,
+            r if r > 0.0 => now + pace_time(size as u64, r),
+            _ => STALLED, // held at rate 0 (a BCN STOP) until an RP raises the rate
+        };
+        if !snd.buf.is_empty() && snd.next_allowed != STALLED {
             snd.release_pending = true;
             let at = snd.next_allowed.max(now);
             self.queue.push(at, Event::Release { sender: s });
@@ -124,13 +132,22 @@ impl Sim {
         if self.flows[f as usize].note_cr(now).is_none() {
             return;
         }
-        let snd = &mut self.senders[self.flows[f as usize].sender as usize];
+        let s = self.flows[f as usize].sender;
+        let snd = &mut self.senders[s as usize];
         let session = self.flows[snd.flows.start as usize..snd.flows.end as usize]
             .iter()
             .filter_map(|fl| fl.rp.as_ref().map(|r| r.rate()))
             .fold(f64::INFINITY, f64::min);
         if session != snd.cr.value() {
             snd.cr.set(now, session);
+        }
+        if snd.next_allowed == STALLED && session > 0.0 {
+            // The rate left 0: the limiter may send again.
+            snd.next_allowed = now;
+            if !snd.buf.is_empty() && !snd.release_pending && !snd.blocked {
+                snd.release_pending = true;
+                self.queue.push(now, Event::Release { sender: s });
+            }
         }
     }
 
@@ -172,7 +189,7 @@ impl Sim {
                 self.frames.release(fid);
                 self.c.cnm_delivered += 1;
                 if let Some(rp) = &mut fl.rp {
-                    let act = rp.on_feedback(&f, self.now);
+                    let act = rp.on_feedback(&f, self.now, &mut fl.rp_rng);
                     self.apply_timer(f.flow, act);
                     self.note_rate(f.flow);
                 }

@@ -4,6 +4,7 @@
 use super::{Event, Sim};
 use crate::net::frame::{Dest, FrameId, FrameKind, NodeId, NONE};
 use crate::net::node::NodeKind;
+use crate::protocols::QueueView;
 
 impl Sim {
     /// Send frame `fid`, now at `node` (arrived through `in_port`, or NONE at its source), on.
@@ -98,8 +99,8 @@ impl Sim {
         p.c.arrivals += 1;
         let node = p.node;
         let Some(cp) = &mut p.cp else { return };
-        let qlen = p.qdisc.class_bytes(prio);
-        if let Some(fb) = cp.on_data(self.frames.get(fid), accepted, qlen, port, node, now) {
+        let q = QueueView { bytes: p.qdisc.class_bytes(prio), frames: p.qdisc.class_len(prio), rate_bps: p.rate_bps };
+        if let Some(fb) = cp.on_data(self.frames.get(fid), accepted, q, port, node, now) {
             p.c.feedback_sent += 1;
             self.c.cnm_sent += 1;
             let id = self.frames.alloc(fb);
