@@ -178,7 +178,7 @@ impl Sim {
             Event::Arrive { port, frame } => self.on_arrive(port, frame),
             Event::Timer { id, gen } => match self.timers.on_event(id, gen, self.now) {
                 TimerStep::Fire => self.on_timer(self.timer_owner[id as usize]),
-                TimerStep::Queue(t, g) => self.queue.push(t, Event::Timer { id, gen: g }),
+                TimerStep::Queue(t, g) => self.queue.push_slow(t, Event::Timer { id, gen: g }),
                 TimerStep::Idle => {}
             },
             Event::Record => self.on_record(),
@@ -198,7 +198,7 @@ impl Sim {
     #[inline]
     fn arm(&mut self, id: TimerId, at: Time) {
         if let TimerStep::Queue(t, gen) = self.timers.arm(id, at) {
-            self.queue.push(t, Event::Timer { id, gen });
+            self.queue.push_slow(t, Event::Timer { id, gen });
         }
     }
 }

@@ -51,7 +51,7 @@ impl Sim {
         }
         let next = now + self.record_interval;
         if next <= self.duration {
-            self.queue.push(next, Event::Record);
+            self.queue.push_slow(next, Event::Record);
         }
     }
 
