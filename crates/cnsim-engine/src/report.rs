@@ -173,9 +173,9 @@ impl Sim {
                        "receivers": receivers})
             })
             .collect();
-        // Sessions: one per sender with RPs; the session rate is min over its RPs (seed 000 §3).
+        // Sessions with RPs; the session rate is min over its RPs (seed 000 §3).
         let sessions: Vec<Value> = self
-            .senders
+            .sessions
             .iter()
             .filter(|s| self.flows[s.flows.start as usize].rp.is_some())
             .map(|s| {

@@ -32,6 +32,15 @@ fn ps(x: f64) -> Time {
 }
 
 impl TrafficGen {
+    /// The span a source's random start phase is drawn from: one (mean) gap, or one slot.
+    pub fn phase_span(&self) -> Time {
+        match *self {
+            TrafficGen::Cbr { gap } | TrafficGen::ParetoOnOff { gap, .. } => gap,
+            TrafficGen::Poisson { mean_gap } => ps(mean_gap),
+            TrafficGen::Bernoulli { slot, .. } => slot,
+        }
+    }
+
     #[inline]
     pub fn next_gap(&mut self, rng: &mut Rng) -> Time {
         match self {

@@ -123,7 +123,7 @@ impl Sim {
             }
         }
 
-        let series = if simc.record_interval.0 > 0 { series::series(&nodes, &ports, &tr.flows, &tr.senders) } else { Default::default() };
+        let series = if simc.record_interval.0 > 0 { series::series(&nodes, &ports, &tr.flows, &tr.sessions) } else { Default::default() };
         let mut queue = EventQueue::default();
         queue.push(simc.measure_from.0, Event::WindowStart);
         if simc.record_interval.0 > 0 {
@@ -156,6 +156,7 @@ impl Sim {
             ports,
             senders: tr.senders,
             flows: tr.flows,
+            sessions: tr.sessions,
             routes,
             mcast,
             fc,

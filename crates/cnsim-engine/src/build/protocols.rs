@@ -3,7 +3,7 @@
 
 use crate::core::rng::Rng;
 use crate::core::time::Time;
-use crate::protocols::eqcn::{Decrease, EqcnRp};
+use crate::protocols::eqcn::{Decrease, EqcnRp, Reset};
 use crate::protocols::pause::{PauseCfg, Trigger};
 use crate::protocols::qcn::{CongestionPoint, CpParams, ReactionPoint, RpParams, RpVariant, Sampling};
 use crate::protocols::{bcn, BcnCp, Cp, QcnCp, Rp};
@@ -151,17 +151,25 @@ pub fn rp(slot: &RpSlot, line_rate: f64) -> Result<Option<Box<dyn Fn() -> Rp>>, 
             return Ok(Some(Box::new(move || Rp::Bcn(bcn::ReactionPoint::new(p)))));
         }
         RpSlot::Qcn(s) => (qcn_rp_params(s, line_rate)?, None),
-        RpSlot::Eqcn(s) => (
-            qcn_rp_params(&s.qcn(), line_rate)?,
-            Some(match s.decrease {
+        RpSlot::Eqcn(s) => {
+            if s.fb_hat_reset == FbHatReset::Expire && s.fb_hat_expiry.0 == 0 {
+                return Err("rp.eqcn.fb_hat_expiry must be positive".into());
+            }
+            let decrease = match s.decrease {
                 EqcnDecrease::Saved => Decrease::Saved,
                 EqcnDecrease::Received => Decrease::Received,
-            }),
-        ),
+            };
+            let reset = match s.fb_hat_reset {
+                FbHatReset::At63 => Reset::At63,
+                FbHatReset::OnRelease => Reset::OnRelease,
+                FbHatReset::Expire => Reset::Expire(s.fb_hat_expiry.0),
+            };
+            (qcn_rp_params(&s.qcn(), line_rate)?, Some((decrease, reset)))
+        }
     };
     Ok(Some(Box::new(move || match eqcn {
         None => Rp::Qcn(ReactionPoint::new(params)),
-        Some(d) => Rp::Eqcn(ReactionPoint::new(params), EqcnRp::new(d)),
+        Some((d, r)) => Rp::Eqcn(ReactionPoint::new(params), EqcnRp::with_reset(d, r)),
     })))
 }
 

@@ -1,11 +1,11 @@
 //! The recorded series: names and probes (docs/internals/core-api.md lists the names).
 
-use crate::net::flow::{Flow, Sender};
+use crate::net::flow::{Flow, Session};
 use crate::net::node::{Node, NodeKind};
 use crate::net::port::Port;
 use crate::sim::{Probe, Series};
 
-pub fn series(nodes: &[Node], ports: &[Port], flows: &[Flow], senders: &[Sender]) -> Series {
+pub fn series(nodes: &[Node], ports: &[Port], flows: &[Flow], sessions: &[Session]) -> Series {
     let mut s = Series::default();
     let mut add = |name: String, probe: Probe| {
         s.names.push(name);
@@ -17,9 +17,9 @@ pub fn series(nodes: &[Node], ports: &[Port], flows: &[Flow], senders: &[Sender]
             add(format!("rp.{}.tr", f.name), Probe::Tr(i as u32));
         }
     }
-    for (i, snd) in senders.iter().enumerate() {
-        if snd.flows.len() > 1 && flows[snd.flows.start as usize].rp.is_some() {
-            add(format!("session.{}.cr", nodes[snd.host as usize].name), Probe::Session(i as u32));
+    for (i, sess) in sessions.iter().enumerate() {
+        if sess.flows.len() > 1 && flows[sess.flows.start as usize].rp.is_some() {
+            add(format!("session.{}.cr", nodes[sess.host as usize].name), Probe::Session(i as u32));
         }
     }
     for (p, port) in ports.iter().enumerate() {

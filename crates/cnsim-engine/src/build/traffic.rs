@@ -5,7 +5,7 @@ use super::{protocols, Ctx, R};
 use crate::core::rng::Rng;
 use crate::core::stats::TimeAvg;
 use crate::core::time::{pace_time, tx_time, Time};
-use crate::net::flow::{Flow, Receiver, Sender};
+use crate::net::flow::{Flow, Receiver, Sender, Session};
 use crate::net::frame::{Dest, NONE};
 use crate::net::node::{Node, NodeKind};
 use crate::net::port::Port;
@@ -27,13 +27,14 @@ pub struct Needs {
 pub struct Traffic {
     pub flows: Vec<Flow>,
     pub senders: Vec<Sender>,
+    pub sessions: Vec<Session>,
     pub needs: Needs,
 }
 
 type Groups = HashMap<String, (usize, Vec<usize>)>;
 
 pub fn flows(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups) -> R<Traffic> {
-    let mut t = Traffic { flows: vec![], senders: vec![], needs: Needs::default() };
+    let mut t = Traffic { flows: vec![], senders: vec![], sessions: vec![], needs: Needs::default() };
     let mut names: HashSet<String> = HashSet::new();
     for fs in &ctx.loaded.scenario.flows {
         flow_spec(ctx, nodes, ports, groups, fs, &mut t, &mut names)?;
@@ -115,6 +116,8 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
         }
         t.needs.ends.push(s);
         t.needs.ends.extend(parts.iter().flat_map(|p| p.2.iter().copied()));
+        let session_id = t.sessions.len() as u32;
+        let session_start = t.flows.len() as u32;
         let own = mode == Mode::MultipleUnicast && fs.limiter.copy_rate == CopyRate::Own;
         let per_sender: Vec<Vec<usize>> = if own { (0..parts.len()).map(|k| vec![k]).collect() } else { vec![(0..parts.len()).collect()] };
         for ks in per_sender {
@@ -127,6 +130,7 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
                 }
                 t.flows.push(Flow {
                     sender: sender_id,
+                    session: session_id,
                     src: s as u32,
                     dst,
                     first_port: first,
@@ -152,13 +156,18 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
                 });
             }
             let name_k = t.flows[first_flow as usize].name.clone();
+            let mut rng = Rng::stream(seed, "src", &name_k);
+            let phase = match fs.traffic.phase {
+                PhaseSpec::Random => (rng.uniform() * gen.phase_span() as f64) as Time,
+                PhaseSpec::None => 0,
+            };
             t.senders.push(Sender {
                 host: s as u32,
                 flows: first_flow..t.flows.len() as u32,
                 gen,
                 frame,
                 prio: fs.priority,
-                start,
+                start: start.saturating_add(phase),
                 stop,
                 // Never pre-sized by the input: the buffer grows only as frames wait.
                 buf: VecDeque::with_capacity((fs.limiter.buffer as usize).min(1024)),
@@ -166,13 +175,13 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
                 next_allowed: 0,
                 release_pending: false,
                 blocked: false,
-                rng: Rng::stream(seed, "src", &name_k),
+                rng,
                 generated: 0,
                 generated_w0: 0,
                 source_dropped: 0,
-                cr: TimeAvg::new(line_rate as f64),
             });
         }
+        t.sessions.push(Session { host: s as u32, flows: session_start..t.flows.len() as u32, cr: TimeAvg::new(line_rate as f64) });
     }
     Ok(())
 }

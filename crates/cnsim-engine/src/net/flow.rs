@@ -32,7 +32,14 @@ pub struct Sender {
     pub generated: u64,
     pub generated_w0: u64,
     pub source_dropped: u64,
-    /// Session rate CR = min over the sender's RPs (seed 000 §3), time-weighted over the window.
+}
+
+/// A source's session: every flow (copy) one `[[flow]]` table makes from one source — all the
+/// receivers of a multicast or multiple-unicast session, however its copies are paced. Its rate is
+/// CR = min over the copies' RPs (seed 000 §3), time-weighted over the window.
+pub struct Session {
+    pub host: NodeId,
+    pub flows: Range<u32>,
     pub cr: TimeAvg,
 }
 
@@ -46,6 +53,7 @@ pub struct Receiver {
 pub struct Flow {
     pub name: String,
     pub sender: u32,
+    pub session: u32,
     pub src: NodeId,
     pub dst: Dest,
     /// The first-hop port at the source.

@@ -3,6 +3,7 @@
 //! RP's saved feedback `fb_hat` and the CPID that set it; only the CP whose quantized |Fb| is at
 //! least `fb_hat` (the representative) sends CNMs.
 
+use crate::core::time::Time;
 use crate::net::frame::{Frame, Proto};
 use crate::protocols::qcn::QNTZ_FB_MAX;
 
@@ -18,6 +19,19 @@ pub enum Decrease {
     Received,
 }
 
+/// When F̂b is cleared besides Algorithm 1's reset at 63. The seed resets only at 63 and is silent
+/// on what happens once the limiter is released, so an RP can keep an F̂b above anything a CP can
+/// still produce and no CP is representative again (the lock-out).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reset {
+    /// Only at 63, as Algorithm 1 is written (default).
+    At63,
+    /// Also when the rate limiter is released.
+    OnRelease,
+    /// Also when no CNM arrived for this long.
+    Expire(Time),
+}
+
 /// Algorithm 1 at the reaction point: keep the largest feedback seen, reset at 63.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EqcnRp {
@@ -25,15 +39,34 @@ pub struct EqcnRp {
     /// CPID of the CNM that set `fb_hat` (the tie-break of §4).
     pub cpid: u32,
     pub decrease: Decrease,
+    pub reset: Reset,
+    last_cnm: Time,
 }
 
 impl EqcnRp {
     pub fn new(decrease: Decrease) -> Self {
-        EqcnRp { fb_hat: 0, cpid: NO_CPID, decrease }
+        Self::with_reset(decrease, Reset::At63)
+    }
+    pub fn with_reset(decrease: Decrease, reset: Reset) -> Self {
+        EqcnRp { fb_hat: 0, cpid: NO_CPID, decrease, reset, last_cnm: 0 }
     }
 
-    /// A CNM with quantized feedback `fb` from `cpid`: returns the value to decrease the rate with.
-    pub fn on_cnm(&mut self, fb: u8, cpid: u32) -> u8 {
+    fn clear(&mut self) {
+        self.fb_hat = 0;
+        self.cpid = NO_CPID;
+    }
+
+    /// The rate limiter was released.
+    pub fn on_release(&mut self) {
+        if self.reset == Reset::OnRelease {
+            self.clear();
+        }
+    }
+
+    /// A CNM with quantized feedback `fb` from `cpid` at `now`: returns the value to decrease the
+    /// rate with.
+    pub fn on_cnm(&mut self, fb: u8, cpid: u32, now: Time) -> u8 {
+        self.last_cnm = now;
         if self.fb_hat < fb {
             self.fb_hat = fb;
             self.cpid = cpid;
@@ -52,9 +85,14 @@ impl EqcnRp {
 }
 
 impl EqcnRp {
-    /// Tag a data frame with F̂b and its CPID (tag = [F̂b, CPID, 0, 0]).
+    /// Tag a data frame leaving at `now` with F̂b and its CPID (tag = [F̂b, CPID, 0, 0]).
     #[inline]
-    pub fn stamp(&self, f: &mut Frame) {
+    pub fn stamp(&mut self, f: &mut Frame, now: Time) {
+        if let Reset::Expire(t) = self.reset {
+            if self.fb_hat > 0 && now.saturating_sub(self.last_cnm) >= t {
+                self.clear();
+            }
+        }
         f.proto = Proto::Eqcn;
         f.tag = [self.fb_hat as u32, self.cpid, 0, 0];
     }
@@ -87,24 +125,24 @@ mod tests {
         // Frames start with fb_hat 0: both CPs (|Fb| 20 at CP 1, 35 at CP 2) are representative.
         assert!(is_representative(20, 1, rp.fb_hat, rp.cpid, true));
         assert!(is_representative(35, 2, rp.fb_hat, rp.cpid, true));
-        assert_eq!(rp.on_cnm(20, 1), 20);
-        assert_eq!(rp.on_cnm(35, 2), 35);
+        assert_eq!(rp.on_cnm(20, 1, 0), 20);
+        assert_eq!(rp.on_cnm(35, 2, 0), 35);
         assert_eq!((rp.fb_hat, rp.cpid), (35, 2));
         // Now frames carry 35: CP 1 stays silent, CP 2 keeps sending.
         assert!(!is_representative(20, 1, rp.fb_hat, rp.cpid, true));
         assert!(is_representative(35, 2, rp.fb_hat, rp.cpid, true));
         // A later, smaller CNM from CP 2 is decreased with the saved 35 (the pseudo-code) …
-        assert_eq!(rp.on_cnm(10, 2), 35);
+        assert_eq!(rp.on_cnm(10, 2, 0), 35);
         // … or with the received 10 when the option says so.
         let mut r2 = EqcnRp { decrease: Decrease::Received, ..rp };
-        assert_eq!(r2.on_cnm(10, 2), 10);
+        assert_eq!(r2.on_cnm(10, 2, 0), 10);
     }
 
     #[test]
     fn reset_after_63() {
         let mut rp = EqcnRp::new(Decrease::Saved);
-        rp.on_cnm(40, 1);
-        assert_eq!(rp.on_cnm(63, 2), 63); // the decrease uses 63, then the selection restarts
+        rp.on_cnm(40, 1, 0);
+        assert_eq!(rp.on_cnm(63, 2, 0), 63); // the decrease uses 63, then the selection restarts
         assert_eq!((rp.fb_hat, rp.cpid), (0, NO_CPID));
         assert!(is_representative(5, 1, rp.fb_hat, rp.cpid, true));
     }
@@ -114,8 +152,31 @@ mod tests {
         use crate::net::frame::{Dest, FrameKind};
         let mut f = Frame::new(FrameKind::Data, 1500, 0, Dest::Group(0), 0, 0);
         assert_eq!(read_tag(&f), None);
-        EqcnRp { fb_hat: 41, cpid: 6, decrease: Decrease::Saved }.stamp(&mut f);
+        EqcnRp { fb_hat: 41, cpid: 6, ..EqcnRp::new(Decrease::Saved) }.stamp(&mut f, 0);
         assert_eq!(read_tag(&f), Some((41, 6)));
+    }
+
+    #[test]
+    fn lock_out_options_clear_fb_hat() {
+        // At 63 only (Algorithm 1 as written): a saved 40 outlives the limiter and any silence.
+        let mut rp = EqcnRp::new(Decrease::Saved);
+        rp.on_cnm(40, 1, 0);
+        rp.on_release();
+        let mut f = crate::net::frame::Frame::new(crate::net::frame::FrameKind::Data, 1500, 0, crate::net::frame::Dest::Group(0), 0, 0);
+        rp.stamp(&mut f, 1_000_000_000_000);
+        assert_eq!((rp.fb_hat, read_tag(&f)), (40, Some((40, 1))));
+        // On release: cleared with the limiter.
+        let mut rp = EqcnRp::with_reset(Decrease::Saved, Reset::OnRelease);
+        rp.on_cnm(40, 1, 0);
+        rp.on_release();
+        assert_eq!((rp.fb_hat, rp.cpid), (0, NO_CPID));
+        // Expiry after 10 ms without a CNM: still there at 9 ms, gone at 10 ms.
+        let mut rp = EqcnRp::with_reset(Decrease::Saved, Reset::Expire(10_000_000_000));
+        rp.on_cnm(40, 1, 5_000_000_000);
+        rp.stamp(&mut f, 14_000_000_000);
+        assert_eq!(read_tag(&f), Some((40, 1)));
+        rp.stamp(&mut f, 15_000_000_000);
+        assert_eq!(read_tag(&f), Some((0, NO_CPID)));
     }
 
     #[test]

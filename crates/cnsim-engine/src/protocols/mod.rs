@@ -78,7 +78,11 @@ impl Cp {
                     Some((fb_hat, sel)) => eqcn::is_representative(s.qntz_fb, cpid, fb_hat, sel, c.eqcn_tie_break),
                     None => true,
                 };
-                (s.qntz_fb > 0 && rep).then(|| Cnm::from_sample(&s, cpid).frame(f, node, c.cnm_size, now))
+                if s.qntz_fb == 0 || !rep {
+                    return None;
+                }
+                c.cp.feedback_generated(q.bytes);
+                Some(Cnm::from_sample(&s, cpid).frame(f, node, c.cnm_size, now))
             }
         }
     }
@@ -130,12 +134,12 @@ impl Rp {
         }
     }
 
-    /// Tag a data frame about to leave (E-QCN carries F̂b, BCN the rate-regulator tag).
+    /// Tag a data frame about to leave at `now` (E-QCN carries F̂b, BCN the rate-regulator tag).
     #[inline]
-    pub fn stamp(&self, f: &mut Frame) {
+    pub fn stamp(&mut self, f: &mut Frame, now: Time) {
         match self {
             Rp::Qcn(_) => {}
-            Rp::Eqcn(_, e) => e.stamp(f),
+            Rp::Eqcn(_, e) => e.stamp(f, now),
             Rp::Bcn(b) => b.stamp(f),
         }
     }
@@ -144,9 +148,18 @@ impl Rp {
     #[inline]
     pub fn on_sent(&mut self, len: u32, queue_empty: bool, rng: &mut Rng) -> TimerAction {
         match self {
-            Rp::Qcn(r) | Rp::Eqcn(r, _) => r.on_frame_sent(len, queue_empty, rng),
+            Rp::Qcn(r) => r.on_frame_sent(len, queue_empty, rng),
+            Rp::Eqcn(r, e) => Self::released(r.on_frame_sent(len, queue_empty, rng), e),
             Rp::Bcn(b) => b.on_sent(queue_empty),
         }
+    }
+
+    /// E-QCN: tell Algorithm 1's state when QCN released the limiter (a `Cancel`).
+    fn released(act: TimerAction, e: &mut eqcn::EqcnRp) -> TimerAction {
+        if act == TimerAction::Cancel {
+            e.on_release();
+        }
+        act
     }
 
     /// A feedback frame for this flow arrived at its source.
@@ -158,7 +171,7 @@ impl Rp {
         match self {
             Rp::Qcn(r) => r.on_cnm(cnm.qntz_fb, now),
             Rp::Eqcn(r, e) => {
-                let fb = e.on_cnm(cnm.qntz_fb, cnm.cpid);
+                let fb = e.on_cnm(cnm.qntz_fb, cnm.cpid, now);
                 r.on_cnm(fb, now)
             }
             Rp::Bcn(_) => TimerAction::None,
@@ -167,7 +180,8 @@ impl Rp {
 
     pub fn on_timer(&mut self, now: Time, queue_empty: bool, rng: &mut Rng) -> TimerAction {
         match self {
-            Rp::Qcn(r) | Rp::Eqcn(r, _) => r.on_timer(now, queue_empty, rng),
+            Rp::Qcn(r) => r.on_timer(now, queue_empty, rng),
+            Rp::Eqcn(r, e) => Self::released(r.on_timer(now, queue_empty, rng), e),
             Rp::Bcn(b) => b.on_timer(now),
         }
     }
@@ -194,5 +208,41 @@ impl Rp {
                 "cnms_received": b.messages,
             }),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::frame::{Dest, FrameKind};
+    use crate::protocols::qcn::{CpParams, Sampling};
+
+    fn qcn_cp() -> Cp {
+        let p = CpParams { qeq: 25 * 1500, w: 2.0, sampling: Sampling::EveryFrame, sample_base: 150_000, jitter: false, qold_on_feedback: true };
+        Cp::Qcn(QcnCp { cp: CongestionPoint::new(p), rng: Rng::stream(0, "t", "cp"), cnm_size: 64, sample_dropped: true, eqcn_tie_break: true })
+    }
+    fn view(bytes: u64) -> QueueView {
+        QueueView { bytes, frames: bytes / 1500, rate_bps: 1_000_000_000 }
+    }
+
+    /// Issue 10 item 1: a CNM that E-QCN's representative check suppresses is never generated, so
+    /// Qold ("the queue size when the last feedback message was generated") must not move.
+    #[test]
+    fn suppressed_cnm_leaves_qold() {
+        let mut cp = qcn_cp();
+        let mut tagged = Frame::new(FrameKind::Data, 1500, 1, Dest::Group(0), 0, 0);
+        let mut rp = eqcn::EqcnRp::new(eqcn::Decrease::Saved);
+        rp.on_cnm(62, 9, 0);
+        rp.stamp(&mut tagged, 0); // F̂b 62 from CP 9
+        // q = 30 frames: QntzFb 32 (see cp.rs), below the frame's F̂b 62 → not representative.
+        assert!(cp.on_data(&tagged, true, view(45_000), 1, 0, 0).is_none());
+        // An untagged frame at the same queue: Qold is still 0, so Qdelta = 45 000 and QntzFb 32
+        // (had Qold moved to 45 000, Qdelta would be 0 and QntzFb 2).
+        let plain = Frame::new(FrameKind::Data, 1500, 1, Dest::Group(0), 0, 0);
+        let cnm = Cnm::read(&cp.on_data(&plain, true, view(45_000), 1, 0, 0).unwrap()).unwrap();
+        assert_eq!(cnm.qntz_fb, 32);
+        // That CNM was generated: now Qold = 45 000.
+        let cnm = Cnm::read(&cp.on_data(&plain, true, view(45_000), 1, 0, 0).unwrap()).unwrap();
+        assert_eq!(cnm.qntz_fb, 2);
     }
 }

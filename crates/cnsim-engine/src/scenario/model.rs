@@ -443,6 +443,14 @@ pub enum TrafficKind {
     Pareto,
 }
 
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum PhaseSpec {
+    #[default]
+    None,
+    Random,
+}
+
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct TrafficSpec {
@@ -455,6 +463,10 @@ pub struct TrafficSpec {
     pub burst: Option<Duration>,
     pub idle: Option<Duration>,
     pub shape: Option<f64>,
+    /// "none" (default): the first frame leaves exactly at `start`; "random": U[0, one gap) after
+    /// it, drawn from the source's own stream, so that identical sources do not share a phase grid.
+    #[serde(default)]
+    pub phase: PhaseSpec,
     /// Frame size, default 1500 B.
     #[serde(default = "d_frame")]
     pub frame: Bytes,
@@ -589,7 +601,25 @@ qcn_rp_spec!(EqcnRpSpec {
     /// Which value the decrease uses (seed 001 Algorithm 1 leaves it open), default "saved".
     #[serde(default)]
     pub decrease: EqcnDecrease,
+    /// When F̂b is cleared besides the reset at 63: "at-63" (Algorithm 1 as written, default),
+    /// "on-release" (also when the limiter is released) or "expire" (also after `fb_hat_expiry`
+    /// without a CNM).
+    #[serde(default)]
+    pub fb_hat_reset: FbHatReset,
+    /// With `fb_hat_reset = "expire"`: default 10 ms (the RP timer period T).
+    #[serde(default = "d_timer")]
+    pub fb_hat_expiry: Duration,
 });
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum FbHatReset {
+    #[default]
+    #[serde(rename = "at-63")]
+    At63,
+    OnRelease,
+    Expire,
+}
 
 impl EqcnRpSpec {
     /// The QCN keys of an E-QCN table.

@@ -77,8 +77,8 @@ impl Sim {
             let fl = &mut self.flows[f as usize];
             let mut frame = Frame::new(FrameKind::Data, size, host, fl.dst, f, created);
             frame.prio = prio;
-            if let Some(rp) = &fl.rp {
-                rp.stamp(&mut frame);
+            if let Some(rp) = &mut fl.rp {
+                rp.stamp(&mut frame, now);
             }
             fl.injected += 1;
             self.c.data_injected += 1;
@@ -126,22 +126,28 @@ impl Sim {
     }
 
     /// Flow `f`'s CR may have changed: update its statistics and its session's rate (min over the
-    /// session's RPs).
+    /// session's RPs), and wake its limiter if the rate that paces it left 0.
     pub(super) fn note_rate(&mut self, f: u32) {
         let now = self.now;
         if self.flows[f as usize].note_cr(now).is_none() {
             return;
         }
+        let min_rate = |flows: &std::ops::Range<u32>| {
+            self.flows[flows.start as usize..flows.end as usize]
+                .iter()
+                .filter_map(|fl| fl.rp.as_ref().map(|r| r.rate()))
+                .fold(f64::INFINITY, f64::min)
+        };
+        let sess = &self.sessions[self.flows[f as usize].session as usize];
+        let cr = min_rate(&sess.flows);
         let s = self.flows[f as usize].sender;
-        let snd = &mut self.senders[s as usize];
-        let session = self.flows[snd.flows.start as usize..snd.flows.end as usize]
-            .iter()
-            .filter_map(|fl| fl.rp.as_ref().map(|r| r.rate()))
-            .fold(f64::INFINITY, f64::min);
-        if session != snd.cr.value() {
-            snd.cr.set(now, session);
+        let paced = min_rate(&self.senders[s as usize].flows);
+        let sess = &mut self.sessions[self.flows[f as usize].session as usize];
+        if cr != sess.cr.value() {
+            sess.cr.set(now, cr);
         }
-        if snd.next_allowed == STALLED && session > 0.0 {
+        let snd = &mut self.senders[s as usize];
+        if snd.next_allowed == STALLED && paced > 0.0 {
             // The rate left 0: the limiter may send again.
             snd.next_allowed = now;
             if !snd.buf.is_empty() && !snd.release_pending && !snd.blocked {

@@ -15,7 +15,7 @@ use crate::core::arena::Arena;
 use crate::core::event::EventQueue;
 use crate::core::time::Time;
 use crate::core::timer::{TimerId, TimerStep, Timers};
-use crate::net::flow::{Flow, Sender};
+use crate::net::flow::{Flow, Sender, Session};
 use crate::net::frame::{Frame, FrameId};
 use crate::net::node::Node;
 use crate::net::port::Port;
@@ -94,6 +94,7 @@ pub struct Sim {
     pub ports: Vec<Port>,
     pub senders: Vec<Sender>,
     pub flows: Vec<Flow>,
+    pub sessions: Vec<Session>,
     pub routes: Routes,
     pub mcast: McastTable,
     /// Link-level flow control on switch ports, when configured.

@@ -14,7 +14,7 @@ pub enum Probe {
     Queue(u32),
     /// Bytes received by receiver r of flow f.
     Rx(u32, u32),
-    /// A sender's session rate (min over its RPs).
+    /// A session's rate (min over its RPs).
     Session(u32),
 }
 
@@ -43,7 +43,7 @@ impl Sim {
                 Probe::Tr(f) => self.flows[f as usize].rp.as_ref().map_or(0.0, |r| r.target()),
                 Probe::Queue(p) => self.ports[p as usize].qdisc.len() as f64,
                 Probe::Rx(f, r) => self.flows[f as usize].receivers[r as usize].bytes as f64,
-                Probe::Session(s) => self.senders[s as usize].cr.value(),
+                Probe::Session(s) => self.sessions[s as usize].cr.value(),
             };
             self.series.idx.push(i as u32);
             self.series.t.push(t);
@@ -66,6 +66,8 @@ impl Sim {
         }
         for s in &mut self.senders {
             s.generated_w0 = s.generated;
+        }
+        for s in &mut self.sessions {
             s.cr.reset(now);
         }
         for f in &mut self.flows {

@@ -75,7 +75,7 @@ impl CongestionPoint {
         let qdelta = qlen as i64 - self.qlen_old as i64;
         let fb = -(qoff as f64 + self.p.w * qdelta as f64);
         let qntz_fb = self.quantize(fb);
-        if !self.p.qold_on_feedback || qntz_fb > 0 {
+        if !self.p.qold_on_feedback {
             self.qlen_old = qlen;
         }
         if self.p.sampling == Sampling::Table {
@@ -84,6 +84,15 @@ impl CongestionPoint {
             self.time_to_mark = (base * jitter) as i64;
         }
         Some(Sample { fb, qoff, qdelta, qntz_fb })
+    }
+
+    /// A CNM was generated from the sample taken at `qlen`. With Qold "the queue size when the
+    /// last feedback message was generated" (seed 000 §2.1) Qold moves here — not on samples whose
+    /// CNM was suppressed (E-QCN's representative check, seed 001 Algorithm 2).
+    pub fn feedback_generated(&mut self, qlen: u64) {
+        if self.p.qold_on_feedback {
+            self.qlen_old = qlen;
+        }
     }
 }
 
@@ -115,7 +124,8 @@ mod tests {
     fn qold_on_feedback_keeps_the_last_cnm_queue() {
         let mut c = CongestionPoint::new(CpParams { qold_on_feedback: true, ..cp(Sampling::EveryFrame).p });
         let mut r = Rng::stream(0, "t", "cp");
-        assert_eq!(c.on_arrival(1500, 45_000, &mut r).unwrap().qntz_fb, 32); // Qold := 45000
+        assert_eq!(c.on_arrival(1500, 45_000, &mut r).unwrap().qntz_fb, 32);
+        c.feedback_generated(45_000); // the CNM went out: Qold := 45000
         // 20 frames: Fb = -(-7500 + 2·(30000 − 45000)) > 0 → no CNM, Qold stays 45000.
         assert_eq!(c.on_arrival(1500, 30_000, &mut r).unwrap().qntz_fb, 0);
         // 26 frames: Qoff = 1500, Qdelta = 39000 − 45000 = −6000 → Fb = 10500 > 0 (with per-sample
