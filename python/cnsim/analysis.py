@@ -238,7 +238,7 @@ def _log_utility(net: Network, offset: float | np.ndarray, weight: float | np.nd
 
     cons = [{"type": "ineq", "fun": lambda x: cap_s - a @ x, "jac": lambda x: -a}] if len(cap) else []
     res = minimize(f, x0, jac=grad, bounds=bounds, constraints=cons, method="SLSQP",
-                   options={"ftol": 1e-14, "maxiter": 1000})
+                   options={"ftol": 1e-12, "maxiter": 1000})
     if not res.success:
         raise RuntimeError(f"proportional-fair optimisation failed: {res.message}")
     return pd.Series(res.x * scale, index=net.matrix.columns)

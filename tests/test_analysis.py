@@ -1,0 +1,256 @@
+"""cnsim.analysis against hand-computed allocations, and seed 002 §V's fluid model of BCN against
+its fixed point (docs/analysis.md)."""
+
+import math
+
+import pytest
+
+from cnsim import analysis as an
+
+C = 10e9
+
+# Seed 002 §VI.D, Fig. 9 (parking lot), as the text describes it: "Sources ST1 through ST4
+# communicate with a common destination DT0, ST5 communicates with DT1, and ST6 communicates with
+# DT2 ... The link between switch SW1 and SW2 is shared by five sources SR1 through SR5. The link
+# between Switch SW2 and SW3 is shared by SR1 through SR4 and SR6. We assume that both links have
+# capacity C." CHOICE (the figure is not in the text): ST1..ST5 attach to SW1, ST6 and DT1 to SW2,
+# DT0 and DT2 to SW3; every link 10 Gb/s (§VI.A: "Link speeds are 10 Gbps"); sources saturating
+# (cbr at the line rate: the paper's sources are bulk TCP).
+PARKING_LOT = """
+[simulation]
+duration = "10ms"
+[defaults]
+link = { rate = "10Gbps", delay = "0.5us" }
+queue = { capacity = "100 frames" }
+[cp.bcn]
+[[switch]]
+names = ["SW1", "SW2", "SW3"]
+[[host]]
+names = ["ST1..ST6", "DT0..DT2"]
+[[link]]
+between = ["ST1..ST5", "SW1"]
+[[link]]
+between = ["SW1", "SW2"]
+[[link]]
+between = ["SW2", "SW3"]
+[[link]]
+between = [["ST6", "DT1"], "SW2"]
+[[link]]
+between = ["SW3", ["DT0", "DT2"]]
+[[flow]]
+from = "ST1..ST4"
+to = "DT0"
+traffic = { kind = "cbr", rate = "10Gbps" }
+rp = { bcn = {} }
+[[flow]]
+from = "ST5"
+to = "DT1"
+traffic = { kind = "cbr", rate = "10Gbps" }
+rp = { bcn = {} }
+[[flow]]
+from = "ST6"
+to = "DT2"
+traffic = { kind = "cbr", rate = "10Gbps" }
+rp = { bcn = {} }
+"""
+
+PARKING_ROUTES = {**{f"S{i}": ["L1", "L2"] for i in range(1, 5)}, "S5": ["L1"], "S6": ["L2"]}
+
+
+def one_bottleneck(n, rates=None):
+    """n hosts H1..Hn into one 10 Gb/s switch port to D; `rates` gives a second [[flow]] block."""
+    flows = f"""
+[[flow]]
+from = "H1..H{n}"
+to = "D"
+traffic = {{ kind = "cbr", rate = "10Gbps" }}
+"""
+    if rates:
+        flows = f"""
+[[flow]]
+from = "H1..H{n - 1}"
+to = "D"
+traffic = {{ kind = "poisson", rate = "10Gbps" }}
+[[flow]]
+from = "H{n}"
+to = "D"
+traffic = {{ kind = "cbr", rate = "{rates}" }}
+"""
+    return f"""
+[defaults]
+link = {{ rate = "10Gbps" }}
+[[switch]]
+names = "SW"
+[[host]]
+names = ["H1..H{n}", "D"]
+[[link]]
+between = ["H1..H{n}", "SW"]
+[[link]]
+between = ["SW", "D"]
+""" + flows
+
+
+def approx(x, rel=1e-5):
+    return pytest.approx(x, rel=rel)
+
+
+# --- fair allocations ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("n", [1, 3, 4, 7])
+def test_one_bottleneck_gives_c_over_n(n):
+    # both fairness notions: C/n each on the shared port SW>D
+    for alloc in (an.max_min_fair, an.proportional_fair):
+        x = alloc(one_bottleneck(n))
+        assert list(x.index) == [f"H{i}" for i in range(1, n + 1)]
+        assert x.to_list() == approx([C / n] * n)
+
+
+def test_demand_caps_a_flow_and_the_others_share_the_rest():
+    # H4 is cbr 1 Gb/s: it gets 1 Gb/s and H1..H3 share the remaining 9 Gb/s (3 Gb/s each) under
+    # both notions (single link: max-min = proportional fair); the block of each flow is found
+    # through the engine.
+    net = an.network(one_bottleneck(4, rates="1Gbps"))
+    assert net.demand.to_dict() == {"H1": C, "H2": C, "H3": C, "H4": 1e9}
+    for alloc in (an.max_min_fair, an.proportional_fair):
+        assert alloc(net).to_list() == approx([3e9, 3e9, 3e9, 1e9])
+
+
+def test_network_reads_routes_from_the_engine():
+    net = an.network(PARKING_LOT)
+    m = net.matrix
+    assert m.loc["SW1>SW2"].to_dict() == {"ST1": 1, "ST2": 1, "ST3": 1, "ST4": 1, "ST5": 1, "ST6": 0}
+    assert m.loc["SW2>SW3"].to_dict() == {"ST1": 1, "ST2": 1, "ST3": 1, "ST4": 1, "ST5": 0, "ST6": 1}
+    assert set(m.index[m["ST5"] > 0]) == {"ST5>SW1", "SW1>SW2", "SW2>DT1"}
+    assert set(net.capacity) == {C}
+    assert (net.demand == C).all()
+
+
+def test_parking_lot_seed002_fig9():
+    # seed 002 §VI.D: max-min r1..r6 = C/5 (r5/r1 = 1); proportional fair r1..r4 = C/6,
+    # r5 = r6 = C/3 (r5/r1 = 2)
+    mm = an.max_min_fair(PARKING_LOT)
+    assert mm.to_list() == approx([C / 5] * 6)
+    pf = an.proportional_fair(PARKING_LOT)
+    assert pf[["ST1", "ST2", "ST3", "ST4"]].to_list() == approx([C / 6] * 4, rel=1e-4)
+    assert pf[["ST5", "ST6"]].to_list() == approx([C / 3] * 2, rel=1e-4)
+    assert pf["ST5"] / pf["ST1"] == approx(2.0, rel=1e-4)
+
+
+def test_linear_network_max_min_and_proportional_fair_differ():
+    # one long flow over links a and b, one short flow on each: max-min C/2 each; proportional
+    # fair maximises log x + 2 log(C - x): x = C/3 for the long flow, 2C/3 for the short ones
+    net = an.Network.from_routes({"long": ["a", "b"], "s1": ["a"], "s2": ["b"]}, C)
+    assert an.max_min_fair(net).to_list() == approx([C / 2] * 3)
+    assert an.proportional_fair(net).to_list() == approx([C / 3, 2 * C / 3, 2 * C / 3], rel=1e-4)
+
+
+def test_multicast_tree_uses_each_edge_once():
+    # S1 multicasts to R1, R2 through SW (tree SW>R1, SW>R2); S2 sends to R1. The multicast flow
+    # crosses SW>R1 once (one copy), so it and S2 share that port: C/2 each (both notions).
+    text = """
+[defaults]
+link = { rate = "10Gbps" }
+[[switch]]
+names = "SW"
+[[host]]
+names = ["S1", "S2", "R1", "R2"]
+[[link]]
+between = [["S1", "S2", "R1", "R2"], "SW"]
+[[group]]
+name = "G"
+members = ["R1", "R2"]
+[[flow]]
+from = "S1"
+to = "G"
+traffic = { kind = "cbr", rate = "10Gbps" }
+[[flow]]
+from = "S2"
+to = "R1"
+traffic = { kind = "cbr", rate = "10Gbps" }
+"""
+    net = an.network(text)
+    assert set(net.matrix.index[net.matrix["S1"] > 0]) == {"S1>SW", "SW>R1", "SW>R2"}
+    for alloc in (an.max_min_fair, an.proportional_fair):
+        assert alloc(net).to_list() == approx([C / 2, C / 2], rel=1e-4)
+
+
+def test_unbounded_flow_is_an_error():
+    net = an.Network.from_routes({"x": []}, C)
+    with pytest.raises(ValueError, match="unbounded"):
+        an.max_min_fair(net)
+
+
+def test_parse_rate():
+    assert an.parse_rate("5Gbps") == 5e9
+    assert an.parse_rate("200 Mb/s") == 2e8
+    with pytest.raises(ValueError):
+        an.parse_rate("1Gbit")
+
+
+# --- seed 002 §V: the BCN fluid model ----------------------------------------------------------
+
+K = 4 * 4e6 / 0.0124  # G_i R_u / G_d with seed 002's defaults ≈ 1.290 Gb/s
+
+
+def test_bcn_fluid_single_bottleneck_fixed_point():
+    # symmetric sources: equal rates, Σ r = C, and the queue at Q_eq + σ Φ⁻¹(π) where the
+    # negative-message probability π balances the increases: G_i R_u/(G_d r + G_i R_u) = π,
+    # r = C/4 → π = K/(C/4 + K) = 0.3404, Φ⁻¹(0.3404) = −0.4113 → q = 16 − 0.411 = 15.589 packets
+    df = an.bcn_fluid(4, duration=0.2)
+    end = df.iloc[-1]
+    rates = end[["S1", "S2", "S3", "S4"]]
+    assert rates.to_list() == approx([C / 4] * 4, rel=1e-4)
+    assert rates.sum() == approx(C, rel=1e-4)
+    from scipy.stats import norm
+
+    pi = K / (C / 4 + K)
+    assert end["q:L"] == pytest.approx(16 + norm.ppf(pi), abs=0.01)
+    assert end["q:L"] == pytest.approx(15.589, abs=0.01)
+    assert list(df.columns) == ["t", "S1", "S2", "S3", "S4", "q:L"]
+
+
+def test_bcn_fluid_queue_goes_to_qeq_as_the_feedback_sharpens():
+    # e_sigma → 0 (the "Dirac delta" feedback of §V.B): q → Q_eq
+    end = an.bcn_fluid(4, duration=0.2, e_sigma=0.02).iloc[-1]
+    assert end["q:L"] == pytest.approx(16, abs=0.05)
+    assert end[["S1", "S2", "S3", "S4"]].sum() == approx(C, rel=1e-4)
+
+
+def test_bcn_fluid_unequal_starts_converge_to_equal_rates():
+    df = an.bcn_fluid(4, rate0={"S1": 1e9, "S2": 1e8, "S3": 5e8, "S4": 2e9}, duration=2.0, points=11)
+    end = df.iloc[-1]
+    assert end[["S1", "S2", "S3", "S4"]].to_list() == approx([C / 4] * 4, rel=1e-4)
+
+
+def test_bcn_fluid_parking_lot_reaches_eq14_maximum():
+    # the fixed point maximises eq. (14) = Σ log(r_i + K) subject to (15): with both trunks full,
+    # r5 + K = 2 (r1 + K) and 4 r1 + r5 = C, so r1 = (C − K)/6 = 1.4516 Gb/s, r5 = 4.1935 Gb/s and
+    # r5/r1 = 2 + K/r1 = 2.889 — seed 002's own defaults make K not small beside C/6.
+    r1, r5 = (C - K) / 6, C - 4 * (C - K) / 6
+    eq = an.bcn_equilibrium(routes=PARKING_ROUTES)
+    assert eq[["S1", "S5"]].to_list() == approx([r1, r5], rel=1e-4)
+    end = an.bcn_fluid(routes=PARKING_ROUTES, duration=2.0, points=11).iloc[-1]
+    assert end[["S1", "S2", "S3", "S4"]].to_list() == approx([r1] * 4, rel=1e-4)
+    assert end[["S5", "S6"]].to_list() == approx([r5] * 2, rel=1e-4)
+    assert end["S5"] / end["S1"] == approx(2 + K / r1, rel=1e-4)
+    assert end["S5"] / end["S1"] == approx(2.889, rel=1e-3)
+
+
+def test_bcn_fluid_parking_lot_is_proportionally_fair_when_k_is_small():
+    # "generally, 1 ≪ G_d r_i / (G_i R_u)" (§V.B): with G_d = 1.24, K = 12.9 Mb/s and the
+    # fixed point is within 1 % of proportional fairness: r5/r1 = 2 + K/r1 = 2.0078
+    k = 4 * 4e6 / 1.24
+    r1 = (C - k) / 6
+    end = an.bcn_fluid(routes=PARKING_ROUTES, duration=1.0, points=11, gd=1.24).iloc[-1]
+    assert end["S1"] == approx(r1, rel=1e-4)
+    assert end["S5"] / end["S1"] == approx(2 + k / r1, rel=1e-4)
+    assert end["S5"] / end["S1"] == pytest.approx(2.0, rel=0.01)
+    pf = an.proportional_fair(an.Network.from_routes(PARKING_ROUTES, C))
+    assert end[["S1", "S5"]].to_list() == approx(pf[["S1", "S5"]].to_list(), rel=0.01)
+
+
+def test_bcn_fluid_rejects_unknown_parameters():
+    with pytest.raises(TypeError, match="unknown"):
+        an.bcn_fluid(2, qeqq=3)
+    assert not math.isnan(an.BcnParams().k)
