@@ -89,12 +89,15 @@ impl<E: Copy> Heap<E> {
 pub struct EventQueue<E> {
     heap: Heap<E>,
     slow: Heap<E>,
+    /// Time of the slow lane's first event (`Time::MAX` when empty; times stay below 2^63): the
+    /// per-pop lane check is then one compare of registers, not two loads of u128 keys.
+    slow_time: Time,
     seq: u64,
 }
 
 impl<E> Default for EventQueue<E> {
     fn default() -> Self {
-        EventQueue { heap: Heap(Vec::new()), slow: Heap(Vec::new()), seq: 0 }
+        EventQueue { heap: Heap(Vec::new()), slow: Heap(Vec::new()), slow_time: Time::MAX, seq: 0 }
     }
 }
 
@@ -109,17 +112,28 @@ impl<E: Copy> EventQueue<E> {
     pub fn push_slow(&mut self, time: Time, ev: E) {
         self.seq += 1;
         self.slow.push(Entry { time, seq: self.seq, ev });
+        self.slow_time = self.slow.0[0].time;
     }
     #[inline]
     pub fn peek_time(&self) -> Option<Time> {
-        match (self.heap.0.first(), self.slow.0.first()) {
-            (Some(a), Some(b)) => Some(a.time.min(b.time)),
-            (a, b) => a.or(b).map(|e| e.time),
+        match self.heap.0.first() {
+            Some(e) => Some(e.time.min(self.slow_time)),
+            None => self.slow.0.first().map(|e| e.time),
         }
     }
     #[inline]
     pub fn pop(&mut self) -> Option<(Time, E)> {
-        let e = if self.slow.first_key() < self.heap.first_key() { self.slow.pop() } else { self.heap.pop() }?;
+        let Some(top) = self.heap.0.first() else { return self.pop_slow() };
+        // The slow lane goes first only when its head is earlier (or as early and older).
+        if self.slow_time <= top.time && self.slow.first_key() < top.key() {
+            return self.pop_slow();
+        }
+        self.heap.pop().map(|e| (e.time, e.ev))
+    }
+    #[inline(never)]
+    fn pop_slow(&mut self) -> Option<(Time, E)> {
+        let e = self.slow.pop()?;
+        self.slow_time = self.slow.0.first().map_or(Time::MAX, |e| e.time);
         Some((e.time, e.ev))
     }
     pub fn len(&self) -> usize {
