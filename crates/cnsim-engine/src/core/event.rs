@@ -53,8 +53,12 @@ impl<E: Copy> Heap<E> {
         let mut i = 0;
         let mut c = 1;
         while c + 1 < n {
-            c += (h[c + 1].key() < h[c].key()) as usize;
-            h[i] = h[c];
+            // SAFETY: i < c < c + 1 < n = h.len(). (Unchecked: the bounds checks were ~5 % of the
+            // benchmark's instructions, on the loop every event goes through.)
+            unsafe {
+                c += (h.get_unchecked(c + 1).key() < h.get_unchecked(c).key()) as usize;
+                *h.get_unchecked_mut(i) = *h.get_unchecked(c);
+            }
             i = c;
             c = 2 * i + 1;
         }
@@ -70,12 +74,16 @@ impl<E: Copy> Heap<E> {
     fn sift_up(&mut self, mut i: usize, e: Entry<E>) {
         let h = &mut self.0[..];
         let k = e.key();
+        assert!(i < h.len());
         while i > 0 {
             let parent = (i - 1) / 2;
-            if h[parent].key() <= k {
-                break;
+            // SAFETY: parent < i < h.len() (asserted above, and i only decreases).
+            unsafe {
+                if h.get_unchecked(parent).key() <= k {
+                    break;
+                }
+                *h.get_unchecked_mut(i) = *h.get_unchecked(parent);
             }
-            h[i] = h[parent];
             i = parent;
         }
         h[i] = e;
