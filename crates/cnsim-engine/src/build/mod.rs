@@ -124,7 +124,11 @@ impl Sim {
         }
 
         let series = if simc.record_interval.0 > 0 { series::series(&nodes, &ports, &tr.flows, &tr.sessions) } else { Default::default() };
-        let mut queue = EventQueue::default();
+        // Equal-time events in a permutation drawn from the seed (never key 0, which means FIFO).
+        let mut queue = match simc.tie_order {
+            TieOrder::Seeded => EventQueue::with_tie_key(crate::core::rng::Rng::stream(simc.seed, "ties", "").next_u64() | 1),
+            TieOrder::Fifo => EventQueue::default(),
+        };
         queue.push(simc.measure_from.0, Event::WindowStart);
         if simc.record_interval.0 > 0 {
             queue.push(0, Event::Record);

@@ -1,6 +1,10 @@
-//! The event queue (DESIGN.md §2): a binary min-heap keyed by (time, sequence number). Events with
-//! equal times run in the order they were scheduled (FIFO), so a run is a pure function of
-//! (scenario, seed, version). Generic over the event type: the core names no event of any protocol.
+//! The event queue (DESIGN.md §2): a binary min-heap keyed by (time, tie). Events with equal times
+//! run in a stated deterministic order: by default a seeded permutation of their scheduling order
+//! (`tie = mix(seq ^ key)`, a bijection, so keys stay unique), so that no entity wins every tie
+//! because it was declared first (identical sources starting together would otherwise be served in
+//! file order at every simultaneous arrival); with key 0, scheduling (FIFO) order. Either way a run
+//! is a pure function of (scenario, seed, version). Generic over the event type: the core names no
+//! event of any protocol.
 //!
 //! Hand-written rather than `std::collections::BinaryHeap` (measured, docs/performance.md): the
 //! heap is the largest cost of the event loop, and std's `pop` swaps the last entry into the root
@@ -97,6 +101,8 @@ impl<E: Copy> Heap<E> {
 pub struct EventQueue<E> {
     heap: Heap<E>,
     slow: Heap<E>,
+    /// Tie-break key: 0 = FIFO among equal times, else the seed of the permutation.
+    tie_key: u64,
     /// Time of the slow lane's first event (`Time::MAX` when empty; times stay below 2^63): the
     /// per-pop lane check is then one compare of registers, not two loads of u128 keys.
     slow_time: Time,
@@ -105,21 +111,39 @@ pub struct EventQueue<E> {
 
 impl<E> Default for EventQueue<E> {
     fn default() -> Self {
-        EventQueue { heap: Heap(Vec::new()), slow: Heap(Vec::new()), slow_time: Time::MAX, seq: 0 }
+        EventQueue { heap: Heap(Vec::new()), slow: Heap(Vec::new()), tie_key: 0, slow_time: Time::MAX, seq: 0 }
     }
 }
 
+/// SplitMix64's finalizer: a bijection on u64 that scatters consecutive inputs.
+#[inline(always)]
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
 impl<E: Copy> EventQueue<E> {
+    /// A queue whose equal-time events run in the permutation seeded by `key` (0: FIFO).
+    pub fn with_tie_key(key: u64) -> Self {
+        EventQueue { tie_key: key, ..Default::default() }
+    }
+    /// The next tie-break value: unique, in scheduling order or permuted.
+    #[inline(always)]
+    fn tie(&mut self) -> u64 {
+        self.seq += 1;
+        if self.tie_key == 0 { self.seq } else { mix(self.seq ^ self.tie_key) }
+    }
     #[inline]
     pub fn push(&mut self, time: Time, ev: E) {
-        self.seq += 1;
-        self.heap.push(Entry { time, seq: self.seq, ev });
+        let seq = self.tie();
+        self.heap.push(Entry { time, seq, ev });
     }
     /// Like `push`, for an event that will wait long or often be superseded (see the type's doc).
     #[inline]
     pub fn push_slow(&mut self, time: Time, ev: E) {
-        self.seq += 1;
-        self.slow.push(Entry { time, seq: self.seq, ev });
+        let seq = self.tie();
+        self.slow.push(Entry { time, seq, ev });
         self.slow_time = self.slow.0[0].time;
     }
     #[inline]
@@ -214,6 +238,29 @@ mod tests {
         assert_eq!(q.peek_time(), Some(3));
         let order: Vec<_> = std::iter::from_fn(|| q.pop()).collect();
         assert_eq!(order, vec![(3, 'c'), (3, 'd'), (5, 'a'), (5, 'b'), (5, 'e')]);
+    }
+
+    #[test]
+    fn seeded_ties_are_a_permutation_that_depends_on_the_key() {
+        let order = |key| {
+            let mut q = EventQueue::with_tie_key(key);
+            for i in 0..8 {
+                q.push(5, i);
+                q.push(3, 100 + i);
+            }
+            std::iter::from_fn(|| q.pop()).collect::<Vec<_>>()
+        };
+        let (a, b) = (order(1), order(2));
+        assert_eq!(a, order(1)); // deterministic
+        assert_ne!(a, b); // the key decides the order
+        for o in [&a, &b] {
+            assert!(o[..8].iter().all(|e| e.0 == 3) && o[8..].iter().all(|e| e.0 == 5)); // time first
+            let mut ids: Vec<_> = o.iter().map(|e| e.1).collect();
+            ids.sort();
+            assert_eq!(ids, [(0..8).collect::<Vec<_>>(), (100..108).collect()].concat()); // all, once
+        }
+        // Not FIFO: some pair of equal-time events runs in the other order.
+        assert_ne!(a.iter().filter(|e| e.0 == 5).map(|e| e.1).collect::<Vec<_>>(), (0..8).collect::<Vec<_>>());
     }
 
     #[test]

@@ -22,6 +22,12 @@ impl Rng {
         Rng(Xoshiro256PlusPlus::seed_from_u64(key))
     }
 
+    /// 64 random bits.
+    #[inline]
+    pub fn next_u64(&mut self) -> u64 {
+        self.0.next_u64()
+    }
+
     /// Uniform in [0, 1) with 53 random bits.
     #[inline]
     pub fn uniform(&mut self) -> f64 {

@@ -183,6 +183,10 @@ pub struct Simulation {
     /// "0B" = no limit). Default 1 GB, so that a tiny `record_interval` cannot exhaust memory.
     #[serde(default = "d_series_mem")]
     pub max_series_memory: Bytes,
+    /// Order of events at equal times: "seeded" (default: a permutation drawn from the seed, so no
+    /// entity wins every tie by its place in the file) or "fifo" (the order they were scheduled).
+    #[serde(default)]
+    pub tie_order: TieOrder,
     /// Guard: stop cleanly when more frames than this exist at once (in queues, on wires and
     /// waiting in rate limiters; about 100 B each). Default 4 000 000; 0 = no limit.
     #[serde(default = "d_max_frames")]
@@ -192,6 +196,14 @@ impl Default for Simulation {
     fn default() -> Self {
         toml::from_str("").expect("defaults")
     }
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum TieOrder {
+    #[default]
+    Seeded,
+    Fifo,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
