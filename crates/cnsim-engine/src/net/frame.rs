@@ -42,6 +42,7 @@ pub enum Proto {
     Eqcn,
     Pause,
     Bcn,
+    Tcp,
 }
 
 #[derive(Clone, Copy, Debug)]

@@ -19,6 +19,7 @@ pub mod eqcn;
 pub mod metrics;
 pub mod pause;
 pub mod qcn;
+pub mod tcp;
 
 use crate::core::rng::Rng;
 use crate::core::time::Time;
