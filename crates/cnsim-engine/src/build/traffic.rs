@@ -173,6 +173,8 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
                 buf: VecDeque::with_capacity((fs.limiter.buffer as usize).min(1024)),
                 buf_cap: fs.limiter.buffer as usize,
                 next_allowed: 0,
+                pace_rate: f64::NAN,
+                pace: 0,
                 release_pending: false,
                 blocked: false,
                 rng,

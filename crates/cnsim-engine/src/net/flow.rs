@@ -25,6 +25,10 @@ pub struct Sender {
     pub buf: VecDeque<Time>,
     pub buf_cap: usize,
     pub next_allowed: Time,
+    /// The gap between frames at the limiting rate, cached: the rate changes about once per
+    /// byte-counter cycle, the division would run on every frame.
+    pub pace_rate: f64,
+    pub pace: Time,
     pub release_pending: bool,
     /// Waiting for room in the host's output queue (back-pressure).
     pub blocked: bool,

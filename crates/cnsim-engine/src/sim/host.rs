@@ -101,7 +101,13 @@ impl Sim {
         let snd = &mut self.senders[s as usize];
         snd.next_allowed = match rate {
             r if r.is_infinite() => now,
-            r if r > 0.0 => now + pace_time(size as u64, r),
+            r if r > 0.0 => {
+                if r != snd.pace_rate {
+                    snd.pace_rate = r;
+                    snd.pace = pace_time(size as u64, r);
+                }
+                now + snd.pace
+            }
             _ => STALLED, // held at rate 0 (a BCN STOP) until an RP raises the rate
         };
         if !snd.buf.is_empty() && snd.next_allowed != STALLED {
