@@ -84,6 +84,10 @@ pub struct TcpParams {
     /// Duplicate ACKs that trigger fast retransmit. Default 3: RFC 5681 §3.2 (DupThresh of
     /// RFC 6675 §2).
     pub dupack_threshold: u32,
+    /// Limited transmit: one new segment on each of the first two duplicate ACKs, cwnd unchanged
+    /// (RFC 3042; RFC 5681 §3.2 step 1, "SHOULD"; RFC 6675 §5 step 3). Default `true`: ns-2's
+    /// `Agent/TCP set singledup_ 1` ("default changed on 2001/11/28", ns-default.tcl).
+    pub limited_transmit: bool,
     /// Lower clamp of the RTO. Default 200 ms: ns-2's `Agent/TCP set minrto_ 0.2` and Linux's
     /// `TCP_RTO_MIN` (RFC 6298 §2.4 asks for 1 s; PROTOCOLS.md §8 "200 ms classic").
     pub min_rto: Time,
@@ -114,6 +118,7 @@ impl Default for TcpParams {
             init_ssthresh: u32::MAX,
             rwnd: 44,
             dupack_threshold: 3,
+            limited_transmit: true,
             min_rto: 200 * MS,
             max_rto: 60_000 * MS,
             initial_rto: 1000 * MS,

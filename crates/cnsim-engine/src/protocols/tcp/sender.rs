@@ -33,6 +33,9 @@ pub struct TcpSender {
     cwnd_cnt: u32,
     ssthresh: u32,
     dupacks: u32,
+    /// Segments sent by limited transmit since the last new ACK (left out of FlightSize when
+    /// ssthresh is computed, RFC 5681 §3.2 step 2).
+    lt_sent: u32,
     in_recovery: bool,
     /// RFC 6582's `recover` / RFC 6675's RecoveryPoint, as one past the highest segment sent when
     /// it was set (so "the ACK covers more than recover" reads `ack >= recover`).
@@ -80,6 +83,7 @@ impl TcpSender {
             cwnd_cnt: 0,
             ssthresh: p.init_ssthresh,
             dupacks: 0,
+            lt_sent: 0,
             in_recovery: false,
             recover: 0,
             first_partial: false,
@@ -154,10 +158,15 @@ impl TcpSender {
                 self.snd_nxt += 1;
             }
         }
-        // RFC 5681 §3 / ns-2 `window()`: at most min(cwnd, rwnd) segments beyond snd_una.
-        let win = self.cwnd.min(self.p.rwnd);
-        if self.snd_nxt - self.snd_una >= win || self.snd_nxt >= self.segs {
+        // RFC 5681 §3 / ns-2 `window()`: at most min(cwnd, rwnd) segments beyond snd_una; limited
+        // transmit allows one more new segment per duplicate ACK, up to two (RFC 3042 §2).
+        let out = self.snd_nxt - self.snd_una;
+        let lt = if self.p.limited_transmit && self.snd_nxt == self.snd_max { self.dupacks.min(2) } else { 0 };
+        if out >= (self.cwnd + lt).min(self.p.rwnd) || self.snd_nxt >= self.segs {
             return None;
+        }
+        if out >= self.cwnd {
+            self.lt_sent += 1;
         }
         let seq = self.snd_nxt;
         self.snd_nxt += 1;
@@ -280,6 +289,7 @@ impl TcpSender {
 
     fn new_ack(&mut self, ack: u32, now: Time) {
         let acked = ack - self.snd_una;
+        self.lt_sent = 0;
         self.bytes_acked += self.bytes_upto(ack);
         if let Some((seq, sent)) = self.timing {
             if ack > seq {
@@ -368,8 +378,10 @@ impl TcpSender {
 
     /// Fast retransmit: RFC 5681 §3.2 steps 2–3, RFC 6582 §3.2 step 2, RFC 6675 §5 step 4.
     fn enter_recovery(&mut self, now: Time) {
-        let flight = self.snd_max - self.snd_una;
-        self.ssthresh = (flight / 2).max(2); // eq. (4)
+        // eq. (4), without the segments limited transmit sent (RFC 5681 §3.2 step 2).
+        let flight = self.snd_max - self.snd_una - self.lt_sent;
+        self.ssthresh = (flight / 2).max(2);
+        self.lt_sent = 0;
         self.cwnd = if self.p.sack { self.ssthresh } else { self.ssthresh + self.p.dupack_threshold };
         self.cwnd_cnt = 0;
         self.in_recovery = true;
@@ -432,6 +444,7 @@ impl TcpSender {
         self.in_recovery = false;
         self.last_cut_timeout = true;
         self.dupacks = 0;
+        self.lt_sent = 0;
         self.high_rxt = None;
         self.pending_rtx = None;
         self.snd_nxt = self.snd_una;

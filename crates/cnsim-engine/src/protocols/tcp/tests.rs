@@ -26,7 +26,7 @@ fn new_segs(r: std::ops::Range<u32>) -> Vec<(u32, bool)> {
 }
 /// Reno without SACK, bulk data, no RTO interference.
 fn plain(init_cwnd: u32, init_ssthresh: u32, rwnd: u32, variant: Variant) -> TcpSender {
-    let p = TcpParams { variant, sack: false, init_cwnd, init_ssthresh, rwnd, ..TcpParams::default() };
+    let p = TcpParams { variant, sack: false, init_cwnd, init_ssthresh, rwnd, limited_transmit: false, ..TcpParams::default() };
     let mut s = TcpSender::new(p);
     s.push(u64::MAX);
     s
@@ -136,6 +136,29 @@ fn three_dupacks_fast_retransmit_inflation_and_exit() {
 }
 
 #[test]
+fn limited_transmit_sends_on_the_first_two_dupacks() {
+    for sack_on in [false, true] {
+        let p = TcpParams { sack: sack_on, init_cwnd: 10, init_ssthresh: 10, rwnd: 20, ..TcpParams::default() };
+        assert!(p.limited_transmit);
+        let mut s = TcpSender::new(p);
+        s.push(u64::MAX);
+        assert_eq!(drain(&mut s, 0), new_segs(0..10));
+        // Segment 0 lost: 1, 2, 3 bring duplicate ACKs (SACKing 1, 1–2, 1–3).
+        s.on_ack(&sack(0, &[(1, 2)]), US);
+        assert_eq!(drain(&mut s, US), new_segs(10..11));
+        s.on_ack(&sack(0, &[(1, 3)]), US);
+        assert_eq!(drain(&mut s, US), new_segs(11..12));
+        assert_eq!((s.cwnd(), s.flight_size()), (10, 12));
+        s.on_ack(&sack(0, &[(1, 4)]), US);
+        // ssthresh from FlightSize without the two limited-transmit segments: (12 − 2)/2 = 5.
+        assert!(s.in_recovery());
+        assert_eq!(s.ssthresh(), 5);
+        assert_eq!(s.cwnd(), if sack_on { 5 } else { 8 });
+        assert_eq!(drain(&mut s, US)[0], (0, true));
+    }
+}
+
+#[test]
 fn partial_ack_reno_exits_newreno_retransmits() {
     // Segments 2 and 5 lost; 3 and 4 give two dupacks, 6 the third.
     for variant in [Variant::Reno, Variant::NewReno] {
@@ -194,7 +217,7 @@ fn partial_ack_reno_exits_newreno_retransmits() {
 
 #[test]
 fn rto_from_samples_clamps_backoff_and_karn() {
-    let p = TcpParams { sack: false, init_cwnd: 1, min_rto: 290 * US, max_rto: 1000 * US, initial_rto: 1_000_000 * US, ..TcpParams::default() };
+    let p = TcpParams { sack: false, limited_transmit: false, init_cwnd: 1, min_rto: 290 * US, max_rto: 1000 * US, initial_rto: 1_000_000 * US, ..TcpParams::default() };
     let mut s = TcpSender::new(p);
     s.push(u64::MAX);
     // Before any sample: the initial RTO (1 s) capped by max_rto.
@@ -250,7 +273,7 @@ fn rto_from_samples_clamps_backoff_and_karn() {
 #[test]
 fn sack_scoreboard_retransmits_lost_first_and_counts_pipe() {
     // cwnd 10, rwnd 20, SACK; segments 0, 2 and 3 of 0..10 are lost.
-    let p = TcpParams { sack: true, init_cwnd: 10, rwnd: 20, ..TcpParams::default() };
+    let p = TcpParams { sack: true, init_cwnd: 10, rwnd: 20, limited_transmit: false, ..TcpParams::default() };
     let mut s = TcpSender::new(p);
     let mut r = TcpReceiver::new(p);
     s.push(u64::MAX);
