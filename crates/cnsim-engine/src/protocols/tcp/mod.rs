@@ -19,6 +19,21 @@
 //! bytes except the last segment of an application message, which may be shorter, so goodput is
 //! exact in bytes.
 //!
+//! # Choices and simplifications
+//!
+//! * No connection set-up or teardown (ns-2's one-way agents): data flows from segment 0.
+//! * The receiver window is a fixed sender-side limit (ns-2's `window_`); ACKs carry no window
+//!   field (the tag area holds the two SACK blocks). cwnd does not grow beyond it.
+//! * One RTT measurement at a time (ns-2/BSD, no timestamps); any retransmission abandons it.
+//! * Reno applies the `recover` guard only after a timeout (ns-2's `bugFix_` with
+//!   `last_cwnd_action_`); NewReno and SACK always (RFC 6582 §3.2, RFC 6675 §5.1).
+//! * The RTO timer restarts on fast retransmit (ns-2's `reset_rtx_timer`), and during NewReno
+//!   recovery only on the first partial ACK (RFC 6582 "Impatient").
+//! * After a timeout the SACK scoreboard is cleared (RFC 2018 §8); going back N, segments SACKed
+//!   since are skipped but still counted in the window (conservative). No rescue retransmission
+//!   (RFC 6675 NextSeg rule 4), no D-SACK, no ECN, no F-RTO.
+//! * Sequence numbers do not wrap: a bulk flow stops at 2³² − 1 segments (≈ 80 min at 10 Gb/s).
+//!
 //! # Engine wiring (for the lead)
 //!
 //! * Source: whenever the flow's port can take a frame, and after every ACK or timeout, call
