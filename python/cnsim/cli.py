@@ -331,7 +331,8 @@ def _mean_std(values) -> str:
 @click.argument("experiment", required=False)
 @click.option("--list", "list_", is_flag=True, help="List the experiments that can be reproduced.")
 @click.option("-o", "--out", type=click.Path(path_type=Path), help="Output directory [out/<experiment>].")
-@click.option("--seeds", default=3, show_default=True, type=click.IntRange(1), help="Seeds per configuration.")
+@click.option("--seeds", default=10, show_default=True, type=click.IntRange(1),
+              help="Seeds per configuration (the open-choice re-runs use at most 5).")
 @click.option("--jobs", type=click.IntRange(1), help="Worker processes [all cores].")
 @click.option("--dask", "dask_address", metavar="tcp://HOST:PORT",
               help="Run on the Dask cluster of this scheduler instead of local processes.")

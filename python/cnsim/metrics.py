@@ -10,12 +10,18 @@ This table is the single definition of every metric in `summary.json`; `summariz
 | `feedback_rate_pct` | global | measure | % | window.cnm_sent / window.data_injected × 100 |
 | `loss_rate_pct` | global | measure | % | window.data_dropped / (window.data_injected + window.data_replicated) × 100: every frame copy, including those made at multicast branching points, is delivered, dropped or in flight, so this stays ≤ 100 |
 | `source_loss_pct` | global | measure | % | window.data_source_dropped / window.data_generated × 100 |
+| `total_loss_pct` | global | measure | % | (window.data_source_dropped + window.data_dropped) / (window.data_generated + window.data_replicated) × 100: copies lost in a full rate limiter at the source or in a switch, over the copies the applications generated plus those made at multicast branching points |
+| `feedback_per_cp_frame_pct` | global | measure | % | Σ cnms_sent_window / Σ arrivals_window × 100 over the CP queues: feedback relative to the frames arriving at the CPs |
+| `feedback_busiest_cp_pct` | global | measure | % | max over CP queues with arrivals of cnms_sent_window / arrivals_window × 100 |
+| `feedback_per_delivered_pct` | global | measure | % | window.cnm_sent / window.data_delivered × 100: CNMs per data copy received |
 | `first_cnm_s` | global | run | s | earliest `first_cnm_s` over the RPs |
 | `cr_mean_mbps` | global | measure | Mb/s | mean over sessions of the session CR's time-weighted mean (session CR = min over its RPs, seed 000 §3) |
 | `cr_std_mbps` | global | measure | Mb/s | mean over sessions of the session CR's time-weighted std-dev |
 | `cr_spread_mbps` | global | measure | Mb/s | population std-dev over sessions of the session CR's mean |
 | `jain_cr` | global | measure | 1 | Jain index (Σr)²/(k·Σr²) (seed 000 eq. 9) over the sessions' mean CR |
 | `jain_throughput` | global | measure | 1 | Jain index over `throughput_mbps` of every (flow, receiver) |
+| `throughput_mean_mbps` | global | measure | Mb/s | mean of `throughput_mbps` over every (flow, receiver) |
+| `cr_min_mbps` | global | measure | Mb/s | lowest session CR in the window (RP CR where there are no sessions) |
 | `main_cp` | global | run | name | the CP queue with the most arrivals (whole run) |
 | `first_cnm_s` | rp | run | s | time the RP received its first CNM |
 | `cr_mean_mbps` | rp | measure | Mb/s | time-weighted mean of CR |
@@ -136,12 +142,21 @@ def summarize(stats: dict) -> dict:
             "feedback_rate_pct": _pct(window["cnm_sent"], window["data_injected"]),
             "loss_rate_pct": _pct(window["data_dropped"], window["data_injected"] + window["data_replicated"]),
             "source_loss_pct": _pct(window["data_source_dropped"], window["data_generated"]),
+            "total_loss_pct": _pct(window["data_source_dropped"] + window["data_dropped"],
+                                   window["data_generated"] + window["data_replicated"]),
+            "feedback_per_cp_frame_pct": _pct(sum(q["cnms_sent_window"] for q in cps),
+                                              sum(q["arrivals_window"] for q in cps)),
+            "feedback_busiest_cp_pct": max((_pct(q["cnms_sent_window"], q["arrivals_window"]) for q in cps
+                                            if q["arrivals_window"]), default=None),
+            "feedback_per_delivered_pct": _pct(window["cnm_sent"], window["data_delivered"]),
             "first_cnm_s": min(first_cnms, default=None),
             "cr_mean_mbps": _mean(cr_means),
             "cr_std_mbps": _mean([s["cr_std_mbps"] for s in sessions.values()]),
             "cr_spread_mbps": pstdev(cr_means) if cr_means else None,
             "jain_cr": jain(cr_means),
             "jain_throughput": jain(throughputs),
+            "throughput_mean_mbps": _mean(throughputs),
+            "cr_min_mbps": min((x["cr_min_bps"] / MBPS for x in stats.get("sessions", []) or stats["rps"]), default=None),
             "main_cp": max(cps, key=lambda q: q["arrivals"])["name"] if cps else None,
         },
         "rps": rps,

@@ -22,25 +22,29 @@ import pandas as pd
 from .. import _args
 from ..metrics import DEFINITIONS, group_metrics, seed_metrics, switch_metrics
 from ..outputs import file_name
-QEQS = (25, 50, 75)
+from . import sensitivity
+from .claims import QEQS
 QUICK = {"simulation.duration": "5.6s", "simulation.measure_from": "5.1s"}
+BASELINE = "baseline"
 # Report headings: a title per metric; the unit is the one metrics.py's table defines.
 METRIC_TITLES = {
-    "feedback_rate_pct": "feedback rate",
-    "loss_rate_pct": "loss rate",
-    "source_loss_pct": "source-side loss in full rate limiters",
+    "feedback_rate_pct": "feedback rate (CNMs ÷ copies sent by the sources)",
+    "loss_rate_pct": "switch loss rate (copies dropped in switches ÷ copies in the network)",
+    "total_loss_pct": "total loss rate (limiter + switch drops ÷ copies generated + replicated)",
+    "source_loss_pct": "source-side loss in full rate limiters (÷ copies generated)",
     "first_cnm_s": "RP start time of congestion detection",
     "cr_std_mbps": "CR std-dev",
     "cr_mean_mbps": "mean session CR",
+    "throughput_mean_mbps": "mean throughput per (flow, receiver)",
+    "cr_min_mbps": "lowest session CR",
     "q_mean_frames": "mean queue",
     "q_std_frames": "queue std-dev",
     "q_dev_from_qeq_frames": "mean queue − Qeq",
     "jain_cr": "Jain fairness over session CRs",
+    "jain_throughput": "Jain fairness over throughputs",
 }
 _UNITS = {d["metric"]: d["unit"] for d in DEFINITIONS if d["scope"] in ("global", "queue")}
 LABELS = {m: t if _UNITS[m] == "1" else f"{t} ({_UNITS[m]})" for m, t in METRIC_TITLES.items()}
-AGREEMENT = ("agrees: |cnsim mean − paper| ≤ max(25 % of the paper's value, 0.25 in the metric's unit) "
-             "+ 2 standard errors over seeds")
 
 
 @dataclass
@@ -52,12 +56,23 @@ class Topology:
     # (metric, variant) → values at Qeq 25/50/75 (None where the paper gives none); part "all"
     paper: dict = field(default_factory=dict)
     figs: dict = field(default_factory=dict)  # metric → the paper's figure(s)
+    # (metric, variant) → what the paper value (or its comparison) rests on: derived, read from prose, …
+    notes: dict = field(default_factory=dict)
 
 
 @dataclass
 class Claim:
     text: str                                  # the paper's words
-    check: Callable[[pd.DataFrame], tuple[bool | None, str]]
+    check: Callable[[pd.DataFrame], tuple]     # claims.py: (holds, evidence, tested)
+
+
+@dataclass
+class Number:
+    """A quoted number of the paper that is not a cell of a metric table (e.g. a gain)."""
+    text: str
+    paper: float
+    unit: str
+    values: Callable[[pd.DataFrame], list]     # cnsim's value per seed, from a view
 
 
 @dataclass
@@ -69,6 +84,10 @@ class Experiment:
     findings: str
     claims: list[Claim]
     samplings: tuple[str, ...] = ("every-frame", "table")
+    numbers: list[Number] = field(default_factory=list)
+    figure_index: list[tuple[str, str, str]] = field(default_factory=list)   # (paper figure, content, cnsim)
+    targets: list[tuple] = field(default_factory=list)   # hypotheses: (topology, variant, paper feedback, paper loss)
+    rests_on: list[str] = field(default_factory=list)
 
 
 def scenario_file(path: str):
@@ -106,27 +125,68 @@ def with_rp(path: str, protocol: str) -> dict:
     return sets
 
 
+def protocol_of(extra: dict) -> str:
+    """The reaction point of a variant: "eqcn" when its overrides give the flows E-QCN."""
+    return "eqcn" if any("eqcn" in str(v) for v in extra.values()) else "qcn"
+
+
+def plan(exp: Experiment, seeds: int, quick: bool) -> list[tuple[str, str, int]]:
+    """(sampling, setting, seeds) of each run set: the baseline (every sampling mode of the
+    experiment, `seeds` seeds), then each alternative setting of sensitivity.py on every-frame
+    sampling with min(seeds, sensitivity.SEEDS) seeds (--quick: the few of sensitivity.QUICK)."""
+    sets = [(s, BASELINE, seeds) for s in (exp.samplings[:1] if quick else exp.samplings)]
+    n = min(seeds, sensitivity.SEEDS)
+    names = sensitivity.QUICK if quick else [x.name for x in sensitivity.SETTINGS if x.name != sensitivity.TABLE]
+    return sets + [(exp.samplings[0], name, n) for name in names]
+
+
 def _runs(exp: Experiment, out: Path, seeds: int, quick: bool) -> tuple[list[dict], list[tuple]]:
     """(labels, tasks): one per run; a task is (TOML text, label, overrides, seed, output dir of
-    the run's full outputs — seed 1 of the first sampling mode — or None)."""
+    the run's full outputs — seed 1 of the baseline's first sampling mode — or None)."""
     from ..api import _value_text
 
     labels, tasks = [], []
-    for sampling in exp.samplings[:1] if quick else exp.samplings:
+    for sampling, setting, n in plan(exp, seeds, quick):
         for topo in exp.topologies:
             for variant, (path, extra) in topo.variants.items():
+                more = {} if setting == BASELINE else sensitivity.BY_NAME[setting].overrides(path, protocol_of(extra), quick)
+                if more is None:
+                    continue
                 resource = scenario_file(path)
                 text = resource.read_text(encoding="utf-8")
                 for qeq in QEQS:
-                    sets = {"cp.qcn.qeq": f"{qeq} frames", "cp.qcn.sampling": sampling, **extra, **(QUICK if quick else {})}
+                    sets = {"cp.qcn.qeq": f"{qeq} frames", "cp.qcn.sampling": sampling, **extra,
+                            **(QUICK if quick else {}), **more}
                     overrides = [(k, _value_text(v)) for k, v in sets.items()]
-                    for seed in range(1, seeds + 1):
-                        keep = seed == 1 and sampling == exp.samplings[0]
+                    for seed in range(1, n + 1):
+                        keep = seed == 1 and sampling == exp.samplings[0] and setting == BASELINE
                         kept = out / "runs" / file_name(f"{topo.key}-{variant}-qeq{qeq}") if keep else None
                         tasks.append((text, str(resource), overrides, seed, kept))
                         labels.append({"topology": topo.key, "variant": variant, "qeq": qeq, "sampling": sampling,
-                                       "seed": seed})
+                                       "setting": setting, "seed": seed})
     return labels, tasks
+
+
+def view(df: pd.DataFrame, setting: str, *, max_seed: int | None = None, fill: bool = True) -> pd.DataFrame | None:
+    """The rows of one setting on every-frame sampling ("cp.qcn.sampling=table": the baseline's
+    table-sampling runs), with column `sampling` set to "every-frame"; configurations the setting
+    does not apply to take the baseline's rows (`fill`). None if the setting was not run."""
+    if max_seed is not None:
+        df = df[df.seed <= max_seed]
+    base = df[(df.setting == BASELINE) & (df.sampling == "every-frame")]
+    if setting == BASELINE:
+        return base
+    if setting == sensitivity.TABLE:
+        sel = df[(df.setting == BASELINE) & (df.sampling == "table")]
+    else:
+        sel = df[df.setting == setting]
+    if sel.empty:
+        return None
+    sel = sel.assign(sampling="every-frame")
+    if not fill:
+        return sel
+    have = set(zip(sel.topology, sel.variant))
+    return pd.concat([sel, base[[k not in have for k in zip(base.topology, base.variant)]]])
 
 
 def run_config(task: tuple) -> dict:
@@ -162,83 +222,11 @@ def _parts(summary: dict, stats: dict) -> list[list]:
     return [[p, m, v] for p, ms in parts.items() for m, v in ms.items() if isinstance(v, (int, float)) and v is not None]
 
 
-def stats_of(df: pd.DataFrame, **where) -> tuple[float | None, float, int]:
-    """(mean, std, n) of the values selected by column=value filters."""
-    sel = df
-    for k, v in where.items():
-        sel = sel[sel[k] == v]
-    vals = [v for v in sel["value"] if v == v]
-    if not vals:
-        return None, 0.0, 0
-    return st.fmean(vals), (st.stdev(vals) if len(vals) > 1 else 0.0), len(vals)
-
-
-def _verdict(paper: float, mean: float, std: float, n: int) -> str:
-    tol = max(0.25 * abs(paper), 0.25) + 2 * std / max(n, 1) ** 0.5
-    if abs(mean - paper) <= tol:
-        return "agrees"
-    return "higher than the paper" if mean > paper else "lower than the paper"
-
-
 def fmt(x) -> str:
     return "–" if x is None or x != x else (f"{x:.3g}" if abs(x) < 1000 else f"{x:.0f}")
 
 
-def _table(df: pd.DataFrame, topo: Topology, sampling: str, metric: str, part: str = "all") -> list[str]:
-    has_paper = part == "all" and any(k[0] == metric for k in topo.paper)
-    head = "| variant | Qeq | " + ("paper | " if has_paper else "") + "cnsim mean ± std (n) |" + (" agreement |" if has_paper else "")
-    lines = [head, "|" + "---|" * (head.count("|") - 1)]
-    for variant in topo.variants:
-        for i, qeq in enumerate(QEQS):
-            mean, std, n = stats_of(df, topology=topo.key, variant=variant, qeq=qeq, sampling=sampling, part=part, metric=metric)
-            row = f"| {variant} | {qeq} | "
-            if has_paper:
-                p = topo.paper.get((metric, variant), (None,) * 3)[i]
-                verdict = _verdict(p, mean, std, n) if p is not None and mean is not None else "no number in the paper"
-                row += f"{fmt(p)} | {fmt(mean)} ± {fmt(std)} ({n}) | {verdict} |"
-            else:
-                row += f"{fmt(mean)} ± {fmt(std)} ({n}) |"
-            lines.append(row)
-    return lines
-
-
-def _report(exp: Experiment, df: pd.DataFrame, figs: list[Path], out: Path, seeds: int, quick: bool) -> Path:
-    lines = [f"# {exp.title}", "",
-             f"Re-run with `cnsim reproduce {exp.name}{' --quick' if quick else ''}` ({seeds} seed(s) per "
-             "configuration; windowed metrics over each scenario's measurement window). Every choice the "
-             "papers leave open is marked CHOICE in the scenario files and listed below.", "",
-             "## Choices where the papers are silent", ""] + [f"- {c}" for c in exp.choices] + [
-             "", f"Agreement rule: {AGREEMENT}.", ""]
-    for sampling in [s for s in exp.samplings if s in set(df.sampling)]:
-        head = "every frame evaluated (the papers' reading)" if sampling == "every-frame" else "802.1Qau sampling table (comparison)"
-        lines += [f"## Results — {head}", ""]
-        for topo in exp.topologies:
-            lines += [f"### {topo.title}", ""]
-            sub = df[(df.topology == topo.key) & (df.sampling == sampling)]
-            for metric in LABELS:
-                if metric in set(sub[sub.part == "all"].metric):
-                    fig = f" — paper {topo.figs[metric]}" if metric in topo.figs else ""
-                    lines += [f"#### {LABELS[metric]}{fig}", ""] + _table(df, topo, sampling, metric) + [""]
-            for part in sorted(set(sub.part) - {"all"}):
-                lines += [f"#### {part}", ""]
-                for metric in sorted(set(sub[sub.part == part].metric), key=list(LABELS).index):
-                    lines += [f"{LABELS[metric]}:", ""] + _table(df, topo, sampling, metric, part) + [""]
-    lines += ["## The paper's Table 1, claim by claim", "",
-              "Evaluated on the every-frame runs; each line says what was compared.", "",
-              "| claim (paper's words) | cnsim | evidence |", "|---|---|---|"]
-    for c in exp.claims:
-        ok, evidence = c.check(df)
-        verdict = {True: "supported", False: "not supported", None: "not testable here"}[ok]
-        lines.append(f"| {c.text} | {verdict} | {evidence} |")
-    lines += ["", exp.findings, "## Figures", ""]
-    lines += [f"![{p.stem}]({p.relative_to(out).as_posix()})" for p in figs]
-    lines += ["", "Per-run outputs (summary.json, series.parquet, figures) of seed 1: `runs/`.", ""]
-    report = out / "report.md"
-    _write_atomic(report, "\n".join(lines))
-    return report
-
-
-def reproduce(exp: Experiment, out: Path, *, seeds: int = 3, jobs: int | None = None, quick: bool = False,
+def reproduce(exp: Experiment, out: Path, *, seeds: int = 10, jobs: int | None = None, quick: bool = False,
               client=None, progress: bool | None = None) -> Path:
     """Run `exp` on the sweep machinery — the result store in `out/runs/`, resumed on a re-run
     (finished runs are skipped, failed ones retried), `jobs` local processes or a Dask `client` —
@@ -246,6 +234,7 @@ def reproduce(exp: Experiment, out: Path, *, seeds: int = 3, jobs: int | None = 
     from ..outputs import check_output
     from ..sweep import Store, check_sweep_dir, execute_stored, run_key, validate_points, write_parquet
     from . import figures
+    from .report import write_report
 
     out = _args.path(out, "out")
     seeds = 1 if quick else _args.integer(seeds, "seeds", low=1)
@@ -283,7 +272,7 @@ def reproduce(exp: Experiment, out: Path, *, seeds: int = 3, jobs: int | None = 
                            for p, m, v in r["parts"]])
         write_parquet(df, out / "results.parquet")
         figs = figures.draw(exp, df, out / "figures", runs=out / "runs")
-        report = _report(exp, df, figs, out, seeds, quick)
+        report = write_report(exp, df, figs, out, seeds, quick)
         _write_atomic(out / "summary.json", json.dumps({"experiment": exp.name, "seeds": seeds, "quick": quick,
                                                         "runs": len(results), "ran": counts["ran"]}, indent=1))
     return report
@@ -293,36 +282,3 @@ def _write_atomic(path: Path, text: str) -> None:
     from ..sweep import _write_atomic as write
 
     write(path, text)
-
-
-# Helpers for claims -------------------------------------------------------------------------------
-
-def mean_over_qeq(df: pd.DataFrame, topology: str, variant: str, metric: str, part: str = "all") -> float | None:
-    vals = [stats_of(df, topology=topology, variant=variant, qeq=q, sampling="every-frame", part=part, metric=metric)[0] for q in QEQS]
-    vals = [v for v in vals if v is not None]
-    return st.fmean(vals) if vals else None
-
-
-def by_qeq(df: pd.DataFrame, topology: str, variant: str, metric: str, part: str = "all") -> list:
-    return [stats_of(df, topology=topology, variant=variant, qeq=q, sampling="every-frame", part=part, metric=metric)[0] for q in QEQS]
-
-
-def compare(topology: str, metric: str, a: str, b: str, a_lower: bool, part: str = "all") -> Callable:
-    """Claim check: variant `a`'s mean over Qeq is lower (or higher) than `b`'s."""
-    def check(df):
-        x, y = mean_over_qeq(df, topology, a, metric, part), mean_over_qeq(df, topology, b, metric, part)
-        if x is None or y is None:
-            return None, "no data"
-        return ((x < y) if a_lower else (x > y)), f"{metric} ({part}, mean over Qeq): {a} {fmt(x)} vs {b} {fmt(y)}"
-    return check
-
-
-def trend(topology: str, variant: str, metric: str, increasing: bool, part: str = "all") -> Callable:
-    """Claim check: the metric rises (or falls) from Qeq 25 to 50 to 75."""
-    def check(df):
-        v = by_qeq(df, topology, variant, metric, part)
-        if None in v:
-            return None, "no data"
-        ok = all((b > a) if increasing else (b < a) for a, b in zip(v, v[1:]))
-        return ok, f"{metric} of {variant} at Qeq 25/50/75: " + " / ".join(fmt(x) for x in v)
-    return check

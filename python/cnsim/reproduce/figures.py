@@ -13,7 +13,8 @@ import pandas as pd  # noqa: E402
 
 from .common import LABELS, QEQS  # noqa: E402
 
-MAIN = ["feedback_rate_pct", "loss_rate_pct", "cr_std_mbps", "q_dev_from_qeq_frames", "jain_cr", "first_cnm_s"]
+MAIN = ["feedback_rate_pct", "loss_rate_pct", "total_loss_pct", "cr_std_mbps", "cr_mean_mbps", "throughput_mean_mbps",
+        "q_mean_frames", "q_dev_from_qeq_frames", "jain_cr", "jain_throughput", "first_cnm_s"]
 GROUP = ["feedback_rate_pct", "loss_rate_pct", "cr_std_mbps", "jain_cr"]
 SWITCH = ["q_dev_from_qeq_frames", "q_std_frames"]
 
@@ -48,7 +49,9 @@ def _finish(fig, axes, path: Path) -> Path:
 
 
 def draw(exp, df: pd.DataFrame, out: Path, runs: Path | None = None) -> list[Path]:
+    """The figures of the baseline runs (sensitivity runs are reported in tables)."""
     out.mkdir(parents=True, exist_ok=True)
+    df = df[df.setting == "baseline"]
     paths = []
     for sampling in sorted(set(df.sampling)):
         for topo in exp.topologies:
@@ -82,10 +85,38 @@ def draw(exp, df: pd.DataFrame, out: Path, runs: Path | None = None) -> list[Pat
                 paths.append(_finish(fig, axes, out / f"{topo.key}-{kind}-{sampling}.png"))
     if runs and runs.exists():
         for topo in exp.topologies:
-            p = _cr_figure(sorted(d for d in runs.glob(f"{topo.key}-*") if (d / "series.parquet").exists()), out / f"{topo.key}-cr.png")
-            if p:
-                paths.append(p)
+            kept = sorted(d for d in runs.glob(f"{topo.key}-*") if (d / "series.parquet").exists())
+            for p in (_cr_figure(kept, out / f"{topo.key}-cr.png"), _queue_figure(kept, out / f"{topo.key}-queues.png")):
+                if p:
+                    paths.append(p)
     return paths
+
+
+def _queue_figure(dirs: list[Path], path: Path) -> Path | None:
+    """One panel per kept run: the length (frames) of every switch output queue that held more
+    than one frame, vs time — the papers' queue-size-variation figures, per CP."""
+    if not dirs:
+        return None
+    cols = 3
+    rows = (len(dirs) + cols - 1) // cols
+    fig, axes = plt.subplots(rows, cols, figsize=(13, 3 * rows), squeeze=False)
+    for ax in axes.flat[len(dirs):]:
+        ax.set_visible(False)
+    for ax, d in zip(axes.flat, dirs):
+        s = pd.read_parquet(d / "series.parquet")
+        s = s[s["name"].str.startswith("q.")]
+        for n, part in s.groupby("name"):
+            if part["value"].max() > 1:
+                ax.plot(part["t"], part["value"], lw=0.5, label=n[2:])
+        ax.set_title(d.name, fontsize=9)
+        ax.set_xlabel("time (s)")
+        ax.set_ylabel("queue (frames)")
+        ax.set_ylim(0, 105)
+        ax.legend(fontsize=5)
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+    return path
 
 
 def _cr_figure(dirs: list[Path], path: Path) -> Path | None:
