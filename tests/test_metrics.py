@@ -119,3 +119,19 @@ def test_seed_metrics_row():
     ]  # fmt: skip
     assert row["jain_cr"] == 1 and row["cr_std_mbps"] == pytest.approx(10)
     assert row["feedback_rate_pct"] == 0 and row["q_mean_frames"] is None
+
+
+def test_total_loss_and_feedback_variants():
+    # 1000 copies generated, 100 lost in the limiter, 900 sent, 900 replicated, 180 dropped in switches
+    s = stats(window={"data_generated": 1000, "data_source_dropped": 100, "data_injected": 900,
+                      "data_replicated": 900, "data_dropped": 180, "data_delivered": 1600, "cnm_sent": 40},
+              queues=[queue("SW1>SW2", True, 30.0, 25.0, arrivals=1800), queue("SW2>R1", True, 5.0, 25.0, arrivals=200)],
+              flows=[flow("S1", {"R1": 100, "R2": 50})], rps=[rp("S1", 100)])  # fmt: skip
+    g = summarize(s)["global"]
+    assert g["loss_rate_pct"] == pytest.approx(10.0)             # 180 / 1800
+    assert g["total_loss_pct"] == pytest.approx(280 / 1900 * 100)  # (100 + 180) / (1000 + 900)
+    assert g["feedback_per_cp_frame_pct"] == pytest.approx(8 / 1000 * 100)  # 4 + 4 CNMs over 900 + 100 arrivals
+    assert g["feedback_busiest_cp_pct"] == pytest.approx(4.0)    # SW2>R1: 4 / 100
+    assert g["feedback_per_delivered_pct"] == pytest.approx(2.5)
+    assert g["throughput_mean_mbps"] == pytest.approx(75.0)
+    assert g["cr_min_mbps"] == 0.0

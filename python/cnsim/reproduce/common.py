@@ -26,6 +26,7 @@ from . import sensitivity
 from .claims import QEQS
 QUICK = {"simulation.duration": "5.6s", "simulation.measure_from": "5.1s"}
 BASELINE = "baseline"
+HYPOTHESIS_ONLY = {s.name for s in sensitivity.SETTINGS if s.kind == "hypothesis"}
 # Report headings: a title per metric; the unit is the one metrics.py's table defines.
 METRIC_TITLES = {
     "feedback_rate_pct": "feedback rate (CNMs ÷ copies sent by the sources)",
@@ -132,10 +133,11 @@ def protocol_of(extra: dict) -> str:
 
 def plan(exp: Experiment, seeds: int, quick: bool) -> list[tuple[str, str, int]]:
     """(sampling, setting, seeds) of each run set: the baseline (every sampling mode of the
-    experiment, `seeds` seeds), then each alternative setting of sensitivity.py on every-frame
+    experiment: `seeds` seeds for the first, min(seeds, sensitivity.SEEDS) for the comparison
+    sampling), then each alternative setting of sensitivity.py on every-frame
     sampling with min(seeds, sensitivity.SEEDS) seeds (--quick: the few of sensitivity.QUICK)."""
-    sets = [(s, BASELINE, seeds) for s in (exp.samplings[:1] if quick else exp.samplings)]
     n = min(seeds, sensitivity.SEEDS)
+    sets = [(s, BASELINE, seeds if i == 0 else n) for i, s in enumerate(exp.samplings[:1] if quick else exp.samplings)]
     names = sensitivity.QUICK if quick else [x.name for x in sensitivity.SETTINGS if x.name != sensitivity.TABLE]
     return sets + [(exp.samplings[0], name, n) for name in names]
 
@@ -146,11 +148,12 @@ def _runs(exp: Experiment, out: Path, seeds: int, quick: bool) -> tuple[list[dic
     from ..api import _value_text
 
     labels, tasks = [], []
+    targets = {(t[0].key, t[1]) for t in exp.targets}  # the hypothesis-only settings run on these only
     for sampling, setting, n in plan(exp, seeds, quick):
         for topo in exp.topologies:
             for variant, (path, extra) in topo.variants.items():
                 more = {} if setting == BASELINE else sensitivity.BY_NAME[setting].overrides(path, protocol_of(extra), quick)
-                if more is None:
+                if more is None or (setting in HYPOTHESIS_ONLY and (topo.key, variant) not in targets):
                     continue
                 resource = scenario_file(path)
                 text = resource.read_text(encoding="utf-8")

@@ -95,7 +95,7 @@ def _agree_label(outcomes: dict) -> str:
 def _sensitivity_intro(df: pd.DataFrame) -> list[str]:
     lines = ["## Sensitivity to the choices the papers leave open", "",
              f"Every alternative below is one change from the baseline, run over Qeq 25/50/75 with "
-             f"{sensitivity.SEEDS} seeds (table sampling: the baseline's comparison runs, first {sensitivity.SEEDS} seeds) "
+             f"{sensitivity.SEEDS} seeds (table sampling: the baseline's comparison runs) "
              "on the sweep machinery (`runs/`). A choice that does not apply to a configuration (e.g. the F̂b reset to "
              "QCN, the copy rate to multicast) leaves it at its baseline runs. Labels: \"holds under all choices\", "
              "\"depends on X\" (the verdict changes when X changes; whether the baseline holds is said), "
