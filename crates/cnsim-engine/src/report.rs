@@ -5,6 +5,7 @@
 use crate::core::time::to_secs;
 use crate::net::node::NodeKind;
 use crate::protocols::metrics::Metric;
+use crate::net::flow::TcpFlow;
 use crate::sim::{Counters, Sim};
 use serde_json::{json, Value};
 
@@ -31,6 +32,10 @@ pub const METRICS: &[Metric] = &[
     Metric { scope: "frames", name: "pause_sent", unit: "frames", kind: "counter", doc: "PAUSE/PFC frames sent (with flow control only)" },
     Metric { scope: "frames", name: "pause_delivered", unit: "frames", kind: "counter", doc: "PAUSE/PFC frames received by the link's other end (with flow control only)" },
     Metric { scope: "frames", name: "pause_in_flight", unit: "frames", kind: "gauge", doc: "PAUSE/PFC frames in queues or on wires at the end (with flow control only)" },
+    Metric { scope: "frames", name: "ack_sent", unit: "frames", kind: "counter", doc: "TCP ACK frames sent by receivers" },
+    Metric { scope: "frames", name: "ack_delivered", unit: "frames", kind: "counter", doc: "TCP ACK frames that reached their source" },
+    Metric { scope: "frames", name: "ack_dropped", unit: "frames", kind: "counter", doc: "TCP ACK frames dropped by a full queue" },
+    Metric { scope: "frames", name: "ack_in_flight", unit: "frames", kind: "gauge", doc: "TCP ACK frames in queues or on wires at the end" },
     Metric { scope: "frames", name: "data_in_limiters", unit: "frames", kind: "gauge", doc: "copies waiting in rate limiters at the end" },
     Metric { scope: "queues", name: "q_mean_frames", unit: "frames", kind: "time-average", doc: "queue length, time-averaged over the window" },
     Metric { scope: "queues", name: "q_std_frames", unit: "frames", kind: "time-average", doc: "standard deviation of the queue length over the window" },
@@ -64,7 +69,7 @@ pub const METRICS: &[Metric] = &[
     Metric { scope: "series", name: "rx.FLOW>HOST", unit: "B", kind: "series", doc: "bytes received so far by a receiver" },
 ];
 
-fn counters(c: &Counters, fc: bool) -> Value {
+fn counters(c: &Counters, fc: bool, tcp: bool) -> Value {
     let mut v = json!({
         "data_generated": c.data_generated,
         "data_source_dropped": c.data_source_dropped,
@@ -79,6 +84,11 @@ fn counters(c: &Counters, fc: bool) -> Value {
     if fc {
         v["pause_sent"] = json!(c.pause_sent);
         v["pause_delivered"] = json!(c.pause_delivered);
+    }
+    if tcp {
+        v["ack_sent"] = json!(c.ack_sent);
+        v["ack_delivered"] = json!(c.ack_delivered);
+        v["ack_dropped"] = json!(c.ack_dropped);
     }
     v
 }
@@ -96,6 +106,9 @@ fn diff(a: &Counters, b: &Counters) -> Counters {
         cnm_dropped: a.cnm_dropped - b.cnm_dropped,
         pause_sent: a.pause_sent - b.pause_sent,
         pause_delivered: a.pause_delivered - b.pause_delivered,
+        ack_sent: a.ack_sent - b.ack_sent,
+        ack_delivered: a.ack_delivered - b.ack_delivered,
+        ack_dropped: a.ack_dropped - b.ack_dropped,
     }
 }
 
@@ -162,7 +175,7 @@ impl Sim {
                                "throughput_bps": if window_s > 0.0 { bw as f64 * 8.0 / window_s } else { 0.0 }})
                     })
                     .collect();
-                json!({"name": f.name, "source": name(f.src), "mode": f.mode, "group": f.group,
+                let mut v = json!({"name": f.name, "source": name(f.src), "mode": f.mode, "group": f.group,
                        "frames_generated": s.generated, "frames_generated_window": gw,
                        "source_dropped": s.source_dropped,
                        "injected": f.injected, "dropped": f.dropped, "replicated": f.replicated,
@@ -170,7 +183,11 @@ impl Sim {
                        "injected_window": if in_window { f.injected - f.injected_w0 } else { 0 },
                        "dropped_window": if in_window { f.dropped - f.dropped_w0 } else { 0 },
                        "cnms_received_window": f.rp.as_ref().map_or(0, |r| if in_window { r.feedback_received() - f.cnms_w0 } else { 0 }),
-                       "receivers": receivers})
+                       "receivers": receivers});
+                if let Some(t) = &f.tcp {
+                    merge(&mut v, tcp_report(t, in_window, window_s));
+                }
+                v
             })
             .collect();
         // Sessions with RPs; the session rate is min over its RPs (seed 000 §3).
@@ -186,12 +203,16 @@ impl Sim {
             })
             .collect();
         let fc = self.fc.is_some();
-        let mut frames = counters(&self.c, fc);
-        let (data, fb, ctrl) = self.in_flight();
+        let tcp = self.flows.iter().any(|f| f.tcp.is_some());
+        let mut frames = counters(&self.c, fc, tcp);
+        let (data, fb, ctrl, acks) = self.in_flight();
         frames["data_in_flight"] = json!(data);
         frames["cnm_in_flight"] = json!(fb);
         if fc {
             frames["pause_in_flight"] = json!(ctrl);
+        }
+        if tcp {
+            frames["ack_in_flight"] = json!(acks);
         }
         let waiting: u64 = self.senders.iter().map(|s| (s.buf.len() * s.flows.len()) as u64).sum();
         frames["data_in_limiters"] = json!(waiting);
@@ -204,7 +225,7 @@ impl Sim {
             "events": self.events,
             "stopped_by": self.stopped_by,
             "frames": frames,
-            "window": counters(&diff(&self.c, &w0), fc),
+            "window": counters(&diff(&self.c, &w0), fc, tcp),
             "rps": rps, "sessions": sessions, "queues": queues, "flows": flows,
         });
         if fc {
@@ -230,6 +251,22 @@ impl Sim {
             .collect();
         Value::Array(ports)
     }
+}
+
+/// A TCP flow's fields (declared in `tcp::METRICS`).
+fn tcp_report(t: &TcpFlow, in_window: bool, window_s: f64) -> Value {
+    let per_s = |x: f64| if window_s > 0.0 { x / window_s } else { 0.0 };
+    let good = if in_window { t.rcv.bytes_delivered() - t.goodput_w0 } else { 0 };
+    let txns = if in_window { t.txns - t.txns_w0 } else { 0 };
+    let lat = if in_window { t.txn_latency - t.txn_latency_w0 } else { 0 };
+    json!({
+        "tcp_goodput_bps": per_s(good as f64 * 8.0), "tcp_bytes_acked": t.snd.bytes_acked,
+        "tcp_retransmissions": t.snd.retransmissions, "tcp_fast_retransmits": t.snd.fast_retransmits,
+        "tcp_timeouts": t.snd.timeouts, "tcp_cwnd": t.snd.cwnd(), "tcp_ssthresh": t.snd.ssthresh(),
+        "tcp_srtt_s": t.snd.srtt().map(to_secs), "tcp_rto_s": to_secs(t.snd.rto()),
+        "tcp_transactions_window": txns, "tcp_transactions_per_s": per_s(txns as f64),
+        "tcp_transaction_latency_s": if txns > 0 { Some(to_secs(lat) / txns as f64) } else { None },
+    })
 }
 
 /// Add the fields of `extra` (an object) to `v` (an object).

@@ -10,7 +10,7 @@ mod topology;
 mod traffic;
 
 use crate::core::event::EventQueue;
-use crate::core::timer::Timers;
+use crate::core::timer::{TimerStep, Timers};
 use crate::net::node::Node;
 use crate::net::routing::{McastTable, Routes};
 use crate::scenario::*;
@@ -113,6 +113,11 @@ impl Sim {
             if f.rp.is_some() {
                 f.timer = add_timer(TimerOwner::FlowRp(i as u32));
             }
+            if let Some(t) = &mut f.tcp {
+                t.rto_timer = add_timer(TimerOwner::FlowRto(i as u32));
+                t.ack_timer = add_timer(TimerOwner::FlowDelAck(i as u32));
+                t.app_timer = add_timer(TimerOwner::FlowApp(i as u32));
+            }
         }
         if fc.is_some() {
             for (i, p) in ports.iter_mut().enumerate() {
@@ -134,8 +139,17 @@ impl Sim {
             queue.push(0, Event::Record);
         }
         for (i, s) in tr.senders.iter().enumerate() {
-            if s.start < simc.duration.0 && s.start < s.stop {
-                queue.push(s.start, Event::AppTick { sender: i as u32 });
+            if s.start >= simc.duration.0 || s.start >= s.stop {
+                continue;
+            }
+            match &tr.flows[s.flows.start as usize].tcp {
+                // A TCP application starts on its timer; TCP then decides when frames go.
+                Some(t) => {
+                    if let TimerStep::Queue(at, gen) = timers.arm(t.app_timer, s.start) {
+                        queue.push_slow(at, Event::Timer { id: t.app_timer, gen });
+                    }
+                }
+                None => queue.push(s.start, Event::AppTick { sender: i as u32 }),
             }
         }
         Ok(Sim {

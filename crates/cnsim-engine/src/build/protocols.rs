@@ -8,6 +8,7 @@ use crate::protocols::pause::{PauseCfg, Trigger};
 use crate::protocols::qcn::{CongestionPoint, CpParams, ReactionPoint, RpParams, RpVariant, Sampling};
 use crate::protocols::{bcn, BcnCp, Cp, QcnCp, Rp};
 use crate::scenario::*;
+use crate::protocols::tcp::TcpParams;
 use crate::units::Bytes;
 
 /// Queue thresholds a CP computes with (Qeq): at most 2^50 B, so Qoff and W·Qdelta stay exact in
@@ -210,4 +211,37 @@ pub fn flow_control(slot: &FlowControlSlot, frame: u64) -> Result<Option<PauseCf
         classes,
         frame_size: frame_size(spec.frame_size, &format!("{key}.frame_size"))?,
     }))
+}
+
+/// `[flow.tcp]` → the TCP state machines' parameters.
+pub fn tcp(spec: &TcpSpec) -> Result<TcpParams, String> {
+    use crate::protocols::tcp::Variant;
+    let mss = frame_size(spec.mss, "tcp.mss")?;
+    if mss as u64 + crate::protocols::tcp::HEADER_BYTES as u64 > MAX_FRAME {
+        return Err(format!("tcp.mss must leave room for 40 B of headers in {MAX_FRAME} B"));
+    }
+    if spec.init_cwnd == 0 || spec.rwnd == 0 || spec.dupack_threshold == 0 {
+        return Err("tcp.init_cwnd, tcp.rwnd and tcp.dupack_threshold must be positive".into());
+    }
+    if spec.min_rto.0 == 0 || spec.max_rto.0 == 0 || spec.initial_rto.0 == 0 || spec.delack_timeout.0 == 0 {
+        return Err("tcp.min_rto, max_rto, initial_rto and delack_timeout must be positive".into());
+    }
+    Ok(TcpParams {
+        variant: match spec.variant {
+            TcpVariantSpec::Reno => Variant::Reno,
+            TcpVariantSpec::Newreno => Variant::NewReno,
+        },
+        sack: spec.sack,
+        mss,
+        init_cwnd: spec.init_cwnd,
+        rwnd: spec.rwnd,
+        dupack_threshold: spec.dupack_threshold,
+        limited_transmit: spec.limited_transmit,
+        min_rto: spec.min_rto.0,
+        max_rto: spec.max_rto.0,
+        initial_rto: spec.initial_rto.0,
+        delayed_ack: spec.delayed_ack,
+        delack_timeout: spec.delack_timeout.0,
+        ..TcpParams::default()
+    })
 }

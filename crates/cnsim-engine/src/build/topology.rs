@@ -72,6 +72,10 @@ pub fn links(ctx: &Ctx, nodes: &mut [Node], fc: Option<&PauseCfg>) -> R<Vec<Port
             return Err(ctx.err(l.between.span(), format!("link overhead must be at most {} B", protocols::MAX_FRAME)));
         }
         let queue = l.queue.as_ref().unwrap_or(&d.queue);
+        let loss = l.loss.unwrap_or(0.0);
+        if !(0.0..1.0).contains(&loss) {
+            return Err(ctx.err(l.between.span(), format!("link loss must be in [0, 1), got {loss}")));
+        }
         check_capacity(queue.capacity).map_err(|m| ctx.err(l.between.span(), m))?;
         if aa.len().saturating_mul(bb.len()) > MAX_LINKS - ports.len() / 2 {
             return Err(ctx.err(l.between.span(), format!("more than {MAX_LINKS} links")));
@@ -88,7 +92,12 @@ pub fn links(ctx: &Ctx, nodes: &mut [Node], fc: Option<&PauseCfg>) -> R<Vec<Port
                 for (u, v, peer) in [(x, y, py), (y, x, px)] {
                     nodes[u].ports.push(ports.len() as u32);
                     let qdisc = Qdisc::new(discipline(queue, fc), queue.capacity, frame);
-                    ports.push(new_port(u, v, peer, rate, delay, overhead as u32, qdisc));
+                    let mut port = new_port(u, v, peer, rate, delay, overhead as u32, qdisc);
+                    if loss > 0.0 {
+                        let name = format!("{}>{}", nodes[u].name, nodes[v].name);
+                        port.loss = Some((loss, crate::core::rng::Rng::stream(sc.simulation.seed, "loss", &name)));
+                    }
+                    ports.push(port);
                 }
             }
         }
@@ -154,6 +163,7 @@ fn new_port(u: usize, v: usize, peer: u32, rate: u64, delay: Time, overhead: u32
         ps_per_byte: if (8 * PS_PER_S) % rate == 0 { 8 * PS_PER_S / rate } else { 0 },
         delay,
         overhead,
+        loss: None,
         qdisc,
         ctrl: VecDeque::new(),
         busy_until: 0,

@@ -4,8 +4,9 @@
 use super::{protocols, Ctx, R};
 use crate::core::rng::Rng;
 use crate::core::stats::TimeAvg;
-use crate::core::time::{pace_time, tx_time, Time};
-use crate::net::flow::{Flow, Receiver, Sender, Session};
+use crate::core::time::{pace_time, tx_time, Time, MAX_TIME};
+use crate::net::flow::{Flow, Receiver, Sender, Session, TcpApp, TcpFlow};
+use crate::protocols::tcp::{TcpReceiver, TcpSender};
 use crate::net::frame::{Dest, NONE};
 use crate::net::node::{Node, NodeKind};
 use crate::net::port::Port;
@@ -84,7 +85,12 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
         };
         let (start, stop) = (when(&fs.start, 0)?, when(&fs.stop, Time::MAX)?);
         let in_flow = |m: String| ctx.err(fs.from.span(), format!("flow from {sname}: {m}"));
-        let gen = traffic(&fs.traffic, line_rate, ports[first as usize].overhead).map_err(in_flow)?;
+        let tcp = tcp_app(&fs.traffic, mode).map_err(in_flow)?;
+        let tcp_params = if tcp.is_some() { Some(protocols::tcp(&fs.tcp).map_err(in_flow)?) } else { None };
+        let gen = match tcp {
+            Some(_) => TrafficGen::Cbr { gap: MAX_TIME }, // a TCP source sends when TCP lets it
+            None => traffic(&fs.traffic, line_rate, ports[first as usize].overhead).map_err(in_flow)?,
+        };
         let make_rp = protocols::rp(&fs.rp, line_rate as f64).map_err(in_flow)?;
         let base = fs.name.clone().unwrap_or_else(|| sname.clone());
         // (flow name, destination, receivers)
@@ -96,7 +102,12 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
                     return Err(ctx.err(span_to, format!("flow from {sname} to itself")));
                 }
                 t.needs.pairs.push((s, h, span_to.clone()));
-                parts.push((base, Dest::Node(h as u32), vec![h]));
+                let n = fs.traffic.connections.unwrap_or(1);
+                if n == 1 {
+                    parts.push((base, Dest::Node(h as u32), vec![h]));
+                } else {
+                    parts.extend((1..=n).map(|k| (format!("{base}/{k}"), Dest::Node(h as u32), vec![h])));
+                }
             }
             Mode::Multicast => {
                 let (gid, members) = group.expect("checked");
@@ -118,7 +129,8 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
         t.needs.ends.extend(parts.iter().flat_map(|p| p.2.iter().copied()));
         let session_id = t.sessions.len() as u32;
         let session_start = t.flows.len() as u32;
-        let own = mode == Mode::MultipleUnicast && fs.limiter.copy_rate == CopyRate::Own;
+        // Each copy paced alone: multiple unicast with copy_rate "own", and every TCP connection.
+        let own = (mode == Mode::MultipleUnicast && fs.limiter.copy_rate == CopyRate::Own) || tcp.is_some();
         let per_sender: Vec<Vec<usize>> = if own { (0..parts.len()).map(|k| vec![k]).collect() } else { vec![(0..parts.len()).collect()] };
         for ks in per_sender {
             let first_flow = t.flows.len() as u32;
@@ -143,6 +155,25 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
                     receivers: recv.into_iter().map(|h| Receiver { host: h as u32, frames: 0, bytes: 0, bytes_w0: 0 }).collect(),
                     cr: TimeAvg::new(line_rate as f64),
                     rp: make_rp.as_ref().map(|m| m()),
+                    tcp: tcp.map(|app| {
+                        let p = tcp_params.expect("with tcp");
+                        Box::new(TcpFlow {
+                            snd: TcpSender::new(p),
+                            rcv: TcpReceiver::new(p),
+                            app,
+                            ack_size: fs.tcp.ack_size.0 as u32,
+                            rto_timer: NONE,
+                            ack_timer: NONE,
+                            app_timer: NONE,
+                            txn_start: 0,
+                            txn_end: 0,
+                            txns: 0,
+                            txn_latency: 0,
+                            txns_w0: 0,
+                            txn_latency_w0: 0,
+                            goodput_w0: 0,
+                        })
+                    }),
                     rp_rng: Rng::stream(seed, "rp", &fname),
                     timer: NONE,
                     cnms_w0: 0,
@@ -165,7 +196,8 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
                 host: s as u32,
                 flows: first_flow..t.flows.len() as u32,
                 gen,
-                frame,
+                frame: tcp_params.map_or(frame, |p| p.mss + crate::protocols::tcp::HEADER_BYTES),
+                tcp: tcp.is_some(),
                 prio: fs.priority,
                 start: start.saturating_add(phase),
                 stop,
@@ -188,6 +220,36 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
     Ok(())
 }
 
+/// The application of a TCP flow, or None for open-loop traffic; the keys each kind takes.
+fn tcp_app(t: &TrafficSpec, mode: Mode) -> Result<Option<TcpApp>, String> {
+    let app = match t.kind {
+        TrafficKind::TcpBulk => TcpApp::Bulk,
+        TrafficKind::TcpTransactions => {
+            let size = t.size.map_or(10_000, |b| b.0);
+            if size == 0 {
+                return Err("traffic.size must be positive".into());
+            }
+            TcpApp::Transactions { size, idle: t.idle.map_or(0, |d| d.0) }
+        }
+        _ => {
+            if t.size.is_some() || t.connections.is_some() {
+                return Err("traffic.size and traffic.connections are for tcp traffic".into());
+            }
+            return Ok(None);
+        }
+    };
+    if mode != Mode::Unicast {
+        return Err("tcp traffic goes to one host (mode unicast)".into());
+    }
+    if t.rate.is_some() || t.load.is_some() || t.burst.is_some() || t.shape.is_some() || (t.idle.is_some() && app == TcpApp::Bulk) {
+        return Err("tcp traffic takes no rate, load, burst, idle or shape (tcp-transactions takes size and idle)".into());
+    }
+    if !(1..=10_000).contains(&t.connections.unwrap_or(1)) {
+        return Err("traffic.connections must be between 1 and 10000".into());
+    }
+    Ok(Some(app))
+}
+
 /// ns-2's default Pareto shape.
 const DEFAULT_SHAPE: f64 = 1.5;
 
@@ -197,6 +259,7 @@ fn traffic(t: &TrafficSpec, line_rate: u64, overhead: u32) -> Result<TrafficGen,
         return Err("traffic.burst, idle and shape are for pareto traffic".into());
     }
     match t.kind {
+        TrafficKind::TcpBulk | TrafficKind::TcpTransactions => Err("tcp traffic has no open-loop generator".into()),
         TrafficKind::Pareto => {
             let rate = t.rate.ok_or("traffic.rate (the peak rate) is required for pareto")?.0;
             let (Some(burst), Some(idle)) = (t.burst, t.idle) else {

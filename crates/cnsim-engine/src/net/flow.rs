@@ -6,6 +6,7 @@ use crate::core::rng::Rng;
 use crate::core::stats::TimeAvg;
 use crate::core::time::Time;
 use crate::core::timer::TimerId;
+use crate::protocols::tcp::{TcpReceiver, TcpSender};
 use crate::protocols::Rp;
 use crate::traffic::TrafficGen;
 use std::collections::VecDeque;
@@ -18,6 +19,8 @@ pub struct Sender {
     pub flows: Range<u32>,
     pub gen: TrafficGen,
     pub frame: u32,
+    /// Its one flow is a TCP connection: it sends when TCP lets it (`sim/tcp.rs`).
+    pub tcp: bool,
     pub prio: u8,
     pub start: Time,
     pub stop: Time,
@@ -54,6 +57,34 @@ pub struct Receiver {
     pub bytes_w0: u64,
 }
 
+/// What a TCP connection's application does (the endpoint slot of closed-loop flows).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TcpApp {
+    /// Always has data (FTP).
+    Bulk,
+    /// `size` bytes, then `idle`, again; a transaction ends when its last byte is acknowledged.
+    Transactions { size: u64, idle: Time },
+}
+
+/// A TCP connection: both ends' state machines, its application and timers, and its counts.
+pub struct TcpFlow {
+    pub snd: TcpSender,
+    pub rcv: TcpReceiver,
+    pub app: TcpApp,
+    pub ack_size: u32,
+    pub rto_timer: TimerId,
+    pub ack_timer: TimerId,
+    pub app_timer: TimerId,
+    /// The current transaction: its start and the sender's `bytes_acked` at its end.
+    pub txn_start: Time,
+    pub txn_end: u64,
+    pub txns: u64,
+    pub txn_latency: Time,
+    pub txns_w0: u64,
+    pub txn_latency_w0: Time,
+    pub goodput_w0: u64,
+}
+
 pub struct Flow {
     pub name: String,
     pub sender: u32,
@@ -66,6 +97,8 @@ pub struct Flow {
     pub group: Option<String>,
     pub receivers: Vec<Receiver>,
     pub rp: Option<Rp>,
+    /// A TCP connection (closed-loop flows); None for open-loop generators.
+    pub tcp: Option<Box<TcpFlow>>,
     pub rp_rng: Rng,
     pub timer: TimerId,
     pub cr: TimeAvg,

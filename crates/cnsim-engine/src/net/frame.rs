@@ -24,6 +24,9 @@ pub enum FrameKind {
     /// MAC control (802.3x PAUSE, 802.1Qbb PFC): one hop, consumed by the receiving port, never
     /// queued behind data and never paused itself.
     MacControl,
+    /// A transport acknowledgement (TCP): routed like data to the flow's source, delivered to its
+    /// transport endpoint. Not sampled by congestion points.
+    Ack,
 }
 
 /// Destination: a host or a multicast group.

@@ -91,6 +91,8 @@ pub struct Port {
     pub ps_per_byte: u64,
     pub delay: Time,
     pub overhead: u32,
+    /// Random loss of data frames on the wire, with its own stream (None: lossless).
+    pub loss: Option<(f64, crate::core::rng::Rng)>,
     /// Frames waiting (the frame on the wire is not in the queue).
     pub qdisc: Qdisc,
     /// MAC control frames waiting: sent before any data, never paused, outside the capacity.

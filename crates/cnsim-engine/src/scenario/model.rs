@@ -126,6 +126,14 @@ default_fns! {
     d_ru: Rate = Rate(4_000_000);
     d_bcn_min_rate: Rate = Rate(1_000_000);
     d_stop_max: Duration = Duration(1_000_000_000);
+    d_mss: Bytes = Bytes(1460);
+    d_init_cwnd: u32 = 3;
+    d_rwnd: u32 = 44;
+    d_dupacks: u32 = 3;
+    d_min_rto: Duration = Duration(200_000_000_000);
+    d_max_rto: Duration = Duration(60_000_000_000_000);
+    d_initial_rto: Duration = Duration(1_000_000_000_000);
+    d_delack: Duration = Duration(100_000_000_000);
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -411,6 +419,9 @@ pub struct LinkSpec {
     pub rate: Option<Rate>,
     pub delay: Option<Duration>,
     pub overhead: Option<Bytes>,
+    /// Probability that a data frame is lost on the wire, each direction, default 0 (random loss,
+    /// e.g. to check TCP against the Mathis and Padhye formulas).
+    pub loss: Option<f64>,
     /// Queue of both ends' output ports (default: `defaults.queue`).
     pub queue: Option<QueueParams>,
 }
@@ -453,6 +464,11 @@ pub enum TrafficKind {
     /// Pareto on/off: bursts at `rate` of mean length `burst`, idle times of mean `idle`, both
     /// Pareto with `shape` (seed 002's bursty sources; ns-2's Pareto application).
     Pareto,
+    /// A TCP connection that always has data (FTP bulk transfer; seed 002 §VI).
+    TcpBulk,
+    /// A TCP connection sending `size` bytes, then idle for `idle`, again (seed 002 §VI.B's
+    /// reference sources: 10 kB transactions).
+    TcpTransactions,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]
@@ -472,8 +488,14 @@ pub struct TrafficSpec {
     /// Offered load in (0, 1] of the source's line rate (bernoulli).
     pub load: Option<f64>,
     /// Pareto on/off: mean burst (on) and idle (off) times, and the shape (> 1; default 1.5).
+    /// `idle` is also the pause between TCP transactions (default 0).
     pub burst: Option<Duration>,
     pub idle: Option<Duration>,
+    /// TCP transactions: bytes per transaction (default 10 kB, seed 002 §VI.B).
+    pub size: Option<Bytes>,
+    /// TCP: parallel connections per source (seed 002 §VI.B: "10 continuous connections"),
+    /// named SOURCE/1, SOURCE/2 …; default 1.
+    pub connections: Option<u32>,
     pub shape: Option<f64>,
     /// "none" (default): the first frame leaves exactly at `start`; "random": U[0, one gap) after
     /// it, drawn from the source's own stream, so that identical sources do not share a phase grid.
@@ -694,4 +716,56 @@ pub struct FlowSpec {
     pub rp: RpSlot,
     #[serde(default)]
     pub limiter: LimiterSpec,
+    /// TCP settings of `tcp-bulk` and `tcp-transactions` traffic.
+    #[serde(default)]
+    pub tcp: TcpSpec,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum TcpVariantSpec {
+    #[default]
+    Reno,
+    Newreno,
+}
+
+/// `[flow.tcp]`: defaults from `protocols::tcp::TcpParams::default()` (each cited there).
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct TcpSpec {
+    #[serde(default)]
+    pub variant: TcpVariantSpec,
+    #[serde(default = "d_true")]
+    pub sack: bool,
+    /// Payload bytes per segment, default 1460 B (1500-B packets).
+    #[serde(default = "d_mss")]
+    pub mss: Bytes,
+    #[serde(default = "d_init_cwnd")]
+    pub init_cwnd: u32,
+    /// Receiver window in segments, default 44 (seed 002 §VI.A).
+    #[serde(default = "d_rwnd")]
+    pub rwnd: u32,
+    #[serde(default = "d_dupacks")]
+    pub dupack_threshold: u32,
+    #[serde(default = "d_true")]
+    pub limited_transmit: bool,
+    /// RTO clamps and initial value: default 200 ms, 60 s, 1 s (seed 002 uses max_rto = "1ms").
+    #[serde(default = "d_min_rto")]
+    pub min_rto: Duration,
+    #[serde(default = "d_max_rto")]
+    pub max_rto: Duration,
+    #[serde(default = "d_initial_rto")]
+    pub initial_rto: Duration,
+    #[serde(default)]
+    pub delayed_ack: bool,
+    #[serde(default = "d_delack")]
+    pub delack_timeout: Duration,
+    /// Size of an ACK frame, default 64 B (a minimum Ethernet frame carrying 40 B of IP/TCP).
+    #[serde(default = "d_cnm_size")]
+    pub ack_size: Bytes,
+}
+impl Default for TcpSpec {
+    fn default() -> Self {
+        toml::from_str("").expect("defaults")
+    }
 }

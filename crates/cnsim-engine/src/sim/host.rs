@@ -8,7 +8,7 @@ use crate::core::time::Time;
 use crate::protocols::qcn::TimerAction;
 
 /// `Sender::next_allowed` of a limiter held at rate 0.
-const STALLED: Time = Time::MAX;
+pub(super) const STALLED: Time = Time::MAX;
 
 impl Sim {
     pub(super) fn on_app_tick(&mut self, s: u32) {
@@ -44,7 +44,7 @@ impl Sim {
 
     /// Would every copy find room in its first-hop queue? If not, wait for the port (a host
     /// blocks rather than drop: seed 002 §IV, "the source is eventually blocked").
-    fn blocked_by_port(&mut self, s: u32) -> bool {
+    pub(super) fn blocked_by_port(&mut self, s: u32) -> bool {
         let snd = &self.senders[s as usize];
         let copies = snd.flows.len() as u64;
         for f in snd.flows.clone() {
@@ -64,6 +64,9 @@ impl Sim {
 
     /// The rate limiter lets the oldest waiting frame go: one copy per flow of the sender.
     pub(super) fn release(&mut self, s: u32) {
+        if self.senders[s as usize].tcp {
+            return self.tcp_release(s);
+        }
         let now = self.now;
         if self.senders[s as usize].buf.is_empty() || self.blocked_by_port(s) {
             return;
@@ -183,29 +186,34 @@ impl Sim {
         }
     }
 
-    /// A data or feedback frame reached host `node`.
+    /// A data, feedback or ACK frame reached host `node`.
     pub(super) fn on_host_arrive(&mut self, node: u32, fid: FrameId) {
         let f = *self.frames.get(fid);
-        let fl = &mut self.flows[f.flow as usize];
         match f.kind {
-            FrameKind::Data => match fl.receivers.iter_mut().find(|r| r.host == node) {
-                Some(r) => {
-                    r.frames += 1;
-                    r.bytes += f.size as u64;
-                    self.c.data_delivered += 1;
-                    self.frames.release(fid);
+            FrameKind::Data => {
+                let fl = &mut self.flows[f.flow as usize];
+                let Some(r) = fl.receivers.iter_mut().find(|r| r.host == node) else {
+                    return self.discard(fid); // not a receiver of this flow: cannot happen with built routes
+                };
+                r.frames += 1;
+                r.bytes += f.size as u64;
+                self.c.data_delivered += 1;
+                self.frames.release(fid);
+                if fl.tcp.is_some() {
+                    self.on_tcp_data(node, f.flow, &f);
                 }
-                None => self.discard(fid), // not a receiver of this flow: cannot happen with built routes
-            },
+            }
             FrameKind::Feedback => {
                 self.frames.release(fid);
                 self.c.cnm_delivered += 1;
+                let fl = &mut self.flows[f.flow as usize];
                 if let Some(rp) = &mut fl.rp {
                     let act = rp.on_feedback(&f, self.now, &mut fl.rp_rng);
                     self.apply_timer(f.flow, act);
                     self.note_rate(f.flow);
                 }
             }
+            FrameKind::Ack => self.on_tcp_ack(fid),
             FrameKind::MacControl => self.discard(fid), // consumed on arrival; never routed here
         }
     }

@@ -8,6 +8,7 @@ mod flow_control;
 mod host;
 mod record;
 mod switch;
+mod tcp;
 
 pub use record::{Probe, Series};
 
@@ -50,6 +51,10 @@ pub enum TimerOwner {
     PortFc(u32),
     /// A port's transmitter: a received pause runs out.
     PortResume(u32),
+    /// A TCP flow's retransmission timer, its receiver's delayed ACK, its application.
+    FlowRto(u32),
+    FlowDelAck(u32),
+    FlowApp(u32),
 }
 
 /// Whole-run frame counters (DESIGN.md §6: conservation is checked on them).
@@ -66,6 +71,9 @@ pub struct Counters {
     pub cnm_dropped: u64,
     pub pause_sent: u64,
     pub pause_delivered: u64,
+    pub ack_sent: u64,
+    pub ack_delivered: u64,
+    pub ack_dropped: u64,
 }
 
 pub struct Sim {
@@ -192,6 +200,9 @@ impl Sim {
             TimerOwner::FlowRp(f) => self.on_rp_timer(f),
             TimerOwner::PortFc(p) => self.on_fc_refresh(p),
             TimerOwner::PortResume(p) => self.on_pause_end(p),
+            TimerOwner::FlowRto(f) => self.on_tcp_rto(f),
+            TimerOwner::FlowDelAck(f) => self.on_tcp_delack(f),
+            TimerOwner::FlowApp(f) => self.on_tcp_app(f),
         }
     }
 

@@ -71,6 +71,11 @@ impl Sim {
             s.cr.reset(now);
         }
         for f in &mut self.flows {
+            if let Some(t) = &mut f.tcp {
+                t.goodput_w0 = t.rcv.bytes_delivered();
+                t.txns_w0 = t.txns;
+                t.txn_latency_w0 = t.txn_latency;
+            }
             f.cr.reset(now);
             f.cnms_w0 = f.rp.as_ref().map_or(0, |r| r.feedback_received());
             f.injected_w0 = f.injected;
@@ -83,13 +88,14 @@ impl Sim {
     }
 
     /// Frames physically in queues and on wires, counted independently of the counters:
-    /// (data, feedback, MAC control).
-    pub fn in_flight(&self) -> (u64, u64, u64) {
-        let (mut data, mut fb, mut ctrl) = (0, 0, 0);
+    /// (data, feedback, MAC control, ACKs).
+    pub fn in_flight(&self) -> (u64, u64, u64, u64) {
+        let (mut data, mut fb, mut ctrl, mut ack) = (0, 0, 0, 0);
         let mut count = |fid: FrameId| match self.frames.get(fid).kind {
             FrameKind::Data => data += 1,
             FrameKind::Feedback => fb += 1,
             FrameKind::MacControl => ctrl += 1,
+            FrameKind::Ack => ack += 1,
         };
         for p in &self.ports {
             p.qdisc.ids().for_each(&mut count);
@@ -100,6 +106,6 @@ impl Sim {
                 count(frame)
             }
         });
-        (data, fb, ctrl)
+        (data, fb, ctrl, ack)
     }
 }

@@ -52,6 +52,7 @@ impl Sim {
                 self.flows[f.flow as usize].dropped += 1;
             }
             FrameKind::Feedback => self.c.cnm_dropped += 1,
+            FrameKind::Ack => self.c.ack_dropped += 1,
             FrameKind::MacControl => {}
         }
         self.frames.release(fid);
@@ -171,9 +172,15 @@ impl Sim {
             let p = &self.ports[port as usize];
             (p.peer_node, p.peer_port)
         };
-        if self.frames.get(fid).kind == FrameKind::MacControl {
+        let kind = self.frames.get(fid).kind;
+        if kind == FrameKind::MacControl {
             self.on_mac_control(in_port, fid);
             return;
+        }
+        if let Some((p, rng)) = &mut self.ports[port as usize].loss {
+            if kind == FrameKind::Data && rng.bernoulli(*p) {
+                return self.discard(fid); // lost on the wire
+            }
         }
         if self.nodes[node as usize].kind == NodeKind::Switch {
             if self.fc.is_some() {

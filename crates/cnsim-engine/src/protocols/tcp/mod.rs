@@ -165,15 +165,16 @@ pub struct Segment {
 }
 
 impl Segment {
-    /// Make `f` this data segment: `f.seq` = seq, tag = [len, retransmission, 0, 0].
+    /// Make `f` this data segment: `f.seq` = seq and `f.size` = payload + headers. The tag area and
+    /// `proto` stay free for the rate-regulation protocol below TCP (E-QCN's F̂b, BCN's RRT).
     pub fn write(&self, f: &mut Frame) {
         f.kind = FrameKind::Data;
-        f.proto = Proto::Tcp;
         f.seq = self.seq;
-        f.tag = [self.len, self.retransmission as u32, 0, 0];
+        f.size = self.len + HEADER_BYTES;
     }
+    /// The segment a data frame carries (a retransmission looks like any other on the wire).
     pub fn read(f: &Frame) -> Option<Self> {
-        (f.proto == Proto::Tcp && f.kind == FrameKind::Data).then_some(Segment { seq: f.seq, len: f.tag[0], retransmission: f.tag[1] != 0 })
+        (f.kind == FrameKind::Data && f.size >= HEADER_BYTES).then_some(Segment { seq: f.seq, len: f.size - HEADER_BYTES, retransmission: false })
     }
 }
 
@@ -193,20 +194,20 @@ impl Ack {
     pub fn blocks(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
         self.sack.iter().copied().filter(|&(s, e)| e > s)
     }
-    /// Make `f` this ACK: `f.ack`, tag = [start₁, end₁, start₂, end₂]. ACKs travel as
-    /// `FrameKind::Feedback` (routed like data to the flow's source, as a CNM is).
+    /// Make `f` this ACK: `f.ack`, tag = [start₁, end₁, start₂, end₂]. ACKs are `FrameKind::Ack`:
+    /// routed like data to the flow's source, delivered to its transport endpoint.
     pub fn write(&self, f: &mut Frame) {
-        f.kind = FrameKind::Feedback;
+        f.kind = FrameKind::Ack;
         f.proto = Proto::Tcp;
         f.ack = self.ack;
         f.tag = [self.sack[0].0, self.sack[0].1, self.sack[1].0, self.sack[1].1];
     }
     pub fn read(f: &Frame) -> Option<Self> {
-        (f.proto == Proto::Tcp && f.kind == FrameKind::Feedback).then_some(Ack { ack: f.ack, sack: [(f.tag[0], f.tag[1]), (f.tag[2], f.tag[3])] })
+        (f.proto == Proto::Tcp && f.kind == FrameKind::Ack).then_some(Ack { ack: f.ack, sack: [(f.tag[0], f.tag[1]), (f.tag[2], f.tag[3])] })
     }
 }
 
-/// What TCP reports (declared here, collected by `metrics::all()` once TCP is wired in).
+/// What TCP reports per flow (collected by `metrics::all()`).
 pub const METRICS: &[Metric] = &[
     Metric { scope: "flows", name: "tcp_goodput_bps", unit: "bit/s", kind: "counter-window", doc: "application bytes delivered in order to the TCP receiver in the window × 8 / window_s (retransmissions and headers excluded)" },
     Metric { scope: "flows", name: "tcp_bytes_acked", unit: "B", kind: "counter", doc: "application bytes cumulatively acknowledged at the TCP sender" },
@@ -217,6 +218,9 @@ pub const METRICS: &[Metric] = &[
     Metric { scope: "flows", name: "tcp_ssthresh", unit: "segments", kind: "gauge", doc: "slow-start threshold at the end of the run" },
     Metric { scope: "flows", name: "tcp_srtt_s", unit: "s", kind: "gauge", doc: "smoothed RTT (RFC 6298) at the end of the run; null before the first sample" },
     Metric { scope: "flows", name: "tcp_rto_s", unit: "s", kind: "gauge", doc: "retransmission timeout at the end of the run, clamped and backed off" },
+    Metric { scope: "flows", name: "tcp_transactions_window", unit: "count", kind: "counter-window", doc: "transactions completed in the window (last byte acknowledged)" },
+    Metric { scope: "flows", name: "tcp_transactions_per_s", unit: "1/s", kind: "counter-window", doc: "transactions completed per second in the window (seed 002 Table I, tps)" },
+    Metric { scope: "flows", name: "tcp_transaction_latency_s", unit: "s", kind: "time-average", doc: "mean time from a transaction's start to its last byte acknowledged, in the window" },
     Metric { scope: "series", name: "tcp.FLOW.cwnd", unit: "segments", kind: "series", doc: "congestion window of a TCP flow's sender" },
     Metric { scope: "series", name: "tcp.FLOW.srtt", unit: "s", kind: "series", doc: "smoothed RTT of a TCP flow's sender" },
 ];

@@ -1,0 +1,181 @@
+//! Wiring of TCP connections (protocols/tcp): a TCP source sends whenever TCP, its rate limiter
+//! (if an RP regulates it) and its output queue all allow; data segments and ACKs are real frames
+//! in both directions; the RTO, delayed-ACK and application timers come from the timer service.
+
+use super::{Event, Sim};
+use crate::net::flow::TcpApp;
+use crate::net::frame::{Dest, Frame, FrameId, FrameKind, NodeId, NONE};
+use crate::protocols::tcp::{Ack, Segment};
+
+impl Sim {
+    /// Sender `s` (one TCP flow) sends what it may now.
+    pub(super) fn tcp_release(&mut self, s: u32) {
+        let now = self.now;
+        let f = self.senders[s as usize].flows.start;
+        loop {
+            let snd = &mut self.senders[s as usize];
+            if snd.next_allowed > now {
+                if !snd.release_pending && snd.next_allowed != super::host::STALLED {
+                    snd.release_pending = true;
+                    self.queue.push(snd.next_allowed, Event::Release { sender: s });
+                }
+                return;
+            }
+            if self.blocked_by_port(s) {
+                return;
+            }
+            let (host, prio) = (self.senders[s as usize].host, self.senders[s as usize].prio);
+            let fl = &mut self.flows[f as usize];
+            let Some(tcp) = fl.tcp.as_mut() else { return };
+            let Some(seg) = tcp.snd.poll_send(now) else { return };
+            let (rto, rto_timer) = (tcp.snd.timer(), tcp.rto_timer);
+            let mut frame = Frame::new(FrameKind::Data, 0, host, fl.dst, f, now);
+            seg.write(&mut frame);
+            frame.prio = prio;
+            if let Some(rp) = &mut fl.rp {
+                rp.stamp(&mut frame, now);
+            }
+            fl.injected += 1;
+            self.c.data_generated += 1;
+            self.c.data_injected += 1;
+            self.senders[s as usize].generated += 1;
+            self.set_timer(rto_timer, rto);
+            let size = frame.size;
+            let fid = self.frames.alloc(frame);
+            self.forward(host, fid, NONE);
+            self.pace_after_send(s, f, size);
+        }
+    }
+
+    /// The flow's RP saw a frame of `size` bytes go: pace the next by its limit.
+    fn pace_after_send(&mut self, s: u32, f: u32, size: u32) {
+        let now = self.now;
+        let fl = &mut self.flows[f as usize];
+        let Some(rp) = &mut fl.rp else { return };
+        let before = rp.rate();
+        // A TCP source always has more to send: its limiter is never idle while TCP runs.
+        let act = rp.on_sent(size, false, &mut fl.rp_rng);
+        let limit = rp.limit();
+        let changed = rp.rate() != before;
+        self.apply_timer(f, act);
+        if changed {
+            self.note_rate(f);
+        }
+        let snd = &mut self.senders[s as usize];
+        snd.next_allowed = match limit {
+            None => now,
+            Some(r) if r > 0.0 => now + crate::core::time::pace_time(size as u64, r),
+            Some(_) => super::host::STALLED,
+        };
+    }
+
+    /// Let the TCP source of flow `f` send if nothing is scheduled for it yet.
+    fn tcp_pump(&mut self, f: u32) {
+        let s = self.flows[f as usize].sender;
+        let snd = &self.senders[s as usize];
+        if !snd.release_pending && !snd.blocked {
+            self.tcp_release(s);
+        }
+    }
+
+    /// Arm timer `id` for `at`, or cancel it for None.
+    fn set_timer(&mut self, id: u32, at: Option<crate::core::time::Time>) {
+        match at {
+            Some(t) => self.arm(id, t),
+            None => self.timers.cancel(id),
+        }
+    }
+
+    /// A data segment of TCP flow `f` reached its receiver at `node`.
+    pub(super) fn on_tcp_data(&mut self, node: NodeId, f: u32, frame: &Frame) {
+        let now = self.now;
+        let Some(tcp) = self.flows[f as usize].tcp.as_mut() else { return };
+        let Some(seg) = Segment::read(frame) else { return };
+        let ack = tcp.rcv.on_segment(seg.seq, seg.len, now);
+        let (timer, at) = (tcp.ack_timer, tcp.rcv.timer());
+        self.set_timer(timer, at);
+        if let Some(a) = ack {
+            self.send_ack(node, f, a, frame.prio);
+        }
+    }
+
+    fn send_ack(&mut self, node: NodeId, f: u32, ack: Ack, prio: u8) {
+        let fl = &self.flows[f as usize];
+        let size = fl.tcp.as_ref().map_or(64, |t| t.ack_size);
+        let mut frame = Frame::new(FrameKind::Ack, size, node, Dest::Node(fl.src), f, self.now);
+        ack.write(&mut frame);
+        frame.prio = prio;
+        self.c.ack_sent += 1;
+        let id = self.frames.alloc(frame);
+        self.forward(node, id, NONE);
+    }
+
+    /// An ACK of flow `f` reached its source.
+    pub(super) fn on_tcp_ack(&mut self, fid: FrameId) {
+        let now = self.now;
+        let frame = *self.frames.get(fid);
+        self.frames.release(fid);
+        self.c.ack_delivered += 1;
+        let f = frame.flow;
+        let Some(tcp) = self.flows[f as usize].tcp.as_mut() else { return };
+        if let Some(a) = Ack::read(&frame) {
+            tcp.snd.on_ack(&a, now);
+        }
+        let (timer, at) = (tcp.rto_timer, tcp.snd.timer());
+        // A transaction ends when its last byte is acknowledged; the next starts after `idle`.
+        let mut next_txn = None;
+        if let TcpApp::Transactions { idle, .. } = tcp.app {
+            if tcp.txn_end > 0 && tcp.snd.bytes_acked >= tcp.txn_end && tcp.txn_start != NO_TXN {
+                tcp.txns += 1;
+                tcp.txn_latency += now - tcp.txn_start;
+                tcp.txn_start = NO_TXN;
+                next_txn = Some((tcp.app_timer, now + idle));
+            }
+        }
+        self.set_timer(timer, at);
+        if let Some((t, at)) = next_txn {
+            self.arm(t, at);
+        }
+        self.tcp_pump(f);
+    }
+
+    pub(super) fn on_tcp_rto(&mut self, f: u32) {
+        let now = self.now;
+        let Some(tcp) = self.flows[f as usize].tcp.as_mut() else { return };
+        tcp.snd.on_timeout(now);
+        let (timer, at) = (tcp.rto_timer, tcp.snd.timer());
+        self.set_timer(timer, at);
+        self.tcp_pump(f);
+    }
+
+    pub(super) fn on_tcp_delack(&mut self, f: u32) {
+        let now = self.now;
+        let fl = &mut self.flows[f as usize];
+        let Some(tcp) = fl.tcp.as_mut() else { return };
+        let ack = tcp.rcv.on_delack_timeout(now);
+        let (timer, at) = (tcp.ack_timer, tcp.rcv.timer());
+        let (node, prio) = (fl.receivers[0].host, self.senders[fl.sender as usize].prio);
+        self.set_timer(timer, at);
+        if let Some(a) = ack {
+            self.send_ack(node, f, a, prio);
+        }
+    }
+
+    /// The application of flow `f` starts (bulk) or starts a transaction.
+    pub(super) fn on_tcp_app(&mut self, f: u32) {
+        let now = self.now;
+        let Some(tcp) = self.flows[f as usize].tcp.as_mut() else { return };
+        match tcp.app {
+            TcpApp::Bulk => tcp.snd.push(u64::MAX),
+            TcpApp::Transactions { size, .. } => {
+                tcp.snd.push(size);
+                tcp.txn_start = now;
+                tcp.txn_end += size;
+            }
+        }
+        self.tcp_pump(f);
+    }
+}
+
+/// `txn_start` while no transaction is under way.
+pub(super) const NO_TXN: crate::core::time::Time = crate::core::time::Time::MAX;
