@@ -89,7 +89,11 @@ impl Sim {
         let simc = &sc.simulation;
         check_simulation(loaded)?;
         let fc = protocols::flow_control(&sc.flow_control, simc.frame_size.0)
-            .map_err(|m| loaded.source().key_err("flow_control", "xoff", m))?;
+            .map_err(|m| {
+                // Point at the flow_control table (or key) in the file.
+                let at = loaded.text.find("flow_control").map(|i| i..i + "flow_control".len());
+                loaded.source().err(at, m)
+            })?;
         let mut ctx = Ctx { loaded, ids: HashMap::new() };
         let mut nodes = topology::nodes(&mut ctx)?;
         let mut ports = topology::links(&ctx, &mut nodes, fc.as_ref())?;

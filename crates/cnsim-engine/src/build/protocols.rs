@@ -82,7 +82,7 @@ fn bcn_cp(spec: &BcnCpSpec, frame: u64, seed: u64, name: &str) -> Result<Cp, Str
 
 fn bcn_rp_params(spec: &BcnRpSpec, line_rate: f64) -> Result<bcn::RpParams, String> {
     let finite_pos = |x: f64| x > 0.0 && x.is_finite();
-    if !finite_pos(spec.gi) || !(spec.gd > 0.0 && spec.gd < 1.0) {
+    if !(finite_pos(spec.gi) && spec.gd > 0.0 && spec.gd < 1.0) {
         return Err(format!("rp.bcn.gi must be positive and rp.bcn.gd in (0, 1), got {} and {}", spec.gi, spec.gd));
     }
     if spec.ru_fraction.is_some_and(|k| !(finite_pos(k) && k <= 1.0)) {
@@ -110,18 +110,18 @@ fn bcn_rp_params(spec: &BcnRpSpec, line_rate: f64) -> Result<bcn::RpParams, Stri
     })
 }
 
-fn qcn_rp_params(spec: &QcnRpSpec, line_rate: f64) -> Result<RpParams, String> {
+fn qcn_rp_params(spec: &QcnRpSpec, line_rate: f64, key: &str) -> Result<RpParams, String> {
     if !(spec.gd > 0.0 && spec.gd < 1.0) {
-        return Err(format!("rp.gd must be in (0, 1), got {}", spec.gd));
+        return Err(format!("{key}.gd must be in (0, 1), got {}", spec.gd));
     }
     if !(spec.min_dec_factor > 0.0 && spec.min_dec_factor <= 1.0) {
-        return Err(format!("rp.min_dec_factor must be in (0, 1], got {}", spec.min_dec_factor));
+        return Err(format!("{key}.min_dec_factor must be in (0, 1], got {}", spec.min_dec_factor));
     }
     if spec.min_rate.0 == 0 || spec.bc_limit.0 == 0 || spec.timer.0 == 0 {
-        return Err("rp.min_rate, rp.bc_limit and rp.timer must be positive".into());
+        return Err(format!("{key}.min_rate, {key}.bc_limit and {key}.timer must be positive"));
     }
     if spec.bc_limit.0 > i64::MAX as u64 / 2 {
-        return Err(format!("rp.bc_limit {} is too large", spec.bc_limit));
+        return Err(format!("{key}.bc_limit {} is too large", spec.bc_limit));
     }
     Ok(RpParams {
         variant: match spec.variant {
@@ -151,7 +151,7 @@ pub fn rp(slot: &RpSlot, line_rate: f64) -> Result<Option<Box<dyn Fn() -> Rp>>, 
             let p = bcn_rp_params(s, line_rate)?;
             return Ok(Some(Box::new(move || Rp::Bcn(bcn::ReactionPoint::new(p)))));
         }
-        RpSlot::Qcn(s) => (qcn_rp_params(s, line_rate)?, None),
+        RpSlot::Qcn(s) => (qcn_rp_params(s, line_rate, "rp.qcn")?, None),
         RpSlot::Eqcn(s) => {
             if s.fb_hat_reset == FbHatReset::Expire && s.fb_hat_expiry.0 == 0 {
                 return Err("rp.eqcn.fb_hat_expiry must be positive".into());
@@ -165,7 +165,7 @@ pub fn rp(slot: &RpSlot, line_rate: f64) -> Result<Option<Box<dyn Fn() -> Rp>>, 
                 FbHatReset::OnRelease => Reset::OnRelease,
                 FbHatReset::Expire => Reset::Expire(s.fb_hat_expiry.0),
             };
-            (qcn_rp_params(&s.qcn(), line_rate)?, Some((decrease, reset)))
+            (qcn_rp_params(&s.qcn(), line_rate, "rp.eqcn")?, Some((decrease, reset)))
         }
     };
     Ok(Some(Box::new(move || match eqcn {
@@ -217,6 +217,7 @@ pub fn flow_control(slot: &FlowControlSlot, frame: u64) -> Result<Option<PauseCf
 pub fn tcp(spec: &TcpSpec) -> Result<TcpParams, String> {
     use crate::protocols::tcp::Variant;
     let mss = frame_size(spec.mss, "tcp.mss")?;
+    frame_size(spec.ack_size, "tcp.ack_size")?;
     if mss as u64 + crate::protocols::tcp::HEADER_BYTES as u64 > MAX_FRAME {
         return Err(format!("tcp.mss must leave room for 40 B of headers in {MAX_FRAME} B"));
     }

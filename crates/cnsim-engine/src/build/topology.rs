@@ -160,7 +160,7 @@ fn new_port(u: usize, v: usize, peer: u32, rate: u64, delay: Time, overhead: u32
         peer_node: v as u32,
         peer_port: peer,
         rate_bps: rate,
-        ps_per_byte: if (8 * PS_PER_S) % rate == 0 { 8 * PS_PER_S / rate } else { 0 },
+        ps_per_byte: if (8 * PS_PER_S).is_multiple_of(rate) { 8 * PS_PER_S / rate } else { 0 },
         delay,
         overhead,
         loss: None,

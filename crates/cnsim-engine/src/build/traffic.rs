@@ -86,7 +86,11 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
         let (start, stop) = (when(&fs.start, 0)?, when(&fs.stop, Time::MAX)?);
         let in_flow = |m: String| ctx.err(fs.from.span(), format!("flow from {sname}: {m}"));
         let tcp = tcp_app(&fs.traffic, mode).map_err(in_flow)?;
-        let tcp_params = if tcp.is_some() { Some(protocols::tcp(&fs.tcp).map_err(in_flow)?) } else { None };
+        let tcp_params = match (tcp, &fs.tcp) {
+            (Some(_), spec) => Some(protocols::tcp(&spec.clone().unwrap_or_default()).map_err(in_flow)?),
+            (None, Some(_)) => return Err(in_flow("a `tcp` table needs tcp-bulk or tcp-transactions traffic".into())),
+            (None, None) => None,
+        };
         let gen = match tcp {
             Some(_) => TrafficGen::Cbr { gap: MAX_TIME }, // a TCP source sends when TCP lets it
             None => traffic(&fs.traffic, line_rate, ports[first as usize].overhead).map_err(in_flow)?,
@@ -161,7 +165,7 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
                             snd: TcpSender::new(p),
                             rcv: TcpReceiver::new(p),
                             app,
-                            ack_size: fs.tcp.ack_size.0 as u32,
+                            ack_size: fs.tcp.as_ref().map_or(64, |t| t.ack_size.0 as u32),
                             rto_timer: NONE,
                             ack_timer: NONE,
                             app_timer: NONE,
@@ -189,8 +193,8 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
             let name_k = t.flows[first_flow as usize].name.clone();
             let mut rng = Rng::stream(seed, "src", &name_k);
             let phase = match fs.traffic.phase {
-                PhaseSpec::Random => (rng.uniform() * gen.phase_span() as f64) as Time,
-                PhaseSpec::None => 0,
+                PhaseSpec::Random if tcp.is_none() => (rng.uniform() * gen.phase_span() as f64) as Time,
+                _ => 0, // a TCP source starts when its application does
             };
             t.senders.push(Sender {
                 host: s as u32,

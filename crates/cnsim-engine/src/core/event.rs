@@ -208,7 +208,7 @@ mod tests {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
-            if x % 3 != 0 || q.is_empty() {
+            if !x.is_multiple_of(3) || q.is_empty() {
                 let t = now + x % 50;
                 q.push(t, i);
                 pushed.push((t, i));

@@ -16,7 +16,7 @@ pub fn to_secs(t: Time) -> f64 {
 }
 
 /// Wire time of `bytes` at `rate_bps`, rounded up to a whole picosecond; saturates at `Time::MAX`
-/// (the builder rejects links whose frame times exceed `MAX_TIME`).
+/// (frame sizes ≤ 64 KiB and rates ≥ 1 b/s keep any wire time near 12 days, far below `MAX_TIME`).
 #[inline]
 pub fn tx_time(bytes: u64, rate_bps: u64) -> Time {
     let bits = bytes as u128 * 8 * PS_PER_S as u128;
@@ -28,7 +28,7 @@ pub fn tx_time(bytes: u64, rate_bps: u64) -> Time {
 #[inline]
 pub fn pace_time(bytes: u64, rate_bps: f64) -> Time {
     let x = (bytes as f64 * 8.0 * PS_PER_S as f64) / rate_bps;
-    if !(x < MAX_TIME as f64) {
+    if x.is_nan() || x >= MAX_TIME as f64 {
         return MAX_TIME; // a zero (or NaN) rate: never, but still addable to any time
     }
     // ceil() without the libm call it compiles to on baseline x86-64 (it is on the hot path), and

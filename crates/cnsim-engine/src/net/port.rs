@@ -117,6 +117,19 @@ pub struct Port {
     pub peak_bytes: u64,
 }
 
+impl Port {
+    /// Wire time of a frame of `size` bytes, overhead included.
+    #[inline]
+    pub fn wire_time(&self, size: u32) -> Time {
+        let bytes = (size + self.overhead) as u64;
+        if self.ps_per_byte > 0 {
+            bytes * self.ps_per_byte
+        } else {
+            crate::core::time::tx_time(bytes, self.rate_bps)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -136,18 +149,5 @@ mod tests {
         s.set(0xFF, 300, 350);
         assert_eq!((s.paused(3, 400), s.paused_window(3, 400), s.paused(0, 400)), (140, 50, 50));
         assert_eq!(s.next_end(320), Some(350));
-    }
-}
-
-impl Port {
-    /// Wire time of a frame of `size` bytes, overhead included.
-    #[inline]
-    pub fn wire_time(&self, size: u32) -> Time {
-        let bytes = (size + self.overhead) as u64;
-        if self.ps_per_byte > 0 {
-            bytes * self.ps_per_byte
-        } else {
-            crate::core::time::tx_time(bytes, self.rate_bps)
-        }
     }
 }

@@ -103,10 +103,10 @@ impl CongestionPoint {
         let msg = |stop| Some(Message { cpid, e: e as f32, capacity_bps, stop });
         if q > self.p.qsc {
             msg(true)
-        } else if q > self.p.qeq {
+        } else if q > self.p.qeq || rrt(f) == Some(cpid) {
+            // Normal feedback above Qeq; below it, positive feedback only to a regulator that is
+            // associated with this CP.
             msg(false)
-        } else if rrt(f) == Some(cpid) {
-            msg(false) // positive feedback to the regulator this CP is associated with
         } else {
             None
         }

@@ -163,6 +163,18 @@ pub fn egress_crossing(cfg: &PauseCfg, high: &mut bool, bytes: u64) -> Option<bo
     }
 }
 
+use super::metrics::Metric;
+
+/// What PAUSE/PFC report per port (`ports` in the stats document; priorities 0–7).
+pub const METRICS: &[Metric] = &[
+    Metric { scope: "ports", name: "pause_sent", unit: "frames", kind: "counter", doc: "PAUSE/PFC frames sent by this port (XOFF, refreshes and XON)" },
+    Metric { scope: "ports", name: "xoff_sent", unit: "frames", kind: "counter", doc: "XOFF frames sent, refreshes included" },
+    Metric { scope: "ports", name: "xon_sent", unit: "frames", kind: "counter", doc: "XON frames (pause time 0) sent" },
+    Metric { scope: "ports", name: "pause_received", unit: "frames", kind: "counter", doc: "PAUSE/PFC frames received for this port's transmitter" },
+    Metric { scope: "ports", name: "paused_s", unit: "s", kind: "counter", doc: "time this port's transmitter was paused, per priority (list of 8)" },
+    Metric { scope: "ports", name: "paused_s_window", unit: "s", kind: "counter-window", doc: "time paused in the window, per priority (list of 8)" },
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -242,15 +254,3 @@ mod tests {
         assert_eq!(PauseMsg::read(&f), Some(m));
     }
 }
-
-use super::metrics::Metric;
-
-/// What PAUSE/PFC report per port (`ports` in the stats document; priorities 0–7).
-pub const METRICS: &[Metric] = &[
-    Metric { scope: "ports", name: "pause_sent", unit: "frames", kind: "counter", doc: "PAUSE/PFC frames sent by this port (XOFF, refreshes and XON)" },
-    Metric { scope: "ports", name: "xoff_sent", unit: "frames", kind: "counter", doc: "XOFF frames sent, refreshes included" },
-    Metric { scope: "ports", name: "xon_sent", unit: "frames", kind: "counter", doc: "XON frames (pause time 0) sent" },
-    Metric { scope: "ports", name: "pause_received", unit: "frames", kind: "counter", doc: "PAUSE/PFC frames received for this port's transmitter" },
-    Metric { scope: "ports", name: "paused_s", unit: "s", kind: "counter", doc: "time this port's transmitter was paused, per priority (list of 8)" },
-    Metric { scope: "ports", name: "paused_s_window", unit: "s", kind: "counter-window", doc: "time paused in the window, per priority (list of 8)" },
-];

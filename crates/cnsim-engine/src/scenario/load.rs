@@ -39,7 +39,7 @@ pub fn load(text: &str, path: &str, overrides: &[(String, String)], seed: Option
     let text = doc.to_string();
     let src = Source { path, text: &text, orig: text_in };
     if doc.as_table().is_empty() {
-        return Err(src.err(None, "empty scenario: it needs nodes ([[switch]], [[host]]), [[link]]s and [[flow]]s (docs/scenarios.md)"));
+        return Err(src.err(None, "empty scenario: it has no tables or keys; a scenario defines at least its nodes ([[switch]], [[host]]), usually links and flows too (docs/scenarios.md)"));
     }
     if let Some((needle, msg)) = old_syntax(&doc) {
         let at = text.find(needle).map(|i| i..i + needle.len());

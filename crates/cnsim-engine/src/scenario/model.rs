@@ -716,9 +716,8 @@ pub struct FlowSpec {
     pub rp: RpSlot,
     #[serde(default)]
     pub limiter: LimiterSpec,
-    /// TCP settings of `tcp-bulk` and `tcp-transactions` traffic.
-    #[serde(default)]
-    pub tcp: TcpSpec,
+    /// TCP settings of `tcp-bulk` and `tcp-transactions` traffic (defaults when absent).
+    pub tcp: Option<TcpSpec>,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]

@@ -157,9 +157,10 @@ impl Sim {
         }
         let snd = &mut self.senders[s as usize];
         if snd.next_allowed == STALLED && paced > 0.0 {
-            // The rate left 0: the limiter may send again.
+            // The rate left 0: the limiter may send again (a TCP source has no buffer here but
+            // may well have data: let it look).
             snd.next_allowed = now;
-            if !snd.buf.is_empty() && !snd.release_pending && !snd.blocked {
+            if (snd.tcp || !snd.buf.is_empty()) && !snd.release_pending && !snd.blocked {
                 snd.release_pending = true;
                 self.queue.push(now, Event::Release { sender: s });
             }
