@@ -339,9 +339,11 @@ def test_item10_reproduce_resumes_and_skips_finished_runs(tmp_path):
     out = tmp_path / "rep"
     p = cli("reproduce", "mliki2016-dumbbell", "--quick", "--jobs", 2, "-o", out)
     assert p.returncode == 0, p.stderr
-    assert json.loads((out / "summary.json").read_text())["ran"] == 6
+    summary = json.loads((out / "summary.json").read_text())
+    n = summary["runs"]  # the baseline's 6 runs and the quick re-runs of some open choices
+    assert summary["ran"] == n and n >= 6
     p = cli("sweep", "--status", out)  # a reproduction is a sweep: same store
-    assert p.returncode == 0 and "done: 6" in p.stdout and "missing: 0" in p.stdout, p.stdout + p.stderr
+    assert p.returncode == 0 and f"done: {n}" in p.stdout and "missing: 0" in p.stdout, p.stdout + p.stderr
     kept = tree(out / "runs")
     results = pd.read_parquet(out / "results.parquet")
 
@@ -369,4 +371,5 @@ def test_item10_reproduce_on_dask(tmp_path):
     assert p.returncode == 0, p.stderr
     assert (tmp_path / "report.md").is_file() and (tmp_path / "figures" / "dumbbell-cr.png").is_file()
     records = [json.loads(p.read_text()) for p in (tmp_path / "runs").glob("*.json")]
-    assert len(records) == 6 and all(r["status"] == "ok" for r in records)
+    n = json.loads((tmp_path / "summary.json").read_text())["runs"]
+    assert len(records) == n and all(r["status"] == "ok" for r in records)

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import pandas as pd
-
 from .claims import QEQS, samples, show
 from .compare import row_verdicts
 
@@ -35,7 +33,7 @@ HYPOTHESES = [
     Hypothesis("sparser sampling: the 802.1Qau table", "cp.qcn.sampling=table"),
     Hypothesis("sources that do not pace to CR: each copy at its own RP's rate", "limiter.copy_rate=own"),
     Hypothesis("sources that do not pace at all: no RP (CPs still notify)", "rp=none"),
-    Hypothesis("a different decrease: GD = 1/126 (the papers' Gd·|Fbmax| = 1/2)", "rp.gd=1/126"),
+    Hypothesis("a different decrease: GD = 1/126 (the papers' Gd × 63 = 1/2)", "rp.gd=1/126"),
     Hypothesis("a different RP: the papers' byte-counter-only wording", "rp.qcn.variant=byte-counter"),
     Hypothesis("a larger rate-limiter buffer (1000 frames)", "limiter.buffer=1000"),
 ]
@@ -81,5 +79,3 @@ def reproduced(view, targets) -> list[str]:
                 out.append(f"{topo.key}/{variant}: {h.text}")
     return out
 
-
-__all__ = ["HYPOTHESES", "Hypothesis", "table", "reproduced", "pd"]

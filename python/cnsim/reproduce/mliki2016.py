@@ -98,20 +98,24 @@ Read these next to the tables above; they explain the mechanisms, the tables giv
   Multiple unicast: congestion starts at 2 s, not ~3 s as the paper says: with two copies per
   source the third source (t = 2 s) already offers 3 × 2 × 200 Mb/s = 1.2 Gb/s to the
   Switch1→Switch2 link. The paper's 3 s does not follow from its own stated parameters.
-- **Multiple-unicast feedback (44–48 % in the paper at Qeq 25/50).** cnsim paces both copies of a
-  session at CR = min r_i, which throttles the session as soon as either copy is notified; the queue
-  then stays near or below Qeq and the CP has little to report. Rates of 44–48 % need a CP that finds
-  Fb < 0 on about every other frame for the whole run, i.e. a queue that stays above Qeq — which
-  happens only when the sources are not slowed down. The paper does not say how its 200 Mb/s CBR
-  application meets the rate limiter; `limiter.copy_rate = "own"` (each copy at its own RP's rate) is
-  the documented alternative and can be swept. In cnsim the excess is lost at the source instead:
-  sessions settle near the 1 Gb/s ÷ 12 copies share, far below the 200 Mb/s the application
-  offers, so the rate limiters' 100-frame buffers overflow (see the source-side loss table).
-- **Loss at high Qeq.** With every frame evaluated, cnsim's CPs react before the 100-frame buffer
-  overflows and loss stays small; with the standard's sampling table feedback is sparser and the loss
-  at Qeq 75 comes closer to the paper's order of magnitude (see the comparison tables). The paper's
-  large loss at Qeq 75 fits sparse feedback, while its feedback rates fit per-frame evaluation: the
-  two cannot both come from one of these readings.
+- **Multiple-unicast feedback (44–48 % in the paper at Qeq 25/50).** Every-frame evaluation does
+  not explain it: cnsim's CPs evaluate every frame and send CNMs for 1–3 % of the frames. The
+  hypotheses section tests what else the paper may have counted — samples with Fb < 0 (the same
+  count, by construction, with every frame evaluated), CNMs relative to frames at the CP, at the
+  busiest CP or per copy received, copies paced at their own RP's rate (`limiter.copy_rate = "own"`),
+  sources with no RP, GD = 1/126, the byte-counter RP, a 1000-frame limiter buffer, the sampling
+  table. None gives 44–48 % at Qeq 25/50 together with ≈ 2 % at Qeq 75: paced sources keep the
+  queue near Qeq whatever the variant, and a source that is not slowed (no RP) makes every frame
+  a CNM at every Qeq (100 %). What the paper counted remains open; its 1.87 % at Qeq 75 next to
+  44–48 % at 25/50 is not a trend any of these mechanisms produces.
+- **Loss.** The paper's loss rates (up to 16 % multicast, ≈ 8 % multiple unicast) compare with
+  cnsim's switch loss, which is ≈ 0 with every frame evaluated; with the sampling table it grows
+  with Qeq (multicast ≈ 2 %, multiple unicast ≈ 12 % at Qeq 75). The excess offered load is lost
+  at the sources instead: total loss ≈ 10 % multicast and ≈ 59 % multiple unicast at every Qeq,
+  because sessions settle near the link's fair share, far below the 200 Mb/s the application offers,
+  and the rate limiters' buffers overflow. The paper's large loss at Qeq 75 fits sparse feedback,
+  while its feedback rates would need dense feedback: the two cannot both come from one of these
+  readings.
 - **Standard sampling.** With the sampling table the feedback rate cannot exceed ~8 % of 1500-B
   frames per CP, so the paper's 44–48 % are out of reach by construction.
 """
@@ -130,8 +134,12 @@ FINDINGS_001 = """\
   opposite at low Qeq and more E-QCN loss only at Qeq 75. `rp.eqcn.decrease = "received"` and
   `cp.qcn.eqcn_tie_break = false` are the documented alternatives; neither changes the ratchet, which is
   in Algorithm 1 as published.
-- **Multi-link feedback of 88–89 %.** Such rates need almost every frame at some CP to find Fb < 0;
-  see the seed-000 findings on per-frame evaluation and pacing.
+- **Multi-link feedback of 88–89 %.** None of the hypotheses of the hypotheses section reproduces
+  it (see the table): with paced sources cnsim's multi-link CPs send CNMs for a few percent of the
+  frames; a source without RP makes every frame a CNM (≈ 100 % at every Qeq, not the paper's 4 % at
+  Qeq 75).
+- **Average rate (+12.48 % at Qeq 25).** Compared as a number on mean throughput, paired by seed
+  (the paper's CR values above 200 Mb/s carry no traffic): see "The paper's numbers".
 """
 
 
