@@ -36,7 +36,7 @@ METRIC_TITLES = {
     "first_cnm_s": "RP start time of congestion detection",
     "cr_std_mbps": "CR std-dev",
     "cr_mean_mbps": "mean session CR",
-    "throughput_mean_mbps": "mean throughput per (flow, receiver)",
+    "throughput_mean_mbps": "mean throughput per flow and receiver",
     "cr_min_mbps": "lowest session CR",
     "q_mean_frames": "mean queue",
     "q_std_frames": "queue std-dev",

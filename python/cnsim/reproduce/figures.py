@@ -11,7 +11,10 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from .common import LABELS, QEQS  # noqa: E402
+from .common import _UNITS, METRIC_TITLES, QEQS  # noqa: E402
+
+# axis labels: the report's titles without their denominators (the report states them)
+AXIS = {m: t.split(" (")[0] + ("" if _UNITS[m] == "1" else f" ({_UNITS[m]})") for m, t in METRIC_TITLES.items()}
 
 MAIN = ["feedback_rate_pct", "loss_rate_pct", "total_loss_pct", "cr_std_mbps", "cr_mean_mbps", "throughput_mean_mbps",
         "q_mean_frames", "q_dev_from_qeq_frames", "jain_cr", "jain_throughput", "first_cnm_s"]
@@ -68,7 +71,7 @@ def draw(exp, df: pd.DataFrame, out: Path, runs: Path | None = None) -> list[Pat
                     if paper and any(v is not None for v in paper):
                         pts = [(q, v) for q, v in zip(QEQS, paper) if v is not None]
                         ax.plot(*zip(*pts), "x--", color=color, label=f"paper {variant}")
-                ax.set_ylabel(LABELS[metric], fontsize=8)
+                ax.set_ylabel(AXIS[metric], fontsize=8)
             paths.append(_finish(fig, axes, out / f"{topo.key}-{sampling}.png"))
             for kind, names, metrics in (("groups", sorted(p for p in set(sub.part) if p.startswith("G")), GROUP),
                                          ("switches", sorted(p for p in set(sub.part) if p != "all" and not p.startswith("G")), SWITCH)):
@@ -81,7 +84,7 @@ def draw(exp, df: pd.DataFrame, out: Path, runs: Path | None = None) -> list[Pat
                             sel = sub[(sub.variant == variant) & (sub.part == part) & (sub.metric == metric)]
                             if not sel.empty:
                                 _errorbars(ax, sel, f"{part} {variant}", (j * len(topo.variants) + k - 2) * 1.2)
-                    ax.set_ylabel(LABELS[metric], fontsize=8)
+                    ax.set_ylabel(AXIS[metric], fontsize=8)
                 paths.append(_finish(fig, axes, out / f"{topo.key}-{kind}-{sampling}.png"))
     if runs and runs.exists():
         for topo in exp.topologies:
