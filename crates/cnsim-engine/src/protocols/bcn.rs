@@ -242,6 +242,7 @@ pub const METRICS: &[Metric] = &[
     Metric { scope: "rps", name: "bcn_messages", unit: "frames", kind: "counter", doc: "BCN messages received by the source (normal, positive and STOP)" },
     Metric { scope: "rps", name: "bcn_stops", unit: "frames", kind: "counter", doc: "BCN STOP messages received" },
     Metric { scope: "rps", name: "regulators_created", unit: "count", kind: "counter", doc: "rate regulators created (one per CPID association)" },
+    Metric { scope: "rps", name: "first_message_s", unit: "s", kind: "time", doc: "arrival of the first BCN message at the source" },
     Metric { scope: "rps", name: "rate_final_bps", unit: "bit/s", kind: "gauge", doc: "the regulator's rate at the end of the run" },
 ];
 
