@@ -10,7 +10,6 @@ metrics over the group's own flows) or a switch (its busiest CP queue).
 from __future__ import annotations
 
 import json
-import statistics as st
 import tomllib
 from dataclasses import dataclass, field
 from importlib.resources import files

@@ -89,4 +89,4 @@ def label(outcomes: dict[str, bool | None]) -> str:
         return "does not hold"
     base = known.get("baseline")
     flip = sorted({BY_NAME[k].choice if k in BY_NAME else k for k, v in known.items() if v != base and k != "baseline"})
-    return "depends on " + ", ".join(flip) + (f" (holds in the baseline)" if base else " (fails in the baseline)")
+    return "depends on " + ", ".join(flip) + (" (holds in the baseline)" if base else " (fails in the baseline)")
