@@ -14,7 +14,7 @@ def test_full_dumbbell_reproduction(tmp_path):
     assert p.returncode == 0, p.stderr
     df = pd.read_parquet(tmp_path / "results.parquet")
     first = df[(df.metric == "first_cnm_s") & (df.part == "all") & (df.setting == "baseline")]
-    assert len(first) == 2 * 2 * 3 * 10  # sampling × mode × Qeq × seeds
+    assert len(first) == 2 * 3 * (10 + 5)  # mode × Qeq × (seeds every frame + seeds with the sampling table)
     # the first CNM at ≈ 4 s rests on the 20-B wire overhead: without it, ≈ 5 s
     no_overhead = df[(df.metric == "first_cnm_s") & (df.part == "all") & (df.setting == "defaults.link.overhead=0B")
                      & (df.variant == "multicast")]
