@@ -225,3 +225,22 @@ def test_item7_long_names_make_valid_file_names(tmp_path):
     assert len(a) <= 100 and a != b and file_name("SW1>SW2") == "SW1-SW2"
     write_run(fake_result(), tmp_path / ("r" * 250), figures=False)  # its temporary sibling stays short
     assert (tmp_path / ("r" * 250) / "summary.json").is_file()
+
+
+def test_item1_a_manifest_never_reaches_outside_its_directory(tmp_path):
+    # A manifest edited to list a file beside the run directory (with that file's own digest)
+    # must not make a replacement delete it.
+    victim = tmp_path / "victim.txt"
+    victim.write_text("a user's file\n")
+    out = tmp_path / "run"
+    write_run(fake_result("old"), out, figures=False)
+    manifest = out / ".cnsim-run.json"
+    doc = json.loads(manifest.read_text())
+    doc["files"]["../victim.txt"] = hashlib.sha256(victim.read_bytes()).hexdigest()
+    doc["dirs"].append("..")
+    manifest.write_text(json.dumps(doc))
+    try:
+        write_run(fake_result("new"), out, figures=False)
+    except FileExistsError:
+        pass  # refusing is fine too; deleting is not
+    assert victim.read_text() == "a user's file\n"

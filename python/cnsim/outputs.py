@@ -217,11 +217,15 @@ def _merge_into(new: Path, target: Path) -> None:
 def _remove_listed(directory: Path, manifest: dict) -> None:
     """Remove the files of `manifest` that are unchanged, then its directories that are empty."""
     for rel, digest in manifest["files"].items():
+        if Path(rel).is_absolute() or ".." in Path(rel).parts:
+            continue  # a manifest never names a file outside its own directory
         path = directory / rel
         if path.is_file() and not path.is_symlink() and _sha256(path) == digest:
             path.unlink()
     (directory / MANIFEST).unlink(missing_ok=True)
     for rel in sorted(manifest["dirs"], key=lambda d: d.count("/"), reverse=True):
+        if Path(rel).is_absolute() or ".." in Path(rel).parts:
+            continue
         try:
             (directory / rel).rmdir()
         except OSError:
