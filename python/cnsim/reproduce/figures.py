@@ -95,17 +95,23 @@ def draw(exp, df: pd.DataFrame, out: Path, runs: Path | None = None) -> list[Pat
     return paths
 
 
+def _run_grid(n: int):
+    """A figure of `n` panels in rows of three, unused cells hidden: (figure, the n axes)."""
+    cols = 3
+    rows = (n + cols - 1) // cols
+    fig, axes = plt.subplots(rows, cols, figsize=(13, 3 * rows), squeeze=False)
+    for ax in axes.flat[n:]:
+        ax.set_visible(False)
+    return fig, list(axes.flat[:n])
+
+
 def _queue_figure(dirs: list[Path], path: Path) -> Path | None:
     """One panel per kept run: the length (frames) of every switch output queue that held more
     than one frame, vs time — the papers' queue-size-variation figures, per CP."""
     if not dirs:
         return None
-    cols = 3
-    rows = (len(dirs) + cols - 1) // cols
-    fig, axes = plt.subplots(rows, cols, figsize=(13, 3 * rows), squeeze=False)
-    for ax in axes.flat[len(dirs):]:
-        ax.set_visible(False)
-    for ax, d in zip(axes.flat, dirs):
+    fig, axes = _run_grid(len(dirs))
+    for ax, d in zip(axes, dirs):
         s = pd.read_parquet(d / "series.parquet")
         s = s[s["name"].str.startswith("q.")]
         for n, part in s.groupby("name"):
@@ -127,12 +133,8 @@ def _cr_figure(dirs: list[Path], path: Path) -> Path | None:
     the reference CR_mean = 1 Gb/s ÷ 6 of the seeds."""
     if not dirs:
         return None
-    cols = 3
-    rows = (len(dirs) + cols - 1) // cols
-    fig, axes = plt.subplots(rows, cols, figsize=(13, 3 * rows), squeeze=False)
-    for ax in axes.flat[len(dirs):]:
-        ax.set_visible(False)
-    for ax, d in zip(axes.flat, dirs):
+    fig, axes = _run_grid(len(dirs))
+    for ax, d in zip(axes, dirs):
         s = pd.read_parquet(d / "series.parquet")
         names = sorted(n for n in s["name"].unique() if n.startswith("session."))
         names = names or sorted(n for n in s["name"].unique() if n.startswith("rp.") and n.endswith(".cr"))
@@ -144,7 +146,7 @@ def _cr_figure(dirs: list[Path], path: Path) -> Path | None:
         ax.set_xlabel("time (s)")
         ax.set_ylabel("CR (Mb/s)")
         ax.set_ylim(0, 1050)
-    axes.flat[0].legend(fontsize=5, ncol=3)
+    axes[0].legend(fontsize=5, ncol=3)
     fig.tight_layout()
     fig.savefig(path, dpi=90)
     plt.close(fig)
