@@ -212,6 +212,7 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
                 pace_rate: f64::NAN,
                 pace: 0,
                 release_pending: false,
+                deferred: crate::sim::NOT_DEFERRED,
                 blocked: false,
                 rng,
                 generated: 0,

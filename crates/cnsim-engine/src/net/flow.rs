@@ -33,6 +33,10 @@ pub struct Sender {
     pub pace_rate: f64,
     pub pace: Time,
     pub release_pending: bool,
+    /// The next generation, when it is deferred rather than queued as an `AppTick` (`NEVER`
+    /// otherwise): while a release is queued, generations only fill the limiter's buffer, so
+    /// they are replayed in time order when the buffer is next read (`sim/host.rs`, `catch_up`).
+    pub deferred: Time,
     /// Waiting for room in the host's output queue (back-pressure).
     pub blocked: bool,
     pub rng: Rng,

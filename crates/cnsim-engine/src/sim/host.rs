@@ -10,27 +10,17 @@ use crate::protocols::qcn::TimerAction;
 /// `Sender::next_allowed` of a limiter held at rate 0.
 pub(super) const STALLED: Time = Time::MAX;
 
+/// `Sender::deferred` when the next generation is queued as an event (or there is none).
+pub const NOT_DEFERRED: Time = Time::MAX;
+
 impl Sim {
     pub(super) fn on_app_tick(&mut self, s: u32) {
         let now = self.now;
-        let snd = &mut self.senders[s as usize];
-        if now >= snd.stop {
+        if now >= self.senders[s as usize].stop {
             return;
         }
-        let copies = snd.flows.len() as u64;
-        snd.generated += 1;
-        self.c.data_generated += copies; // one per copy the sender will send
-        if snd.buf.len() >= snd.buf_cap {
-            snd.source_dropped += 1;
-            self.c.data_source_dropped += copies;
-        } else {
-            snd.buf.push_back(now);
-            self.limited += 1;
-        }
-        let next = now + snd.gen.next_gap(&mut snd.rng);
-        if next < snd.stop {
-            self.queue.push(next, Event::AppTick { sender: s });
-        }
+        let next = self.generate(s, now);
+        let snd = &mut self.senders[s as usize];
         if !snd.release_pending && !snd.blocked && snd.next_allowed != STALLED {
             if now >= snd.next_allowed {
                 self.release(s);
@@ -39,6 +29,67 @@ impl Sim {
                 let at = snd.next_allowed;
                 self.queue.push(at, Event::Release { sender: s });
             }
+        }
+        if let Some(next) = next {
+            let snd = &mut self.senders[s as usize];
+            if snd.release_pending && !snd.tcp {
+                snd.deferred = next; // the queued release will replay it (`catch_up`)
+            } else {
+                self.queue.push(next, Event::AppTick { sender: s });
+            }
+        }
+    }
+
+    /// The traffic process makes one frame at `t`: count it and put it in the limiter's buffer, or
+    /// drop it at the source when the buffer is full. Returns the next generation time, if any.
+    #[inline(always)]
+    fn generate(&mut self, s: u32, t: Time) -> Option<Time> {
+        let snd = &mut self.senders[s as usize];
+        let copies = snd.flows.len() as u64;
+        snd.generated += 1;
+        self.c.data_generated += copies; // one per copy the sender will send
+        if snd.buf.len() >= snd.buf_cap {
+            snd.source_dropped += 1;
+            self.c.data_source_dropped += copies;
+        } else {
+            snd.buf.push_back(t);
+            self.limited += 1;
+        }
+        let next = t + snd.gen.next_gap(&mut snd.rng);
+        (next < snd.stop).then_some(next)
+    }
+
+    /// Replay sender `s`'s deferred generations up to `t` (inclusive: a frame made at the instant
+    /// of a release is there for it). Cheap when nothing is due; called before every read of the
+    /// buffer and before the counts are read.
+    #[inline]
+    pub(super) fn catch_up(&mut self, s: u32, t: Time) {
+        while self.senders[s as usize].deferred <= t {
+            let at = std::mem::replace(&mut self.senders[s as usize].deferred, NOT_DEFERRED);
+            if let Some(next) = self.generate(s, at) {
+                self.senders[s as usize].deferred = next;
+            }
+        }
+    }
+
+    /// Every sender caught up to `t` (before counts are read: window start, end of a run).
+    pub(super) fn catch_up_all(&mut self, t: Time) {
+        for s in 0..self.senders.len() as u32 {
+            self.catch_up(s, t);
+        }
+    }
+
+    /// A queued release fires: replay the generations it was standing in for, release, and when
+    /// no further release is queued, queue the next generation again.
+    pub(super) fn on_release(&mut self, s: u32) {
+        let now = self.now;
+        self.catch_up(s, now);
+        self.senders[s as usize].release_pending = false;
+        self.release(s);
+        let snd = &mut self.senders[s as usize];
+        if !snd.release_pending && snd.deferred != NOT_DEFERRED {
+            let next = std::mem::replace(&mut snd.deferred, NOT_DEFERRED);
+            self.queue.push(next, Event::AppTick { sender: s });
         }
     }
 
@@ -178,6 +229,7 @@ impl Sim {
 
     pub(super) fn on_rp_timer(&mut self, f: u32) {
         let now = self.now;
+        self.catch_up(self.flows[f as usize].sender, now);
         let fl = &mut self.flows[f as usize];
         let empty = self.senders[fl.sender as usize].buf.is_empty();
         if let Some(rp) = &mut fl.rp {

@@ -10,6 +10,7 @@ mod record;
 mod switch;
 mod tcp;
 
+pub use host::NOT_DEFERRED;
 pub use record::{Probe, Series};
 
 use crate::core::arena::Arena;
@@ -124,6 +125,7 @@ impl Sim {
     pub fn run_until(&mut self, t: Time, max_events: u64) -> bool {
         let end = t.min(self.duration);
         let mut n = 0u64;
+        let mut chunk_done = false;
         let t0 = std::time::Instant::now();
         while self.stopped_by.is_none() {
             // Guards are read once every 2^16 events: cheap enough to leave on.
@@ -142,7 +144,8 @@ impl Sim {
                 break;
             }
             if max_events > 0 && n >= max_events {
-                return false;
+                chunk_done = true;
+                break;
             }
             let Some((time, ev)) = self.queue.pop() else { break };
             self.now = time;
@@ -150,8 +153,10 @@ impl Sim {
             n += 1;
             self.dispatch(ev);
         }
+        // Deferred generations up to now count as made (the caller may read the counts).
+        self.catch_up_all(self.now);
         self.wall_used_ns += t0.elapsed().as_nanos() as u64;
-        self.finished()
+        !chunk_done && self.finished()
     }
 
     /// Wall-time and memory guards; true when one tripped (the run then stops cleanly).
@@ -179,10 +184,7 @@ impl Sim {
     fn dispatch(&mut self, ev: Event) {
         match ev {
             Event::AppTick { sender } => self.on_app_tick(sender),
-            Event::Release { sender } => {
-                self.senders[sender as usize].release_pending = false;
-                self.release(sender);
-            }
+            Event::Release { sender } => self.on_release(sender),
             Event::TxDone { port } => self.on_tx_done(port),
             Event::Arrive { port, frame } => self.on_arrive(port, frame),
             Event::Timer { id, gen } => match self.timers.on_event(id, gen, self.now) {

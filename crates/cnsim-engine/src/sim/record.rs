@@ -57,6 +57,7 @@ impl Sim {
 
     pub(super) fn on_window_start(&mut self) {
         let now = self.now;
+        self.catch_up_all(now);
         self.c_w0 = self.c;
         for p in &mut self.ports {
             p.c_w0 = p.c;
