@@ -331,13 +331,13 @@ def _mean_std(values) -> str:
 @click.argument("experiment", required=False)
 @click.option("--list", "list_", is_flag=True, help="List the experiments that can be reproduced.")
 @click.option("-o", "--out", type=click.Path(path_type=Path), help="Output directory [out/<experiment>].")
-@click.option("--seeds", default=10, show_default=True, type=click.IntRange(1),
-              help="Seeds per configuration (the open-choice re-runs use at most 5).")
+@click.option("--seeds", type=click.IntRange(1),
+              help="Seeds per configuration [mliki2016-*: 10, the open-choice re-runs at most 5; jiang2007-bcn: 5].")
 @click.option("--jobs", type=click.IntRange(1), help="Worker processes [all cores].")
 @click.option("--dask", "dask_address", metavar="tcp://HOST:PORT",
               help="Run on the Dask cluster of this scheduler instead of local processes.")
 @click.option("--quick", is_flag=True, help="Short runs, one seed: a smoke test of the whole pipeline.")
-def reproduce(experiment: str | None, list_: bool, out: Path | None, seeds: int, jobs: int | None,
+def reproduce(experiment: str | None, list_: bool, out: Path | None, seeds: int | None, jobs: int | None,
               dask_address: str | None, quick: bool) -> None:
     """Re-run a seed paper's experiment and write its report next to the paper's numbers.
 
