@@ -26,6 +26,7 @@ QEQ = 16           # §VI.A
 SCEN = "scenarios/jiang2007/"
 NO_BCN = {"cp": '"none"'}
 PAUSE = {"flow_control": "{ pause = {} }"}   # 802.3x PAUSE with cnsim's documented defaults
+ONE_CONN = {"flow.0.traffic": '{ kind = "tcp-bulk", connections = 1 }'}
 QUICK_SCALE = 0.05  # --quick: every duration (and window) × this
 
 
@@ -76,6 +77,9 @@ def configs() -> list[Config]:
     return [
         Config("table1-2", "none", sets={**NO_BCN, **no_rp(3)}, **six),
         Config("table1-2", "bcn", **six),
+        # diagnostic (not the paper's set-up): one connection per bulk host = one BCN regulator per source
+        Config("table1-2", "none-1conn", sets={**NO_BCN, **no_rp(3), **ONE_CONN}, **six),
+        Config("table1-2", "bcn-1conn", sets=ONE_CONN, **six),
         *_symmetric(),
         Config("table3", "bcn", park, traces=park_q),
         Config("table3", "none", park, {**NO_BCN, **no_rp(3)}, traces=park_q),
