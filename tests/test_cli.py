@@ -72,7 +72,7 @@ def test_reproduce_quick_seed_papers(tmp_path, name, topologies):
 
 def test_reproduce_list():
     p = cnsim("reproduce", "--list")
-    assert p.returncode == 0 and "mliki2016-dumbbell" in p.stdout
+    assert p.returncode == 0 and "mliki2016-dumbbell" in p.stdout and "jiang2007-bcn" in p.stdout
 
 
 def test_bench_runs():
@@ -81,6 +81,17 @@ def test_bench_runs():
     rows = json.loads(p.stdout)
     assert [r["qcn"] for r in rows] == [False, True]
     assert all(r["delivered_frames"] > 0 and r["events"] > 0 for r in rows)
+
+
+def test_bench_tcp_case():
+    p = cnsim("bench", "--case", "tcp", "--sources", "4", "--duration", "0.002", "--json")
+    assert p.returncode == 0, p.stderr
+    (row,) = json.loads(p.stdout)
+    assert row["case"] == "tcp" and row["sources"] == 4 and row["qcn"] is True
+    assert row["delivered_frames"] > 1000 and row["events"] > 4 * row["delivered_frames"]  # data + ACK hops
+    assert row["delivered_per_s"] > 0 and row["events_per_s"] > 0
+    p = cnsim("bench", "--case", "tcp", "--sources", "2", "--duration", "0.001", "--no-qcn")
+    assert p.returncode == 0 and p.stdout.split()[:3] == ["case", "sources", "qcn"] and "tcp" in p.stdout
 
 
 def test_result_tables():

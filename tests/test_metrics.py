@@ -135,3 +135,15 @@ def test_total_loss_and_feedback_variants():
     assert g["feedback_per_delivered_pct"] == pytest.approx(2.5)
     assert g["throughput_mean_mbps"] == pytest.approx(75.0)
     assert g["cr_min_mbps"] == 0.0
+
+
+def test_summary_of_a_bcn_run():
+    """BCN reaction points name their stats first_message_s / regulators_created: the summary (and
+    so `cnsim run`) reads them instead of failing on QCN's names."""
+    import cnsim
+
+    res = cnsim.run("scenarios/jiang2007/parking-lot.toml", set={"simulation.duration": "20ms",
+                    "simulation.measure_from": "10ms"}, progress=False, figures=False)
+    rps = res.summary["rps"]
+    assert rps and all(rp["limiters_created"] == 1 for rp in rps.values())
+    assert 0 < res.summary["global"]["first_cnm_s"] < 0.01

@@ -171,15 +171,17 @@ def _int_list(ctx, param, value: str) -> list[int]:
 @click.option("--qcn/--no-qcn", default=True, help="With or without QCN.")
 @click.option("--both", is_flag=True, help="Run each case with and without QCN.")
 @click.option("--duration", default=1.0, show_default=True, help="Simulated seconds per case.")
+@click.option("--case", type=click.Choice(["cbr", "tcp"]), default="cbr", show_default=True,
+              help="cbr: constant-rate sources (the fixed benchmark); tcp: one bulk TCP connection per source.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
-def bench(sources: list[int], qcn: bool, both: bool, duration: float, as_json: bool) -> None:
-    """Time the fixed benchmark scenario (docs/performance.md)."""
+def bench(sources: list[int], qcn: bool, both: bool, duration: float, case: str, as_json: bool) -> None:
+    """Time a benchmark scenario (docs/performance.md): N sources over one 10 Gb/s bottleneck."""
     from ._core import bench as core_bench
 
     rows = []
     for n in sources:
         for with_qcn in (False, True) if both else (qcn,):
-            rows.append({"sources": n, "qcn": with_qcn, **core_bench(n, with_qcn, duration)})
+            rows.append({"sources": n, "qcn": with_qcn, **core_bench(n, with_qcn, duration, case)})
             if not as_json:
                 _print_bench_row(rows[-1], header=len(rows) == 1)
     if as_json:
@@ -187,12 +189,13 @@ def bench(sources: list[int], qcn: bool, both: bool, duration: float, as_json: b
 
 
 def _print_bench_row(row: dict, header: bool) -> None:
-    fmt = "{:>8} {:>5} {:>8} {:>8} {:>14} {:>14} {:>16}"
+    fmt = "{:>5} {:>8} {:>5} {:>8} {:>8} {:>14} {:>14} {:>16}"
     if header:
-        titles = ("sources", "qcn", "sim_s", "wall_s", "events", "events/s", "delivered/s")
+        titles = ("case", "sources", "qcn", "sim_s", "wall_s", "events", "events/s", "delivered/s")
         click.echo(fmt.format(*titles))
     click.echo(
         fmt.format(
+            row["case"],
             row["sources"],
             "yes" if row["qcn"] else "no",
             f"{row['sim_s']:.3f}",
@@ -331,13 +334,13 @@ def _mean_std(values) -> str:
 @click.argument("experiment", required=False)
 @click.option("--list", "list_", is_flag=True, help="List the experiments that can be reproduced.")
 @click.option("-o", "--out", type=click.Path(path_type=Path), help="Output directory [out/<experiment>].")
-@click.option("--seeds", default=10, show_default=True, type=click.IntRange(1),
-              help="Seeds per configuration (the open-choice re-runs use at most 5).")
+@click.option("--seeds", type=click.IntRange(1),
+              help="Seeds per configuration [mliki2016-*: 10, the open-choice re-runs at most 5; jiang2007-bcn: 5].")
 @click.option("--jobs", type=click.IntRange(1), help="Worker processes [all cores].")
 @click.option("--dask", "dask_address", metavar="tcp://HOST:PORT",
               help="Run on the Dask cluster of this scheduler instead of local processes.")
 @click.option("--quick", is_flag=True, help="Short runs, one seed: a smoke test of the whole pipeline.")
-def reproduce(experiment: str | None, list_: bool, out: Path | None, seeds: int, jobs: int | None,
+def reproduce(experiment: str | None, list_: bool, out: Path | None, seeds: int | None, jobs: int | None,
               dask_address: str | None, quick: bool) -> None:
     """Re-run a seed paper's experiment and write its report next to the paper's numbers.
 

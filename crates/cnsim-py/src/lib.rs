@@ -47,10 +47,14 @@ fn metric_declarations() -> String {
 
 /// Run the fixed benchmark scenario (docs/performance.md).
 #[pyfunction]
-#[pyo3(name = "bench", signature = (n_sources, qcn, duration_s = 1.0))]
-fn run_bench<'py>(py: Python<'py>, n_sources: usize, qcn: bool, duration_s: f64) -> PyResult<Bound<'py, PyDict>> {
-    let r = py.detach(|| cnsim_engine::bench::run(n_sources, qcn, duration_s));
+/// `case`: "cbr" (the fixed benchmark) or "tcp" (bulk TCP connections, issue 11).
+#[pyo3(name = "bench", signature = (n_sources, qcn, duration_s = 1.0, case = "cbr"))]
+fn run_bench<'py>(py: Python<'py>, n_sources: usize, qcn: bool, duration_s: f64, case: &str) -> PyResult<Bound<'py, PyDict>> {
+    let case = cnsim_engine::bench::Case::parse(case)
+        .ok_or_else(|| pyo3::exceptions::PyValueError::new_err(format!("bench case must be cbr or tcp, not {case:?}")))?;
+    let r = py.detach(|| cnsim_engine::bench::run_case(case, n_sources, qcn, duration_s));
     let d = PyDict::new(py);
+    d.set_item("case", r.case.name())?;
     d.set_item("sources", r.sources)?;
     d.set_item("qcn", r.qcn)?;
     d.set_item("sim_s", r.sim_s)?;

@@ -1,32 +1,47 @@
 """`cnsim reproduce`: re-run a seed paper's experiments and write a report next to its numbers.
 
-`EXPERIMENTS` maps each name to its specification (common.Experiment); `reproduce(name, out, …)`
-runs one and returns the report's path.
+`TITLES` maps each name to its title; `experiment(name)` gives its specification — a
+common.Experiment (the QCN seeds, run by common.reproduce) or an object with its own
+`reproduce(out, …)` (jiang2007) — and `reproduce(name, out, …)` runs one and returns the report's
+path. Every experiment runs on the sweep machinery (common.stored_runs).
 """
 
+from importlib import import_module
 from pathlib import Path
 
 from . import common
 
-# Specifications are built lazily: some read scenario files to count their flows.
-_NAMES = {"mliki2016-dumbbell": "DUMBBELL_EXP", "mliki2016-legacy": "LEGACY", "mliki2016-enhanced": "ENHANCED"}
+# Specifications are built lazily (module, attribute): some read scenario files to count their flows.
+_NAMES = {"mliki2016-dumbbell": ("mliki2016", "DUMBBELL_EXP"), "mliki2016-legacy": ("mliki2016", "LEGACY"),
+          "mliki2016-enhanced": ("mliki2016", "ENHANCED"), "jiang2007-bcn": ("jiang2007", "EXPERIMENT")}
 TITLES = {
     "mliki2016-dumbbell": "Seed 000 — legacy QCN on the dumbbell, multicast vs multiple unicast (fast)",
     "mliki2016-legacy": "Seed 000 — legacy QCN, multicast vs multiple unicast (dumbbell and multi-link)",
     "mliki2016-enhanced": "Seed 001 — QCN vs enhanced QCN for multicast (star and multi-link)",
+    "jiang2007-bcn": "Seed 002 — BCN: six-source, 2² factorial, parking lot, asymmetric, TCP/UDP, bursty",
 }
 EXPERIMENTS = TITLES
 
 
-def experiment(name: str) -> common.Experiment:
-    from . import mliki2016
+def experiment(name: str):
+    module, attr = _NAMES[name]
+    return getattr(import_module(f".{module}", __name__), attr)
 
-    return getattr(mliki2016, _NAMES[name])
+
+def default_seeds(name: str) -> int:
+    """Seeds per configuration when none are given (10 for the QCN seeds)."""
+    spec = experiment(name)
+    return 10 if isinstance(spec, common.Experiment) else spec.seeds
 
 
-def reproduce(name: str, out: Path, **kw) -> Path:
+def reproduce(name: str, out: Path, seeds: int | None = None, **kw) -> Path:
     """Run experiment `name` (see `TITLES`) into `out`; return the report's path. Keywords:
-    seeds, jobs, quick, client (a dask.distributed.Client), progress (see common.reproduce)."""
+    seeds (None: `default_seeds`), jobs, quick, client (a dask.distributed.Client), progress (see
+    common.reproduce)."""
     if not isinstance(name, str) or name not in _NAMES:
         raise ValueError(f"unknown experiment {name!r}; one of {', '.join(_NAMES)}")
-    return common.reproduce(experiment(name), out, **kw)
+    spec = experiment(name)
+    seeds = default_seeds(name) if seeds is None else seeds
+    if isinstance(spec, common.Experiment):
+        return common.reproduce(spec, out, seeds=seeds, **kw)
+    return spec.reproduce(out, seeds=seeds, **kw)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import tomllib
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from importlib.resources import files
 from pathlib import Path
@@ -230,46 +231,30 @@ def fmt(x) -> str:
 
 def reproduce(exp: Experiment, out: Path, *, seeds: int = 10, jobs: int | None = None, quick: bool = False,
               client=None, progress: bool | None = None) -> Path:
-    """Run `exp` on the sweep machinery — the result store in `out/runs/`, resumed on a re-run
-    (finished runs are skipped, failed ones retried), `jobs` local processes or a Dask `client` —
-    then write results.parquet, figures/, report.md and summary.json into `out`."""
+    """Run `exp` on the sweep machinery (`stored_runs`), then write results.parquet, figures/,
+    report.md and summary.json into `out`."""
     from ..outputs import check_output
-    from ..sweep import Store, check_sweep_dir, execute_stored, run_key, validate_points, write_parquet
+    from ..sweep import write_parquet
     from . import figures
     from .report import write_report
 
     out = _args.path(out, "out")
     seeds = 1 if quick else _args.integer(seeds, "seeds", low=1)
-    jobs = _args.jobs(jobs)
     labels, tasks = _runs(exp, out, seeds, quick)
-    for text, label, overrides, _, _ in {(t[1], tuple(t[2])): t for t in tasks}.values():  # before any run
-        report = validate_points(text, label, [overrides])[1]
-        if report:
-            raise ValueError(f"{exp.name}: {report}")
-    kind = f"reproduce {exp.name}"
-    check_sweep_dir(out, kind)
-    for task in tasks:
-        if task[4] is not None:
-            check_output(task[4])
+
+    def check_kept() -> None:
+        for task in tasks:
+            if task[4] is not None:
+                check_output(task[4])
 
     def keep(i: int, row: dict) -> None:  # the full outputs of the kept runs, written here
         result = row.pop("_result", None)
         if result is not None:
             result.write(tasks[i][4])
 
-    with Store(out).lock() as store:
-        run_keys = [run_key(*t[:4], salt="reproduce" + (" kept" if t[4] else "")) for t in tasks]
-        store.write_jobs(kind, exp.name, list(labels[0])[:-1],
-                         [({k: str(v) for k, v in lab.items() if k != "seed"}, lab["seed"]) for lab in labels], run_keys)
-        results, counts = execute_stored(run_config, tasks, store, run_keys, labels=[(lab, lab["seed"]) for lab in labels],
-                                         jobs=jobs, client=client, progress=progress, title=exp.name, retry_failed=True,
-                                         keep=keep)
-        failed = [(lab, r) for lab, r in zip(labels, results) if not isinstance(r, dict) or r["error"] is not None]
-        if failed:
-            lab, r = failed[0]
-            why = r["error"] if isinstance(r, dict) else f"{type(r).__name__}: {r}"
-            raise RuntimeError(f"{len(failed)} of {len(tasks)} run(s) failed, e.g. {lab}: {why}; the finished ones "
-                               f"are kept in {out / 'runs'}: run the command again to retry the others")
+    salts = ["reproduce" + (" kept" if t[4] else "") for t in tasks]
+    with stored_runs(exp.name, out, run_config, tasks, labels, salts, jobs=jobs, client=client,
+                     progress=progress, keep=keep, prepare=check_kept) as (results, counts):
         df = pd.DataFrame([{**lab, "part": p, "metric": m, "value": v} for lab, r in zip(labels, results)
                            for p, m, v in r["parts"]])
         write_parquet(df, out / "results.parquet")
@@ -278,6 +263,48 @@ def reproduce(exp: Experiment, out: Path, *, seeds: int = 10, jobs: int | None =
         _write_atomic(out / "summary.json", json.dumps({"experiment": exp.name, "seeds": seeds, "quick": quick,
                                                         "runs": len(results), "ran": counts["ran"]}, indent=1))
     return report
+
+
+@contextmanager
+def stored_runs(name: str, out: Path, fn: Callable[[tuple], dict], tasks: list[tuple], labels: list[dict],
+                salts: list[str], *, jobs: int | None = None, client=None, progress: bool | None = None, keep=None,
+                prepare=None):
+    """Run a reproduction's tasks as a sweep does, and yield (rows in task order, counts) while the
+    output directory is still locked (write the report there).
+
+    A task is (TOML text, path label, overrides, seed, …); `fn(task)` runs one in a worker and
+    returns its row ({"error": None | str, …}: JSON-able, never raising). Every distinct scenario is
+    validated before any run. The rows are kept in `out/runs/` (`cnsim.sweep.Store`), keyed by the
+    resolved scenario, `salts[i]` (what computes the row) and the code: a re-run skips the finished
+    runs and retries the failed ones. `jobs` local processes or a Dask `client` run them; `labels[i]`
+    (a dict with "seed") is recorded with each run; `keep(i, row)` sees each fresh row before it
+    is stored (see `execute_stored`). Raises RuntimeError when some run failed.
+    """
+    from ..sweep import Store, check_sweep_dir, execute_stored, run_key, validate_points
+
+    jobs = _args.jobs(jobs)
+    for text, label, overrides, *_ in {(t[1], tuple(t[2])): t for t in tasks}.values():  # before any run
+        report = validate_points(text, label, [overrides])[1]
+        if report:
+            raise ValueError(f"{name}: {report}")
+    kind = f"reproduce {name}"
+    check_sweep_dir(out, kind)
+    if prepare is not None:  # e.g. check the directories the runs will write
+        prepare()
+    with Store(out).lock() as store:
+        run_keys = [run_key(*t[:4], salt=salt) for t, salt in zip(tasks, salts)]
+        store.write_jobs(kind, name, [k for k in labels[0] if k != "seed"],
+                         [({k: str(v) for k, v in lab.items() if k != "seed"}, lab["seed"]) for lab in labels], run_keys)
+        results, counts = execute_stored(fn, tasks, store, run_keys, labels=[(lab, lab["seed"]) for lab in labels],
+                                         jobs=jobs, client=client, progress=progress, title=name, retry_failed=True,
+                                         keep=keep)
+        failed = [(lab, r) for lab, r in zip(labels, results) if not isinstance(r, dict) or r["error"] is not None]
+        if failed:
+            lab, r = failed[0]
+            why = r["error"] if isinstance(r, dict) else f"{type(r).__name__}: {r}"
+            raise RuntimeError(f"{len(failed)} of {len(tasks)} run(s) failed, e.g. {lab}: {why}; the finished ones "
+                               f"are kept in {out / 'runs'}: run the command again to retry the others")
+        yield results, counts
 
 
 def _write_atomic(path: Path, text: str) -> None:

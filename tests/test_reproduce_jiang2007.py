@@ -1,0 +1,74 @@
+"""`cnsim reproduce jiang2007-bcn` (seed 002): the quick pipeline end to end on the sweep store,
+and the stable-state rule against hand-computed traces."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from cnsim.reproduce import default_seeds, experiment
+from cnsim.reproduce.jiang2007 import configs, settling_time
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def cnsim(*args):
+    return subprocess.run([sys.executable, "-m", "cnsim", *args], cwd=ROOT, capture_output=True, text=True)
+
+
+def test_settling_time_by_hand():
+    t = np.arange(0, 0.010, 50e-6)             # 10 ms at 50 µs
+    q = np.full_like(t, 16.0)
+    assert settling_time(t, q, 0.010) == 0.0  # always in [12, 20]
+    q[(t >= 0.003) & (t < 0.004)] = 30.0      # block 3 (3–4 ms) averages 30
+    assert settling_time(t, q, 0.010) == pytest.approx(0.004)
+    q[t >= 0.009] = 25.0                      # the last block leaves the band: never settles
+    assert settling_time(t, q, 0.010) is None
+    q = np.where(t < 0.002, 40.0, 16.0)
+    q[(t >= 0.005) & (t < 0.0055)] = 22.0     # half a block at 22: its mean 19 stays inside
+    assert settling_time(t, q, 0.010) == pytest.approx(0.002)
+
+
+def test_configurations_cover_the_papers_experiments():
+    cfgs = configs()
+    exps = {c.experiment for c in cfgs}
+    assert exps == {"table1-2", "fig7", "fig8", "table3", "table3-udp", "table4", "table5", "table6", "fig14"}
+    assert {c.variant for c in cfgs if c.experiment == "table3"} == {"bcn", "none", "pause"}
+    assert sum(c.experiment in ("fig7", "fig8") for c in cfgs) == 8   # 2² at two capacities
+    assert default_seeds("jiang2007-bcn") == 5 and default_seeds("mliki2016-dumbbell") == 10
+    assert experiment("jiang2007-bcn").name == "jiang2007-bcn"
+
+
+def test_reproduce_quick(tmp_path):
+    out = tmp_path / "j"
+    p = cnsim("reproduce", "jiang2007-bcn", "--quick", "-o", str(out), "--jobs", "2")
+    assert p.returncode == 0, p.stderr
+    report = (out / "report.md").read_text()
+    for heading in ("### Table I", "### Table II", "Figs. 7 and 8", "## Parking lot", "### Table IV", "Table V",
+                    "Table VI", "Fig. 14", "## The paper's claims", "## Why cnsim's numbers differ"):
+        assert heading in report
+    # the parking lot: the paper's 2.06 and the proportional-fair ratio computed by cnsim.analysis
+    assert "| 2.06 (table: 2.11) |" in report
+    pf = next(r for r in report.splitlines() if r.startswith("| proportional fair | 1.67"))
+    assert "| 2 | 2 |" in pf
+    assert report.count("| **") >= 15                      # a verdict per claim
+    rows = pd.read_parquet(out / "results.parquet")
+    assert set(rows.experiment) >= {"table1-2", "fig7", "fig8", "table3", "table4", "table5", "table6", "fig14"}
+    sr1 = rows[(rows.experiment == "table1-2") & (rows.part == "SR1") & (rows.metric == "tps")]
+    assert len(sr1) == 4 and (sr1.value > 0).all()
+    t4 = rows[(rows.experiment == "table4") & (rows.part == "ST6")]
+    assert t4[t4.metric == "thr_gbps_0.05s"].value.iloc[0] == 0     # ST6 idle in the first (scaled) second
+    assert t4[t4.metric == "thr_gbps_0.15s"].value.iloc[0] > 1
+    traces = json.loads((out / "traces.json").read_text())
+    assert len(traces["table1-2/bcn"]["CS>ES5"]["q"]) > 10
+    assert len(list((out / "figures").glob("*.png"))) == 7
+    # the store: a second run finds every run done and recomputes nothing
+    summary = json.loads((out / "summary.json").read_text())
+    p = cnsim("reproduce", "jiang2007-bcn", "--quick", "-o", str(out), "--jobs", "1")
+    assert p.returncode == 0, p.stderr
+    again = json.loads((out / "summary.json").read_text())
+    assert again["runs"] == summary["runs"] == len(configs()) and again["ran"] == 0
