@@ -174,8 +174,21 @@ def _int_list(ctx, param, value: str) -> list[int]:
 @click.option("--case", type=click.Choice(["cbr", "tcp"]), default="cbr", show_default=True,
               help="cbr: constant-rate sources (the fixed benchmark); tcp: one bulk TCP connection per source.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
-def bench(sources: list[int], qcn: bool, both: bool, duration: float, case: str, as_json: bool) -> None:
-    """Time a benchmark scenario (docs/performance.md): N sources over one 10 Gb/s bottleneck."""
+@click.option("--suite", is_flag=True,
+              help="Run the benchmark suite instead (dumbbells, seed-000 multicast, TCP, PAUSE incast, fat trees).")
+@click.option("--size", type=click.Choice(["full", "smoke"]), default="full", show_default=True,
+              help="Suite size: full (docs/performance.md) or smoke (tiny, checks the output only).")
+@click.option("--reps", default=3, show_default=True, type=click.IntRange(1), help="Suite repetitions (medians).")
+@click.option("--only", "only", multiple=True, metavar="CASE", help="Suite: run only this case (repeatable).")
+@click.option("--compare", "compare", metavar="BUILD", type=click.Path(exists=True, path_type=Path),
+              help="Suite: also run BUILD (a Python interpreter, or a checkout with .venv) interleaved, with ratios.")
+@click.option("--out", "out_json", type=click.Path(path_type=Path), help="Suite: also write the rows as JSON here.")
+def bench(sources: list[int], qcn: bool, both: bool, duration: float, case: str, as_json: bool, suite: bool,
+          size: str, reps: int, only: tuple[str, ...], compare: Path | None, out_json: Path | None) -> None:
+    """Time a benchmark scenario (docs/performance.md): N sources over one 10 Gb/s bottleneck,
+    or with --suite every case of the benchmark suite in child processes."""
+    if suite:
+        return _bench_suite(size, reps, only, compare, out_json, as_json)
     from ._core import bench as core_bench
 
     rows = []
@@ -186,6 +199,24 @@ def bench(sources: list[int], qcn: bool, both: bool, duration: float, case: str,
                 _print_bench_row(rows[-1], header=len(rows) == 1)
     if as_json:
         click.echo(json.dumps(rows, indent=2))
+
+
+def _bench_suite(size: str, reps: int, only: tuple[str, ...], compare: Path | None, out_json: Path | None,
+                 as_json: bool) -> None:
+    from . import benchsuite
+    from .sweep import _write_atomic
+
+    if out_json is not None and out_json.exists():  # checked before the run; never overwrite a user's file
+        raise click.BadParameter(f"{out_json} exists; choose a new file", param_hint="--out")
+    try:
+        rows = benchsuite.run(size=size, reps=reps, cases=only or None, compare=compare,
+                              progress=lambda m: click.echo(m, err=True))
+    except (ValueError, FileNotFoundError, RuntimeError) as e:
+        raise click.ClickException(str(e)) from None
+    text = json.dumps(rows, indent=2)
+    if out_json is not None:
+        _write_atomic(out_json, text + "\n")
+    click.echo(text if as_json else benchsuite.table(rows))
 
 
 def _print_bench_row(row: dict, header: bool) -> None:

@@ -66,6 +66,18 @@ fn run_bench<'py>(py: Python<'py>, n_sources: usize, qcn: bool, duration_s: f64,
     Ok(d)
 }
 
+/// The TOML text of a benchmark case (`cnsim bench --suite` runs it in child processes).
+#[pyfunction]
+#[pyo3(signature = (case, n_sources, qcn, duration_s))]
+fn bench_scenario(case: &str, n_sources: usize, qcn: bool, duration_s: f64) -> PyResult<String> {
+    let case = cnsim_engine::bench::Case::parse(case)
+        .ok_or_else(|| pyo3::exceptions::PyValueError::new_err(format!("bench case must be cbr or tcp, not {case:?}")))?;
+    if !(duration_s > 0.0 && duration_s <= 1e3) {
+        return Err(pyo3::exceptions::PyValueError::new_err(format!("duration_s must be in (0, 1000], not {duration_s}")));
+    }
+    Ok(cnsim_engine::bench::scenario_case(case, n_sources, qcn, duration_s))
+}
+
 /// One simulation run, advanced in chunks by `run_until`.
 #[pyclass(module = "cnsim._core")]
 struct Simulation {
@@ -138,5 +150,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(describe, m)?)?;
     m.add_function(wrap_pyfunction!(metric_declarations, m)?)?;
     m.add_function(wrap_pyfunction!(run_bench, m)?)?;
+    m.add_function(wrap_pyfunction!(bench_scenario, m)?)?;
     Ok(())
 }
