@@ -45,6 +45,7 @@ pub enum Proto {
     Eqcn,
     Pause,
     Bcn,
+    Ecm,
     Tcp,
 }
 

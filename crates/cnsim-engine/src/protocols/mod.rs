@@ -6,8 +6,8 @@
 //!
 //! | slot | where | variants |
 //! |---|---|---|
-//! | congestion point `Cp` | a switch output queue | QCN (with E-QCN's Algorithm 2 for E-QCN frames), BCN |
-//! | reaction point `Rp` | a flow's rate limiter at its source | QCN, E-QCN, BCN |
+//! | congestion point `Cp` | a switch output queue | QCN (with E-QCN's Algorithm 2 for E-QCN frames), BCN, ECM |
+//! | reaction point `Rp` | a flow's rate limiter at its source | QCN, E-QCN, BCN, ECM |
 //! | flow control `pause::PauseCfg` + `pause::PauseGen` | every switch port | 802.3x PAUSE, 802.1Qbb PFC |
 //! | endpoint / traffic `traffic::TrafficGen` | a flow's source | CBR, Poisson, Bernoulli |
 //!
@@ -15,6 +15,7 @@
 //! (`scenario/model.rs`) and its build step (`build/protocols.rs`).
 
 pub mod bcn;
+pub mod ecm;
 pub mod eqcn;
 pub mod metrics;
 pub mod pause;
@@ -31,6 +32,7 @@ use serde_json::{json, Value};
 pub enum Cp {
     Qcn(QcnCp),
     Bcn(BcnCp),
+    Ecm(EcmCp),
 }
 
 /// The queue a CP watches, as it is right after a frame was offered to it.
@@ -45,6 +47,12 @@ pub struct QueueView {
 /// A BCN congestion point with its random stream.
 pub struct BcnCp {
     pub cp: bcn::CongestionPoint,
+    pub rng: Rng,
+}
+
+/// An ECM congestion point with its random stream (seed 004).
+pub struct EcmCp {
+    pub cp: ecm::CongestionPoint,
     pub rng: Rng,
 }
 
@@ -67,6 +75,10 @@ impl Cp {
         match self {
             Cp::Bcn(c) => {
                 let m = c.cp.on_arrival(f, q.frames, cpid, q.rate_bps, &mut c.rng)?;
+                Some(m.frame(f, node, c.cp.p.msg_size, now))
+            }
+            Cp::Ecm(c) => {
+                let m = c.cp.on_arrival(f, q.bytes, cpid, &mut c.rng)?;
                 Some(m.frame(f, node, c.cp.p.msg_size, now))
             }
             Cp::Qcn(c) => {
@@ -93,6 +105,7 @@ impl Cp {
         match self {
             Cp::Qcn(c) => c.cp.p.qeq,
             Cp::Bcn(c) => (c.cp.p.qeq * frame as f64) as u64,
+            Cp::Ecm(c) => c.cp.p.qeq,
         }
     }
 }
@@ -102,6 +115,7 @@ pub enum Rp {
     Qcn(ReactionPoint),
     Eqcn(ReactionPoint, eqcn::EqcnRp),
     Bcn(bcn::ReactionPoint),
+    Ecm(ecm::ReactionPoint),
 }
 
 impl Rp {
@@ -111,6 +125,7 @@ impl Rp {
         match self {
             Rp::Qcn(r) | Rp::Eqcn(r, _) => r.active.then_some(r.cr),
             Rp::Bcn(b) => b.limit(),
+            Rp::Ecm(e) => e.limit(),
         }
     }
     /// The current rate (QCN's CR; line rate when no limiter is in place).
@@ -119,6 +134,7 @@ impl Rp {
         match self {
             Rp::Qcn(r) | Rp::Eqcn(r, _) => r.cr,
             Rp::Bcn(b) => b.rate,
+            Rp::Ecm(e) => e.rate,
         }
     }
     /// The target rate (QCN's TR; BCN has none and reports its rate).
@@ -126,12 +142,14 @@ impl Rp {
         match self {
             Rp::Qcn(r) | Rp::Eqcn(r, _) => r.tr,
             Rp::Bcn(b) => b.rate,
+            Rp::Ecm(e) => e.rate,
         }
     }
     pub fn feedback_received(&self) -> u64 {
         match self {
             Rp::Qcn(r) | Rp::Eqcn(r, _) => r.cnms_received,
             Rp::Bcn(b) => b.messages,
+            Rp::Ecm(e) => e.messages,
         }
     }
 
@@ -141,7 +159,8 @@ impl Rp {
         match self {
             Rp::Qcn(_) => {}
             Rp::Eqcn(_, e) => e.stamp(f, now),
-            Rp::Bcn(b) => b.stamp(f),
+            Rp::Bcn(b) => b.stamp(f, now),
+            Rp::Ecm(e) => e.stamp(f, now),
         }
     }
 
@@ -152,6 +171,7 @@ impl Rp {
             Rp::Qcn(r) => r.on_frame_sent(len, queue_empty, rng),
             Rp::Eqcn(r, e) => Self::released(r.on_frame_sent(len, queue_empty, rng), e),
             Rp::Bcn(b) => b.on_sent(queue_empty),
+            Rp::Ecm(e) => e.on_sent(queue_empty),
         }
     }
 
@@ -165,8 +185,10 @@ impl Rp {
 
     /// A feedback frame for this flow arrived at its source.
     pub fn on_feedback(&mut self, f: &Frame, now: Time, rng: &mut Rng) -> TimerAction {
-        if let Rp::Bcn(b) = self {
-            return bcn::Message::read(f).map_or(TimerAction::None, |m| b.on_message(&m, now, rng));
+        match self {
+            Rp::Bcn(b) => return bcn::Message::read(f).map_or(TimerAction::None, |m| b.on_message(&m, now, rng)),
+            Rp::Ecm(e) => return ecm::Message::read(f).map_or(TimerAction::None, |m| e.on_message(&m, now)),
+            _ => {}
         }
         let Some(cnm) = Cnm::read(f) else { return TimerAction::None };
         match self {
@@ -175,7 +197,7 @@ impl Rp {
                 let fb = e.on_cnm(cnm.qntz_fb, cnm.cpid, now);
                 r.on_cnm(fb, now)
             }
-            Rp::Bcn(_) => TimerAction::None,
+            Rp::Bcn(_) | Rp::Ecm(_) => TimerAction::None,
         }
     }
 
@@ -184,6 +206,7 @@ impl Rp {
             Rp::Qcn(r) => r.on_timer(now, queue_empty, rng),
             Rp::Eqcn(r, e) => Self::released(r.on_timer(now, queue_empty, rng), e),
             Rp::Bcn(b) => b.on_timer(now),
+            Rp::Ecm(e) => e.on_timer(now, queue_empty),
         }
     }
 
@@ -207,6 +230,12 @@ impl Rp {
                 "protocol": "bcn", "rate_final_bps": b.rate, "bcn_messages": b.messages, "bcn_stops": b.stops,
                 "regulators_created": b.regulators_created, "first_message_s": to_s(b.first_message),
                 "cnms_received": b.messages,
+            }),
+            Rp::Ecm(e) => json!({
+                "protocol": "ecm", "rate_final_bps": e.rate, "cnms_received": e.messages,
+                "limiters_created": e.limiters_created, "first_message_s": to_s(e.first_message),
+                "ecm_positive": e.positive, "ecm_negative": e.negative, "ecm_rtt_dropped": e.rtt_dropped,
+                "false_positives": e.false_positives, "rtt_estimate_s": to_s(e.rtt_estimate),
             }),
         }
     }
