@@ -53,6 +53,7 @@ pub fn cp(slot: &CpSlot, frame: u64, seed: u64, name: &str) -> Result<Option<Cp>
         },
         sample_base,
         jitter: spec.jitter,
+        oversampling: spec.oversampling,
         qold_on_feedback: spec.qold == QoldSpec::OnFeedback,
     };
     Ok(Some(Cp::Qcn(QcnCp {
@@ -182,6 +183,9 @@ fn qcn_rp_params(spec: &QcnRpSpec, line_rate: f64, key: &str) -> Result<RpParams
     if spec.min_rate.0 == 0 || spec.bc_limit.0 == 0 || spec.timer.0 == 0 {
         return Err(format!("{key}.min_rate, {key}.bc_limit and {key}.timer must be positive"));
     }
+    if !(spec.drift_factor >= 1.0 && spec.drift_factor <= 2.0) {
+        return Err(format!("{key}.drift_factor must be in [1, 2], got {}", spec.drift_factor));
+    }
     if spec.bc_limit.0 > i64::MAX as u64 / 2 {
         return Err(format!("{key}.bc_limit {} is too large", spec.bc_limit));
     }
@@ -202,6 +206,7 @@ fn qcn_rp_params(spec: &QcnRpSpec, line_rate: f64, key: &str) -> Result<RpParams
         extra_fast_recovery: spec.extra_fast_recovery,
         jitter: spec.jitter,
         ai_cycles: spec.ai_cycles,
+        drift_factor: spec.drift_factor,
     })
 }
 

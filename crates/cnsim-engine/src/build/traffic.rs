@@ -179,6 +179,7 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
                         })
                     }),
                     rp_rng: Rng::stream(seed, "rp", &fname),
+                    feedback_latency: fs.limiter.feedback_latency.0,
                     timer: NONE,
                     cnms_w0: 0,
                     injected: 0,

@@ -248,7 +248,7 @@ mod tests {
     use crate::protocols::qcn::{CpParams, Sampling};
 
     fn qcn_cp() -> Cp {
-        let p = CpParams { qeq: 25 * 1500, w: 2.0, sampling: Sampling::EveryFrame, sample_base: 150_000, jitter: false, qold_on_feedback: true };
+        let p = CpParams { qeq: 25 * 1500, w: 2.0, sampling: Sampling::EveryFrame, sample_base: 150_000, jitter: false, oversampling: true, qold_on_feedback: true };
         Cp::Qcn(QcnCp { cp: CongestionPoint::new(p), rng: Rng::stream(0, "t", "cp"), cnm_size: 64, sample_dropped: true, eqcn_tie_break: true })
     }
     fn view(bytes: u64) -> QueueView {

@@ -133,6 +133,7 @@ default_fns! {
     d_ecm_gi: f64 = 0.53333;
     d_ecm_gd: f64 = 0.00026667;
     d_mbps: Rate = Rate(1_000_000);
+    d_one: f64 = 1.0;
     d_ms: Duration = Duration(1_000_000_000);
     d_mss: Bytes = Bytes(1460);
     d_init_cwnd: u32 = 3;
@@ -385,6 +386,10 @@ pub struct QcnCpSpec {
     /// with 64 B of encapsulated MSDU would be 106 B — set it here).
     #[serde(default = "d_cnm_size")]
     pub cnm_size: Bytes,
+    /// Shorten the sampling interval as QntzFb grows (the 802.1Qau table), default true; false:
+    /// always `sample_base` (seed 004: "Oversampling disabled").
+    #[serde(default = "d_true")]
+    pub oversampling: bool,
     /// Also evaluate data frames that the full queue drops, default true.
     #[serde(default = "d_true")]
     pub sample_dropped: bool,
@@ -699,6 +704,9 @@ macro_rules! qcn_rp_spec {
             pub jitter: bool,
             #[serde(default = "d_ai_cycles")]
             pub ai_cycles: u32,
+            /// CR × drift_factor at each timer expiry (seed 004: 1.005), default 1 (off).
+            #[serde(default = "d_one")]
+            pub drift_factor: f64,
             $($extra)*
         }
         impl Default for $name {
@@ -749,6 +757,7 @@ impl EqcnRpSpec {
             extra_fast_recovery: self.extra_fast_recovery,
             jitter: self.jitter,
             ai_cycles: self.ai_cycles,
+            drift_factor: self.drift_factor,
         }
     }
 }
@@ -763,6 +772,10 @@ pub struct LimiterSpec {
     /// Multiple unicast: how copies are paced, default "session-min".
     #[serde(default)]
     pub copy_rate: CopyRate,
+    /// The reaction point acts on a feedback frame this long after it arrives, default 0 (seed
+    /// 004's QCN slide: "QCN packet processing latency = 5 µs").
+    #[serde(default)]
+    pub feedback_latency: Duration,
 }
 impl Default for LimiterSpec {
     fn default() -> Self {

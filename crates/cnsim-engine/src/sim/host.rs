@@ -187,6 +187,18 @@ impl Sim {
         }
     }
 
+    /// A feedback frame is handed to its flow's RP (on arrival, or after `feedback_latency`).
+    pub(super) fn on_feedback(&mut self, fid: FrameId) {
+        let f = *self.frames.get(fid);
+        self.frames.release(fid);
+        let fl = &mut self.flows[f.flow as usize];
+        if let Some(rp) = &mut fl.rp {
+            let act = rp.on_feedback(&f, self.now, &mut fl.rp_rng);
+            self.apply_timer(f.flow, act);
+            self.note_rate(f.flow);
+        }
+    }
+
     /// A data, feedback or ACK frame reached host `node`.
     pub(super) fn on_host_arrive(&mut self, node: u32, fid: FrameId) {
         let f = *self.frames.get(fid);
@@ -205,13 +217,12 @@ impl Sim {
                 }
             }
             FrameKind::Feedback => {
-                self.frames.release(fid);
                 self.c.cnm_delivered += 1;
-                let fl = &mut self.flows[f.flow as usize];
-                if let Some(rp) = &mut fl.rp {
-                    let act = rp.on_feedback(&f, self.now, &mut fl.rp_rng);
-                    self.apply_timer(f.flow, act);
-                    self.note_rate(f.flow);
+                let lat = self.flows[f.flow as usize].feedback_latency;
+                if lat > 0 {
+                    self.queue.push(self.now + lat, Event::FeedbackDue { frame: fid });
+                } else {
+                    self.on_feedback(fid);
                 }
             }
             FrameKind::Ack => self.on_tcp_ack(fid),

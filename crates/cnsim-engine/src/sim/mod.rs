@@ -36,6 +36,8 @@ pub enum Event {
     Arrive { port: u32, frame: FrameId },
     /// A timer of the timer service; stale when `gen` no longer matches.
     Timer { id: TimerId, gen: u32 },
+    /// A feedback frame reaches its flow's RP after the host's processing latency.
+    FeedbackDue { frame: FrameId },
     /// Periodic recording of the series.
     Record,
     /// Start of the measurement window: counters are snapshotted.
@@ -190,6 +192,7 @@ impl Sim {
                 TimerStep::Queue(t, g) => self.queue.push_slow(t, Event::Timer { id, gen: g }),
                 TimerStep::Idle => {}
             },
+            Event::FeedbackDue { frame } => self.on_feedback(frame),
             Event::Record => self.on_record(),
             Event::WindowStart => self.on_window_start(),
         }

@@ -25,6 +25,9 @@ pub struct CpParams {
     pub sample_base: u64,
     /// Multiply each sampling interval by U(0.85, 1.15) [impl].
     pub jitter: bool,
+    /// Oversampling: shorten the sampling interval with the last QntzFb (the table). Off: every
+    /// interval is `sample_base` (seed 004's stability runs: "Oversampling disabled").
+    pub oversampling: bool,
     /// Update Qold only when feedback is due (Fb < 0), as seed 000 §2.1 words it ("the queue size
     /// when the last feedback message was generated"); otherwise at every sample [impl].
     pub qold_on_feedback: bool,
@@ -79,7 +82,8 @@ impl CongestionPoint {
             self.qlen_old = qlen;
         }
         if self.p.sampling == Sampling::Table {
-            let base = self.p.sample_base as f64 / (1 + qntz_fb / 8) as f64;
+            let step = if self.p.oversampling { 1 + qntz_fb / 8 } else { 1 };
+            let base = self.p.sample_base as f64 / step as f64;
             let jitter = if self.p.jitter { rng.range(0.85, 1.15) } else { 1.0 };
             self.time_to_mark = (base * jitter) as i64;
         }
@@ -101,7 +105,7 @@ mod tests {
     use super::*;
 
     fn cp(sampling: Sampling) -> CongestionPoint {
-        CongestionPoint::new(CpParams { qeq: 25 * 1500, w: 2.0, sampling, sample_base: 150_000, jitter: false, qold_on_feedback: false })
+        CongestionPoint::new(CpParams { qeq: 25 * 1500, w: 2.0, sampling, sample_base: 150_000, jitter: false, oversampling: true, qold_on_feedback: false })
     }
 
     #[test]
@@ -155,6 +159,10 @@ mod tests {
         }
         assert_eq!(gaps[0], 100); // the first interval was loaded at QntzFb 0
         assert!(gaps[1..].iter().all(|&g| g == 13), "{gaps:?}");
+        // Oversampling off: 100 frames whatever the feedback.
+        let mut c = CongestionPoint::new(CpParams { oversampling: false, ..cp(Sampling::Table).p });
+        let sampled = (1..=300).filter(|_| c.on_arrival(1500, 1_000_000, &mut r).is_some()).count();
+        assert_eq!(sampled, 3);
     }
 
     #[test]

@@ -42,6 +42,10 @@ pub struct RpParams {
     pub jitter: bool,
     /// ByteCounter variant: AI cycles before HAI.
     pub ai_cycles: u32,
+    /// Drift factor: CR ← min(line rate, CR·drift) at each timer expiry, i.e. every timer period
+    /// without a CNM (seed 004's QCN-xx slide: "Drift factor = 1.005"; where in the cycle it
+    /// applies is not given — after the self-increase here [assumed]). 1 = off.
+    pub drift_factor: f64,
 }
 
 impl RpParams {
@@ -61,6 +65,7 @@ impl RpParams {
             extra_fast_recovery: true,
             jitter: true,
             ai_cycles: 5,
+            drift_factor: 1.0,
         }
     }
 }
@@ -167,6 +172,9 @@ impl ReactionPoint {
         let half = if self.timer_scount > self.p.fast_recovery_th { 0.5 } else { 1.0 };
         let next = now + (self.p.timer_period as f64 * self.jitter(rng) * half) as Time;
         self.self_increase();
+        if self.p.drift_factor != 1.0 {
+            self.cr = (self.cr * self.p.drift_factor).min(self.p.line_rate);
+        }
         match self.maybe_release(queue_empty) {
             TimerAction::Cancel => TimerAction::Cancel,
             _ => TimerAction::Arm(next),
@@ -347,6 +355,22 @@ mod tests {
         assert_eq!(last, TimerAction::Cancel);
         assert!(!r.active);
         assert_eq!(r.cr, G);
+    }
+
+    #[test]
+    fn drift_factor_at_timer_expiry() {
+        let mut r = ReactionPoint::new(RpParams { drift_factor: 1.005, timer_period: 500_000_000, jitter: false, ..RpParams::standard(G) });
+        let mut g = rng();
+        assert_eq!(r.on_cnm(63, 0), TimerAction::Arm(500_000_000)); // 500 µs (seed 004)
+        let (cr, tr) = (r.cr, r.tr); // 507.8125 Mb/s, 1 Gb/s
+        // First expiry: fast recovery (CR + TR)/2 = 753.90625 Mb/s, then × 1.005.
+        assert_eq!(r.on_timer(500_000_000, false, &mut g), TimerAction::Arm(1_000_000_000));
+        assert!((r.cr - (cr + tr) / 2.0 * 1.005).abs() < 1e-3, "{}", r.cr);
+        // Never above the line rate.
+        for i in 2..40 {
+            r.on_timer(i * 500_000_000, false, &mut g);
+        }
+        assert!(r.cr <= G);
     }
 
     #[test]
