@@ -5,7 +5,7 @@ use crate::core::rng::Rng;
 use crate::core::time::Time;
 use crate::protocols::eqcn::{Decrease, EqcnRp, Reset};
 use crate::protocols::pause::{PauseCfg, Trigger};
-use crate::protocols::qcn::{CongestionPoint, CpParams, ReactionPoint, RpParams, RpVariant, Sampling};
+use crate::protocols::qcn::{CongestionPoint, CpParams, ProbeMode, ReactionPoint, RpParams, RpVariant, Sampling};
 use crate::protocols::{bcn, ecm, BcnCp, Cp, EcmCp, QcnCp, Rp};
 use crate::scenario::*;
 use crate::protocols::tcp::TcpParams;
@@ -207,6 +207,13 @@ fn qcn_rp_params(spec: &QcnRpSpec, line_rate: f64, key: &str) -> Result<RpParams
         jitter: spec.jitter,
         ai_cycles: spec.ai_cycles,
         drift_factor: spec.drift_factor,
+        probe: match spec.probe {
+            ProbeSpec::None => ProbeMode::None,
+            ProbeSpec::Cp => ProbeMode::Cp,
+            ProbeSpec::SubPath => ProbeMode::SubPath,
+            ProbeSpec::Path => ProbeMode::Path,
+        },
+        probe_size: frame_size(spec.probe_size, &format!("{key}.probe_size"))?,
     })
 }
 

@@ -24,8 +24,8 @@ pub mod tcp;
 
 use crate::core::rng::Rng;
 use crate::core::time::Time;
-use crate::net::frame::{Frame, NodeId};
-use qcn::{Cnm, CongestionPoint, ReactionPoint, TimerAction};
+use crate::net::frame::{Dest, Frame, NodeId};
+use qcn::{Answer, Cnm, CongestionPoint, Probe, ReactionPoint, TimerAction};
 use serde_json::{json, Value};
 
 /// The congestion point of one output queue.
@@ -100,6 +100,16 @@ impl Cp {
         }
     }
 
+    /// A probe frame `f` reaches this CP's queue `q` (seed 004; `qcn::probe`): it may stamp it
+    /// (in place) or answer it; returns the answer frame, and the probe is then consumed.
+    pub fn on_probe(&mut self, f: &mut Frame, q: QueueView, cpid: u32, node: NodeId, now: Time) -> Option<Frame> {
+        let Cp::Qcn(c) = self else { return None };
+        let mut p = Probe::read(f)?;
+        let ans = p.at_cp(cpid, c.cp.probe_fb(q.bytes));
+        p.write(f);
+        ans.map(|a| a.frame(f, node, c.cnm_size, now))
+    }
+
     /// Qeq in bytes (frames of `frame` bytes for protocols that count frames), for reports.
     pub fn qeq(&self, frame: u64) -> u64 {
         match self {
@@ -108,6 +118,12 @@ impl Cp {
             Cp::Ecm(c) => c.cp.p.qeq,
         }
     }
+}
+
+/// A probe reached the destination host `node`: the answer to send back, if any (path probes).
+pub fn probe_at_destination(f: &Frame, node: NodeId, now: Time) -> Option<Frame> {
+    let ans = Probe::read(f)?.at_destination()?;
+    Some(ans.frame(f, node, f.size, now))
 }
 
 /// The reaction point of one flow: the rate controller of its source's rate limiter.
@@ -190,14 +206,45 @@ impl Rp {
             Rp::Ecm(e) => return ecm::Message::read(f).map_or(TimerAction::None, |m| e.on_message(&m, now)),
             _ => {}
         }
+        if let Some(a) = Answer::read(f) {
+            return match self {
+                Rp::Qcn(r) => r.on_answer(a, now),
+                // QCN-HP: a negative answer goes through F̂b (seed 001 Algorithm 1) like a CNM.
+                Rp::Eqcn(r, e) if a.fb < 0 => {
+                    r.prober.on_answer(a, r.active);
+                    let fb = e.on_cnm((-a.fb).min(63) as u8, a.cpid, now);
+                    r.on_cnm(fb, now)
+                }
+                Rp::Eqcn(r, _) => r.on_answer(a, now),
+                _ => TimerAction::None,
+            };
+        }
         let Some(cnm) = Cnm::read(f) else { return TimerAction::None };
         match self {
-            Rp::Qcn(r) => r.on_cnm(cnm.qntz_fb, now),
+            Rp::Qcn(r) => {
+                r.prober.on_cnm(cnm.cpid);
+                r.on_cnm(cnm.qntz_fb, now)
+            }
             Rp::Eqcn(r, e) => {
+                r.prober.on_cnm(cnm.cpid);
                 let fb = e.on_cnm(cnm.qntz_fb, cnm.cpid, now);
                 r.on_cnm(fb, now)
             }
             Rp::Bcn(_) | Rp::Ecm(_) => TimerAction::None,
+        }
+    }
+
+    /// The probe frame the RP wants to send now from `src` to `dst` (QCN with probes, after a
+    /// rate-increase cycle).
+    #[inline]
+    pub fn take_probe(&mut self, src: NodeId, dst: Dest, flow: u32, prio: u8, now: Time) -> Option<Frame> {
+        match self {
+            Rp::Qcn(r) | Rp::Eqcn(r, _) => r.prober.take().map(|p| {
+                let mut f = p.frame(src, dst, flow, r.p.probe_size, now);
+                f.prio = prio;
+                f
+            }),
+            _ => None,
         }
     }
 
@@ -224,6 +271,8 @@ impl Rp {
                     "protocol": proto, "fb_hat": fb_hat, "cr_final_bps": r.cr, "tr_final_bps": r.tr,
                     "first_cnm_s": to_s(r.first_cnm),
                     "cnms_received": r.cnms_received, "limiters_created": r.limiters_created,
+                    "probes_sent": r.prober.sent, "probe_positive": r.prober.positive,
+                    "probe_negative": r.prober.negative, "false_positives": r.prober.false_positives,
                 })
             }
             Rp::Bcn(b) => json!({

@@ -707,6 +707,12 @@ macro_rules! qcn_rp_spec {
             /// CR × drift_factor at each timer expiry (seed 004: 1.005), default 1 (off).
             #[serde(default = "d_one")]
             pub drift_factor: f64,
+            /// Probes (seed 004): "none" (default), "cp" (-P), "sub-path" (-SP), "path" (-PP).
+            #[serde(default)]
+            pub probe: ProbeSpec,
+            /// Probe frame size, default 64 B (the seed gives none).
+            #[serde(default = "d_cnm_size")]
+            pub probe_size: Bytes,
             $($extra)*
         }
         impl Default for $name {
@@ -730,6 +736,16 @@ qcn_rp_spec!(EqcnRpSpec {
     #[serde(default = "d_timer")]
     pub fb_hat_expiry: Duration,
 });
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum ProbeSpec {
+    #[default]
+    None,
+    Cp,
+    SubPath,
+    Path,
+}
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]
 #[serde(rename_all = "kebab-case")]
@@ -758,6 +774,8 @@ impl EqcnRpSpec {
             jitter: self.jitter,
             ai_cycles: self.ai_cycles,
             drift_factor: self.drift_factor,
+            probe: self.probe,
+            probe_size: self.probe_size,
         }
     }
 }

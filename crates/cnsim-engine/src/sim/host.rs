@@ -95,7 +95,11 @@ impl Sim {
                     rate = rate.min(r);
                 }
                 let changed = rp.rate() != before; // CR moves only at the end of a byte-counter cycle
+                let probe = rp.take_probe(host, fl.dst, f, prio, now);
                 self.apply_timer(f, act);
+                if let Some(p) = probe {
+                    self.send_probe(host, p);
+                }
                 if changed {
                     self.note_rate(f);
                 }
@@ -179,12 +183,24 @@ impl Sim {
     pub(super) fn on_rp_timer(&mut self, f: u32) {
         let now = self.now;
         let fl = &mut self.flows[f as usize];
-        let empty = self.senders[fl.sender as usize].buf.is_empty();
+        let snd = &self.senders[fl.sender as usize];
+        let (empty, prio, src) = (snd.buf.is_empty(), snd.prio, fl.src);
         if let Some(rp) = &mut fl.rp {
             let act = rp.on_timer(now, empty, &mut fl.rp_rng);
+            let probe = rp.take_probe(src, fl.dst, f, prio, now);
             self.apply_timer(f, act);
             self.note_rate(f);
+            if let Some(p) = probe {
+                self.send_probe(src, p);
+            }
         }
+    }
+
+    /// A reaction point's probe leaves its host (seed 004's probing QCN variants).
+    fn send_probe(&mut self, host: u32, probe: Frame) {
+        self.c.probe_sent += 1;
+        let id = self.frames.alloc(probe);
+        self.forward(host, id, NONE);
     }
 
     /// A feedback frame is handed to its flow's RP (on arrival, or after `feedback_latency`).
@@ -227,6 +243,18 @@ impl Sim {
             }
             FrameKind::Ack => self.on_tcp_ack(fid),
             FrameKind::MacControl => self.discard(fid), // consumed on arrival; never routed here
+            FrameKind::Probe => {
+                self.frames.release(fid);
+                match crate::protocols::probe_at_destination(&f, node, self.now) {
+                    Some(ans) => {
+                        self.c.probe_answered += 1;
+                        self.c.cnm_sent += 1;
+                        let id = self.frames.alloc(ans);
+                        self.forward(node, id, NONE);
+                    }
+                    None => self.c.probe_unanswered += 1,
+                }
+            }
         }
     }
 }

@@ -76,6 +76,10 @@ pub struct Counters {
     pub ack_sent: u64,
     pub ack_delivered: u64,
     pub ack_dropped: u64,
+    pub probe_sent: u64,
+    pub probe_answered: u64,
+    pub probe_unanswered: u64,
+    pub probe_dropped: u64,
 }
 
 pub struct Sim {

@@ -90,6 +90,15 @@ impl CongestionPoint {
         Some(Sample { fb, qoff, qdelta, qntz_fb })
     }
 
+    /// The current signed, quantized Fb at queue `qlen`, for a probe (seed 004): positive feedback
+    /// included, same scale as QntzFb, sampling state untouched.
+    pub fn probe_fb(&self, qlen: u64) -> i32 {
+        let qoff = qlen as f64 - self.p.qeq as f64;
+        let fb = -(qoff + self.p.w * (qlen as f64 - self.qlen_old as f64));
+        let q = self.quantize(-fb.abs()) as i32;
+        if fb < 0.0 { -q } else { q }
+    }
+
     /// A CNM was generated from the sample taken at `qlen`. With Qold "the queue size when the
     /// last feedback message was generated" (seed 000 §2.1) Qold moves here — not on samples whose
     /// CNM was suppressed (E-QCN's representative check, seed 001 Algorithm 2).
@@ -136,6 +145,19 @@ mod tests {
         // Qold it would be Qdelta = 9000, Fb = −19500 → CNM).
         let s = c.on_arrival(1500, 39_000, &mut r).unwrap();
         assert_eq!((s.qdelta, s.qntz_fb), (-6000, 0));
+    }
+
+    #[test]
+    fn probe_fb_is_signed_and_leaves_the_state() {
+        let mut c = cp(Sampling::EveryFrame);
+        let mut r = Rng::stream(0, "t", "cp");
+        // Qold 0, q = 30 frames: −97 500 → −32 (as the CNM of quantized_feedback_by_hand).
+        assert_eq!(c.probe_fb(45_000), -32);
+        assert_eq!(c.probe_fb(45_000), -32); // Qold did not move
+        c.on_arrival(1500, 45_000, &mut r); // a sample: Qold = 45 000
+        // q = 10 frames: Qoff = −22 500, Qdelta = −30 000 → Fb = +82 500 → floor(82500·63/187500) = 27.
+        assert_eq!(c.probe_fb(15_000), 27);
+        assert_eq!(c.probe_fb(45_000), -2); // Qoff 7500, Qdelta 0 → Fb −7500 → −floor(2.52)
     }
 
     #[test]
