@@ -455,6 +455,9 @@ pub struct PauseSpec {
 pub struct NodeSpec {
     /// Names of the nodes: one name, a list, or ranges ("S1..S6").
     pub names: Spanned<Names>,
+    /// Switches only: processing latency of every frame entering the switch, default 0 (seed
+    /// 004: 1 µs), at most 1 s.
+    pub latency: Option<Duration>,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -481,6 +484,22 @@ pub struct PortSpec {
     /// Replaces `[cp]` at these ports ("none" or a protocol table); unspecified keys take the
     /// documented defaults.
     pub cp: Option<CpSlot>,
+    /// An oscillating service rate (seed 004's oscillating hotspot).
+    pub oscillate: Option<OscillateSpec>,
+}
+
+/// `oscillate = { rate = "1Gbps", on = "2ms", off = "2ms", from = "100ms", until = "900ms" }`: the
+/// port serves at `rate` for `on`, at its link's rate for `off`, again, from `from` (default 0)
+/// until `until` (default: the end of the run).
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct OscillateSpec {
+    pub rate: Rate,
+    pub on: Duration,
+    pub off: Duration,
+    #[serde(default)]
+    pub from: Duration,
+    pub until: Option<Duration>,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]

@@ -53,6 +53,8 @@ pub enum TimerOwner {
     PortFc(u32),
     /// A port's transmitter: a received pause runs out.
     PortResume(u32),
+    /// A port's oscillating service rate changes.
+    PortRate(u32),
     /// A TCP flow's retransmission timer, its receiver's delayed ACK, its application.
     FlowRto(u32),
     FlowDelAck(u32),
@@ -207,6 +209,7 @@ impl Sim {
             TimerOwner::FlowRp(f) => self.on_rp_timer(f),
             TimerOwner::PortFc(p) => self.on_fc_refresh(p),
             TimerOwner::PortResume(p) => self.on_pause_end(p),
+            TimerOwner::PortRate(p) => self.on_port_rate(p),
             TimerOwner::FlowRto(f) => self.on_tcp_rto(f),
             TimerOwner::FlowDelAck(f) => self.on_tcp_delack(f),
             TimerOwner::FlowApp(f) => self.on_tcp_app(f),

@@ -178,6 +178,19 @@ impl Sim {
         }
     }
 
+    /// An oscillating port changes its service rate (from its next frame on).
+    pub(super) fn on_port_rate(&mut self, port: u32) {
+        let now = self.now;
+        let p = &mut self.ports[port as usize];
+        let Some(o) = &mut p.osc else { return };
+        let (rate, next) = o.on_timer(now);
+        p.set_rate(rate);
+        if let Some(t) = next {
+            let id = p.osc_timer;
+            self.arm(id, t);
+        }
+    }
+
     /// Make sure a transmitter with something to send will look at it.
     pub(super) fn kick(&mut self, port: u32) {
         let now = self.now;
