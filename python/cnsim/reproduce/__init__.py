@@ -14,7 +14,10 @@ TITLES = {
     "mliki2016-dumbbell": "Seed 000 — legacy QCN on the dumbbell, multicast vs multiple unicast (fast)",
     "mliki2016-legacy": "Seed 000 — legacy QCN, multicast vs multiple unicast (dumbbell and multi-link)",
     "mliki2016-enhanced": "Seed 001 — QCN vs enhanced QCN for multicast (star and multi-link)",
+    "roeck2007-qau": "Seed 004 — ECM vs QCN, QCN-FbHat and probing QCN in complex scenarios",
 }
+# Experiments with their own module (not common.Experiment): name → module.
+_OWN = {"roeck2007-qau": "roeck2007"}
 EXPERIMENTS = TITLES
 
 
@@ -27,6 +30,10 @@ def experiment(name: str) -> common.Experiment:
 def reproduce(name: str, out: Path, **kw) -> Path:
     """Run experiment `name` (see `TITLES`) into `out`; return the report's path. Keywords:
     seeds, jobs, quick, client (a dask.distributed.Client), progress (see common.reproduce)."""
-    if not isinstance(name, str) or name not in _NAMES:
-        raise ValueError(f"unknown experiment {name!r}; one of {', '.join(_NAMES)}")
+    if not isinstance(name, str) or name not in TITLES:
+        raise ValueError(f"unknown experiment {name!r}; one of {', '.join(TITLES)}")
+    if name in _OWN:
+        import importlib
+
+        return importlib.import_module(f".{_OWN[name]}", __name__).reproduce(out, **kw)
     return common.reproduce(experiment(name), out, **kw)
