@@ -69,7 +69,7 @@ pub const METRICS: &[Metric] = &[
     Metric { scope: "series", name: "rx.FLOW>HOST", unit: "B", kind: "series", doc: "bytes received so far by a receiver" },
 ];
 
-fn counters(c: &Counters, fc: bool, tcp: bool) -> Value {
+fn counters(c: &Counters, fc: bool, tcp: bool, probes: bool) -> Value {
     let mut v = json!({
         "data_generated": c.data_generated,
         "data_source_dropped": c.data_source_dropped,
@@ -90,6 +90,12 @@ fn counters(c: &Counters, fc: bool, tcp: bool) -> Value {
         v["ack_delivered"] = json!(c.ack_delivered);
         v["ack_dropped"] = json!(c.ack_dropped);
     }
+    if probes {
+        v["probe_sent"] = json!(c.probe_sent);
+        v["probe_answered"] = json!(c.probe_answered);
+        v["probe_unanswered"] = json!(c.probe_unanswered);
+        v["probe_dropped"] = json!(c.probe_dropped);
+    }
     v
 }
 
@@ -109,6 +115,10 @@ fn diff(a: &Counters, b: &Counters) -> Counters {
         ack_sent: a.ack_sent - b.ack_sent,
         ack_delivered: a.ack_delivered - b.ack_delivered,
         ack_dropped: a.ack_dropped - b.ack_dropped,
+        probe_sent: a.probe_sent - b.probe_sent,
+        probe_answered: a.probe_answered - b.probe_answered,
+        probe_unanswered: a.probe_unanswered - b.probe_unanswered,
+        probe_dropped: a.probe_dropped - b.probe_dropped,
     }
 }
 
@@ -204,8 +214,12 @@ impl Sim {
             .collect();
         let fc = self.fc.is_some();
         let tcp = self.flows.iter().any(|f| f.tcp.is_some());
-        let mut frames = counters(&self.c, fc, tcp);
-        let (data, fb, ctrl, acks) = self.in_flight();
+        let probes = self.c.probe_sent > 0;
+        let mut frames = counters(&self.c, fc, tcp, probes);
+        let (data, fb, ctrl, acks, probe) = self.in_flight();
+        if probes {
+            frames["probe_in_flight"] = json!(probe);
+        }
         frames["data_in_flight"] = json!(data);
         frames["cnm_in_flight"] = json!(fb);
         if fc {
@@ -225,7 +239,7 @@ impl Sim {
             "events": self.events,
             "stopped_by": self.stopped_by,
             "frames": frames,
-            "window": counters(&diff(&self.c, &w0), fc, tcp),
+            "window": counters(&diff(&self.c, &w0), fc, tcp, probes),
             "rps": rps, "sessions": sessions, "queues": queues, "flows": flows,
         });
         if fc {

@@ -2,7 +2,7 @@
 
 `TITLES` maps each name to its title; `experiment(name)` gives its specification — a
 common.Experiment (the QCN seeds, run by common.reproduce) or an object with its own
-`reproduce(out, …)` (jiang2007) — and `reproduce(name, out, …)` runs one and returns the report's
+`reproduce(out, …)` (jiang2007; roeck2007 through its module's `reproduce`) — and `reproduce(name, out, …)` runs one and returns the report's
 path. Every experiment runs on the sweep machinery (common.stored_runs).
 """
 
@@ -13,19 +13,32 @@ from . import common
 
 # Specifications are built lazily (module, attribute): some read scenario files to count their flows.
 _NAMES = {"mliki2016-dumbbell": ("mliki2016", "DUMBBELL_EXP"), "mliki2016-legacy": ("mliki2016", "LEGACY"),
-          "mliki2016-enhanced": ("mliki2016", "ENHANCED"), "jiang2007-bcn": ("jiang2007", "EXPERIMENT")}
+          "mliki2016-enhanced": ("mliki2016", "ENHANCED"), "jiang2007-bcn": ("jiang2007", "EXPERIMENT"),
+          "roeck2007-qau": ("roeck2007", None)}
 TITLES = {
     "mliki2016-dumbbell": "Seed 000 — legacy QCN on the dumbbell, multicast vs multiple unicast (fast)",
     "mliki2016-legacy": "Seed 000 — legacy QCN, multicast vs multiple unicast (dumbbell and multi-link)",
     "mliki2016-enhanced": "Seed 001 — QCN vs enhanced QCN for multicast (star and multi-link)",
     "jiang2007-bcn": "Seed 002 — BCN: six-source, 2² factorial, parking lot, asymmetric, TCP/UDP, bursty",
+    "roeck2007-qau": "Seed 004 — ECM vs QCN, QCN-FbHat and probing QCN in complex scenarios",
 }
 EXPERIMENTS = TITLES
 
 
+class _Module:
+    """An experiment that is a module with `reproduce(out, *, seeds, …)` and `MAX_SEEDS`."""
+
+    def __init__(self, module):
+        self.module, self.seeds = module, module.MAX_SEEDS
+
+    def reproduce(self, out: Path, **kw) -> Path:
+        return self.module.reproduce(out, **kw)
+
+
 def experiment(name: str):
     module, attr = _NAMES[name]
-    return getattr(import_module(f".{module}", __name__), attr)
+    mod = import_module(f".{module}", __name__)
+    return _Module(mod) if attr is None else getattr(mod, attr)
 
 
 def default_seeds(name: str) -> int:

@@ -123,6 +123,11 @@ impl Sim {
                 t.app_timer = add_timer(TimerOwner::FlowApp(i as u32));
             }
         }
+        for (i, p) in ports.iter_mut().enumerate() {
+            if p.osc.is_some() {
+                p.osc_timer = add_timer(TimerOwner::PortRate(i as u32));
+            }
+        }
         if fc.is_some() {
             for (i, p) in ports.iter_mut().enumerate() {
                 p.pause_timer = add_timer(TimerOwner::PortResume(i as u32));
@@ -141,6 +146,13 @@ impl Sim {
         queue.push(simc.measure_from.0, Event::WindowStart);
         if simc.record_interval.0 > 0 {
             queue.push(0, Event::Record);
+        }
+        for p in &ports {
+            if let Some(o) = &p.osc {
+                if let TimerStep::Queue(at, gen) = timers.arm(p.osc_timer, o.from) {
+                    queue.push_slow(at, Event::Timer { id: p.osc_timer, gen });
+                }
+            }
         }
         for (i, s) in tr.senders.iter().enumerate() {
             if s.start >= simc.duration.0 || s.start >= s.stop {

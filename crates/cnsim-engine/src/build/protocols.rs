@@ -5,8 +5,8 @@ use crate::core::rng::Rng;
 use crate::core::time::Time;
 use crate::protocols::eqcn::{Decrease, EqcnRp, Reset};
 use crate::protocols::pause::{PauseCfg, Trigger};
-use crate::protocols::qcn::{CongestionPoint, CpParams, ReactionPoint, RpParams, RpVariant, Sampling};
-use crate::protocols::{bcn, BcnCp, Cp, QcnCp, Rp};
+use crate::protocols::qcn::{CongestionPoint, CpParams, ProbeMode, ReactionPoint, RpParams, RpVariant, Sampling};
+use crate::protocols::{bcn, ecm, BcnCp, Cp, EcmCp, QcnCp, Rp};
 use crate::scenario::*;
 use crate::protocols::tcp::TcpParams;
 use crate::units::Bytes;
@@ -31,6 +31,7 @@ pub fn cp(slot: &CpSlot, frame: u64, seed: u64, name: &str) -> Result<Option<Cp>
         CpSlot::None => return Ok(None),
         CpSlot::Qcn(s) => s,
         CpSlot::Bcn(s) => return bcn_cp(s, frame, seed, name).map(Some),
+        CpSlot::Ecm(s) => return ecm_cp(s, frame, seed, name).map(Some),
     };
     let qeq = spec.qeq.bytes(frame);
     if qeq == 0 || qeq > MAX_QUEUE_BYTES {
@@ -52,6 +53,7 @@ pub fn cp(slot: &CpSlot, frame: u64, seed: u64, name: &str) -> Result<Option<Cp>
         },
         sample_base,
         jitter: spec.jitter,
+        oversampling: spec.oversampling,
         qold_on_feedback: spec.qold == QoldSpec::OnFeedback,
     };
     Ok(Some(Cp::Qcn(QcnCp {
@@ -78,6 +80,67 @@ fn bcn_cp(spec: &BcnCpSpec, frame: u64, seed: u64, name: &str) -> Result<Cp, Str
     }
     let p = bcn::CpParams { pm: spec.pm, qeq, qsc, w: spec.w, msg_size: frame_size(spec.msg_size, "cp.bcn.msg_size")? };
     Ok(Cp::Bcn(BcnCp { cp: bcn::CongestionPoint::new(p), rng: Rng::stream(seed, "cp", name) }))
+}
+
+/// `[cp.ecm]`: thresholds in bytes, Fb in units of `unit` bytes.
+fn ecm_cp(spec: &EcmCpSpec, frame: u64, seed: u64, name: &str) -> Result<Cp, String> {
+    let (qeq, qsc, qmc) = (spec.qeq.bytes(frame), spec.qsc.bytes(frame), spec.qmc.bytes(frame));
+    if !(qeq > 0 && qeq < qsc && qsc <= qmc && qmc <= MAX_QUEUE_BYTES) {
+        return Err(format!("cp.ecm needs 0 < qeq < qsc <= qmc <= {MAX_QUEUE_BYTES} B, got {}, {} and {}", spec.qeq, spec.qsc, spec.qmc));
+    }
+    if !(spec.w >= 0.0 && spec.w.is_finite() && spec.w <= 1e6) {
+        return Err(format!("cp.ecm.w must be a number in [0, 1e6], got {}", spec.w));
+    }
+    if spec.unit.0 == 0 || spec.unit.0 > MAX_FRAME {
+        return Err(format!("cp.ecm.unit must be between 1 B and {MAX_FRAME} B, got {}", spec.unit));
+    }
+    let sample_interval = spec.sample_interval.bytes(frame);
+    if sample_interval == 0 || sample_interval > i64::MAX as u64 / 2 {
+        return Err("cp.ecm.sample_interval must be positive (and below 2^62 B)".into());
+    }
+    let p = ecm::CpParams {
+        qeq,
+        qsc,
+        qmc,
+        w: spec.w,
+        unit: spec.unit.0,
+        sample_interval,
+        jitter: spec.jitter,
+        msg_size: frame_size(spec.msg_size, "cp.ecm.msg_size")?,
+    };
+    Ok(Cp::Ecm(EcmCp { cp: ecm::CongestionPoint::new(p), rng: Rng::stream(seed, "cp", name) }))
+}
+
+fn ecm_rp_params(spec: &EcmRpSpec, line_rate: f64) -> Result<ecm::RpParams, String> {
+    let finite_pos = |x: f64| x > 0.0 && x.is_finite();
+    if !(finite_pos(spec.gi) && spec.gd > 0.0 && spec.gd < 1.0) {
+        return Err(format!("rp.ecm.gi must be positive and rp.ecm.gd in (0, 1), got {} and {}", spec.gi, spec.gd));
+    }
+    if spec.min_rate.0 == 0 || spec.td.0 == 0 {
+        return Err("rp.ecm.min_rate and rp.ecm.td must be positive".into());
+    }
+    if !(spec.min_dec_factor >= 0.0 && spec.min_dec_factor < 1.0) {
+        return Err(format!("rp.ecm.min_dec_factor must be in [0, 1), got {}", spec.min_dec_factor));
+    }
+    if spec.rtt.is_some_and(|d| d.0 == 0) {
+        return Err("rp.ecm.rtt must be positive (leave it out to measure it)".into());
+    }
+    Ok(ecm::RpParams {
+        line_rate,
+        gi: spec.gi,
+        gd: spec.gd,
+        ru: spec.ru.0 as f64,
+        rd: spec.rd.0 as f64,
+        td: spec.td.0,
+        min_rate: spec.min_rate.0 as f64,
+        min_dec_factor: spec.min_dec_factor,
+        association: match spec.association {
+            AssociationSpec::LatestNegative => bcn::Association::LatestNegative,
+            AssociationSpec::First => bcn::Association::First,
+        },
+        rtt_drop: spec.rtt_drop,
+        rtt: spec.rtt.map(|d| d.0),
+    })
 }
 
 fn bcn_rp_params(spec: &BcnRpSpec, line_rate: f64) -> Result<bcn::RpParams, String> {
@@ -120,6 +183,9 @@ fn qcn_rp_params(spec: &QcnRpSpec, line_rate: f64, key: &str) -> Result<RpParams
     if spec.min_rate.0 == 0 || spec.bc_limit.0 == 0 || spec.timer.0 == 0 {
         return Err(format!("{key}.min_rate, {key}.bc_limit and {key}.timer must be positive"));
     }
+    if !(spec.drift_factor >= 1.0 && spec.drift_factor <= 2.0) {
+        return Err(format!("{key}.drift_factor must be in [1, 2], got {}", spec.drift_factor));
+    }
     if spec.bc_limit.0 > i64::MAX as u64 / 2 {
         return Err(format!("{key}.bc_limit {} is too large", spec.bc_limit));
     }
@@ -140,6 +206,14 @@ fn qcn_rp_params(spec: &QcnRpSpec, line_rate: f64, key: &str) -> Result<RpParams
         extra_fast_recovery: spec.extra_fast_recovery,
         jitter: spec.jitter,
         ai_cycles: spec.ai_cycles,
+        drift_factor: spec.drift_factor,
+        probe: match spec.probe {
+            ProbeSpec::None => ProbeMode::None,
+            ProbeSpec::Cp => ProbeMode::Cp,
+            ProbeSpec::SubPath => ProbeMode::SubPath,
+            ProbeSpec::Path => ProbeMode::Path,
+        },
+        probe_size: frame_size(spec.probe_size, &format!("{key}.probe_size"))?,
     })
 }
 
@@ -150,6 +224,10 @@ pub fn rp(slot: &RpSlot, line_rate: f64) -> Result<Option<Box<dyn Fn() -> Rp>>, 
         RpSlot::Bcn(s) => {
             let p = bcn_rp_params(s, line_rate)?;
             return Ok(Some(Box::new(move || Rp::Bcn(bcn::ReactionPoint::new(p)))));
+        }
+        RpSlot::Ecm(s) => {
+            let p = ecm_rp_params(s, line_rate)?;
+            return Ok(Some(Box::new(move || Rp::Ecm(ecm::ReactionPoint::new(p)))));
         }
         RpSlot::Qcn(s) => (qcn_rp_params(s, line_rate, "rp.qcn")?, None),
         RpSlot::Eqcn(s) => {

@@ -4,6 +4,7 @@ use super::{protocols, Ctx, R};
 use crate::core::stats::TimeAvg;
 use crate::core::time::{Time, PS_PER_S};
 use crate::net::node::{Node, NodeKind};
+use crate::net::oscillation::Oscillation;
 use crate::net::port::{FlowControl, PauseState, Port, PortCounters};
 use crate::net::qdisc::{Discipline, Qdisc};
 use crate::protocols::pause::PauseCfg;
@@ -31,7 +32,14 @@ pub fn nodes(ctx: &mut Ctx) -> R<Vec<Node>> {
                 if nodes.len() >= MAX_NODES {
                     return Err(ctx.err(spec.names.span(), format!("more than {MAX_NODES} nodes")));
                 }
-                nodes.push(Node { name, kind, ports: vec![] });
+                let latency = spec.latency.map_or(0, |d| d.0);
+                if kind == NodeKind::Host && latency > 0 {
+                    return Err(ctx.err(spec.names.span(), "latency is a switch's processing time: hosts have none"));
+                }
+                if latency > PS_PER_S {
+                    return Err(ctx.err(spec.names.span(), "switch latency must be at most 1 s"));
+                }
+                nodes.push(Node { name, kind, ports: vec![], latency });
             }
         }
     }
@@ -92,7 +100,7 @@ pub fn links(ctx: &Ctx, nodes: &mut [Node], fc: Option<&PauseCfg>) -> R<Vec<Port
                 for (u, v, peer) in [(x, y, py), (y, x, px)] {
                     nodes[u].ports.push(ports.len() as u32);
                     let qdisc = Qdisc::new(discipline(queue, fc), queue.capacity, frame);
-                    let mut port = new_port(u, v, peer, rate, delay, overhead as u32, qdisc);
+                    let mut port = new_port(u, v, peer, rate, delay + nodes[v].latency, overhead as u32, qdisc);
                     if loss > 0.0 {
                         let name = format!("{}>{}", nodes[u].name, nodes[v].name);
                         port.loss = Some((loss, crate::core::rng::Rng::stream(sc.simulation.seed, "loss", &name)));
@@ -128,6 +136,10 @@ pub fn port_settings(ctx: &Ctx, nodes: &[Node], ports: &mut [Port], fc: Option<&
                 if let Some(q) = &ps.queue {
                     check_capacity(q.capacity).map_err(|m| ctx.err(ps.at.span(), m))?;
                     ports[p as usize].qdisc = Qdisc::new(discipline(q, fc), q.capacity, frame);
+                }
+                if let Some(o) = &ps.oscillate {
+                    let port = &mut ports[p as usize];
+                    port.osc = Some(oscillation(o, port.rate_bps).map_err(|m| ctx.err(ps.at.span(), format!("port {us}>{vs}: {m}")))?);
                 }
                 if let Some(cp) = &ps.cp {
                     if nodes[ui].kind != NodeKind::Switch && !matches!(cp, CpSlot::None) {
@@ -179,7 +191,21 @@ fn new_port(u: usize, v: usize, peer: u32, rate: u64, delay: Time, overhead: u32
         busy_window: 0,
         peak_frames: 0,
         peak_bytes: 0,
+        osc: None,
+        osc_timer: 0,
     }
+}
+
+/// `oscillate = { rate, on, off, from, until }` on a port whose link runs at `high` bit/s.
+fn oscillation(o: &OscillateSpec, high: u64) -> Result<Oscillation, String> {
+    if o.rate.0 == 0 || o.on.0 == 0 || o.off.0 == 0 {
+        return Err("oscillate.rate, oscillate.on and oscillate.off must be positive".into());
+    }
+    let until = o.until.map_or(crate::core::time::MAX_TIME, |d| d.0);
+    if o.from.0 >= until {
+        return Err(format!("oscillate.from ({}) must be before oscillate.until", o.from));
+    }
+    Ok(Oscillation { low_bps: o.rate.0, high_bps: high, on: o.on.0, off: o.off.0, from: o.from.0, until, low: false })
 }
 
 fn check_capacity(c: Amount) -> Result<(), String> {

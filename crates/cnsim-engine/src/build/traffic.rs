@@ -96,6 +96,14 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
             None => traffic(&fs.traffic, line_rate, ports[first as usize].overhead).map_err(in_flow)?,
         };
         let make_rp = protocols::rp(&fs.rp, line_rate as f64).map_err(in_flow)?;
+        let probes = match &fs.rp {
+            RpSlot::Qcn(s) => s.probe != ProbeSpec::None,
+            RpSlot::Eqcn(s) => s.probe != ProbeSpec::None,
+            _ => false,
+        };
+        if probes && mode != Mode::Unicast {
+            return Err(in_flow("probes (rp.*.probe) need a unicast flow".into()));
+        }
         let base = fs.name.clone().unwrap_or_else(|| sname.clone());
         // (flow name, destination, receivers)
         let mut parts: Vec<(String, Dest, Vec<usize>)> = vec![];
@@ -179,6 +187,7 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
                         })
                     }),
                     rp_rng: Rng::stream(seed, "rp", &fname),
+                    feedback_latency: fs.limiter.feedback_latency.0,
                     timer: NONE,
                     cnms_w0: 0,
                     injected: 0,

@@ -104,6 +104,8 @@ pub struct Flow {
     /// A TCP connection (closed-loop flows); None for open-loop generators.
     pub tcp: Option<Box<TcpFlow>>,
     pub rp_rng: Rng,
+    /// Feedback frames reach the RP this long after they arrive at the source host.
+    pub feedback_latency: Time,
     pub timer: TimerId,
     pub cr: TimeAvg,
     pub cnms_w0: u64,

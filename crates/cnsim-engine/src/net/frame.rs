@@ -27,6 +27,9 @@ pub enum FrameKind {
     /// A transport acknowledgement (TCP): routed like data to the flow's source, delivered to its
     /// transport endpoint. Not sampled by congestion points.
     Ack,
+    /// A congestion-management probe (seed 004): routed like data towards the flow's
+    /// destination; congestion points on the way may stamp it or answer it (and consume it).
+    Probe,
 }
 
 /// Destination: a host or a multicast group.
@@ -45,6 +48,8 @@ pub enum Proto {
     Eqcn,
     Pause,
     Bcn,
+    Ecm,
+    QcnProbe,
     Tcp,
 }
 

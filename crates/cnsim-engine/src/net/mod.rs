@@ -4,6 +4,7 @@
 pub mod flow;
 pub mod frame;
 pub mod node;
+pub mod oscillation;
 pub mod port;
 pub mod qdisc;
 pub mod routing;

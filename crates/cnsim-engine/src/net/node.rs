@@ -12,4 +12,7 @@ pub struct Node {
     pub kind: NodeKind,
     /// Output ports, in link order.
     pub ports: Vec<u32>,
+    /// Switches: processing latency of every frame entering it (seed 004: 1 µs), modelled as
+    /// extra propagation delay on each link into the switch (same timing for a constant latency).
+    pub latency: u64,
 }

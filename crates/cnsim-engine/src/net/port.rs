@@ -115,9 +115,19 @@ pub struct Port {
     /// Largest queue seen over the whole run, in frames and bytes (capacity invariant).
     pub peak_frames: u64,
     pub peak_bytes: u64,
+    /// An oscillating service rate (seed 004) and its timer.
+    pub osc: Option<crate::net::oscillation::Oscillation>,
+    pub osc_timer: TimerId,
 }
 
 impl Port {
+    /// Serve at `rate_bps` from the next frame on (an oscillating port).
+    pub fn set_rate(&mut self, rate_bps: u64) {
+        self.rate_bps = rate_bps;
+        let ps = 8 * crate::core::time::PS_PER_S;
+        self.ps_per_byte = if ps.is_multiple_of(rate_bps) { ps / rate_bps } else { 0 };
+    }
+
     /// Wire time of a frame of `size` bytes, overhead included.
     #[inline]
     pub fn wire_time(&self, size: u32) -> Time {

@@ -73,10 +73,33 @@ impl Message {
     }
 }
 
+/// The rate-regulator tag (RRT) of a data frame: the CPID of the regulator it went through and
+/// when it left the source. BCN and its successor ECM share it (seed 004 §"Simulated protocols":
+/// ECM keeps BCN's tags with CPID association and echoes the send time back to measure the RTT).
+/// Tag area: [CPID, sent low 32 bits, sent high 32 bits, 0].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rrt {
+    pub cpid: u32,
+    pub sent: Time,
+}
+
+impl Rrt {
+    #[inline]
+    pub fn write(self, f: &mut Frame) {
+        f.proto = Proto::Bcn;
+        f.tag = [self.cpid, self.sent as u32, (self.sent >> 32) as u32, 0];
+    }
+    #[inline]
+    pub fn read(f: &Frame) -> Option<Self> {
+        (f.proto == Proto::Bcn && f.kind == FrameKind::Data)
+            .then(|| Rrt { cpid: f.tag[0], sent: f.tag[1] as Time | (f.tag[2] as Time) << 32 })
+    }
+}
+
 /// The CPID a data frame's rate-regulator tag carries, if it has one.
 #[inline]
 pub fn rrt(f: &Frame) -> Option<u32> {
-    (f.proto == Proto::Bcn && f.kind == FrameKind::Data).then_some(f.tag[0])
+    Rrt::read(f).map(|t| t.cpid)
 }
 
 /// BCN at one output queue.
@@ -169,12 +192,11 @@ impl ReactionPoint {
         self.active.then_some(self.rate)
     }
 
-    /// Tag a data frame with the RRT when the regulator exists.
+    /// Tag a data frame leaving at `now` with the RRT when the regulator exists.
     #[inline]
-    pub fn stamp(&self, f: &mut Frame) {
+    pub fn stamp(&self, f: &mut Frame, now: Time) {
         if self.active {
-            f.proto = Proto::Bcn;
-            f.tag = [self.cpid, 0, 0, 0];
+            Rrt { cpid: self.cpid, sent: now }.write(f);
         }
     }
 
@@ -305,6 +327,9 @@ mod tests {
         assert_eq!(Message::read(&f), Some(m));
         assert_eq!(rrt(&data(Some(4))), Some(4));
         assert_eq!(rrt(&f), None);
+        let mut g = data(None);
+        Rrt { cpid: 4, sent: (5 << 32) + 7 }.write(&mut g);
+        assert_eq!(Rrt::read(&g), Some(Rrt { cpid: 4, sent: (5 << 32) + 7 }));
     }
 
     fn rp() -> ReactionPoint {
@@ -330,13 +355,13 @@ mod tests {
         let mut s = rp();
         let r = &mut rng();
         let mut f = data(None);
-        s.stamp(&mut f);
+        s.stamp(&mut f, 0);
         assert_eq!(rrt(&f), None); // no regulator yet
         // e = −54: r = 10 Gb/s · (1 − 0.0124·54) = 10 Gb/s · 0.3304.
         s.on_message(&msg(-54.0, CPID), 5, r);
         assert!((s.rate - 3.304e9).abs() < 1.0, "{}", s.rate);
         assert_eq!((s.active, s.cpid, s.regulators_created, s.first_message), (true, CPID, 1, Some(5)));
-        s.stamp(&mut f);
+        s.stamp(&mut f, 0);
         assert_eq!(rrt(&f), Some(CPID));
         // e = +6: r += 4 · 6 · 4 Mb/s = 96 Mb/s.
         s.on_message(&msg(6.0, CPID), 6, r);

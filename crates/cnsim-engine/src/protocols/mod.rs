@@ -6,8 +6,8 @@
 //!
 //! | slot | where | variants |
 //! |---|---|---|
-//! | congestion point `Cp` | a switch output queue | QCN (with E-QCN's Algorithm 2 for E-QCN frames), BCN |
-//! | reaction point `Rp` | a flow's rate limiter at its source | QCN, E-QCN, BCN |
+//! | congestion point `Cp` | a switch output queue | QCN (with E-QCN's Algorithm 2 for E-QCN frames), BCN, ECM |
+//! | reaction point `Rp` | a flow's rate limiter at its source | QCN, E-QCN, BCN, ECM |
 //! | flow control `pause::PauseCfg` + `pause::PauseGen` | every switch port | 802.3x PAUSE, 802.1Qbb PFC |
 //! | endpoint / traffic `traffic::TrafficGen` | a flow's source | CBR, Poisson, Bernoulli |
 //!
@@ -15,6 +15,7 @@
 //! (`scenario/model.rs`) and its build step (`build/protocols.rs`).
 
 pub mod bcn;
+pub mod ecm;
 pub mod eqcn;
 pub mod metrics;
 pub mod pause;
@@ -23,14 +24,15 @@ pub mod tcp;
 
 use crate::core::rng::Rng;
 use crate::core::time::Time;
-use crate::net::frame::{Frame, NodeId};
-use qcn::{Cnm, CongestionPoint, ReactionPoint, TimerAction};
+use crate::net::frame::{Dest, Frame, NodeId};
+use qcn::{Answer, Cnm, CongestionPoint, Probe, ReactionPoint, TimerAction};
 use serde_json::{json, Value};
 
 /// The congestion point of one output queue.
 pub enum Cp {
     Qcn(QcnCp),
     Bcn(BcnCp),
+    Ecm(EcmCp),
 }
 
 /// The queue a CP watches, as it is right after a frame was offered to it.
@@ -45,6 +47,12 @@ pub struct QueueView {
 /// A BCN congestion point with its random stream.
 pub struct BcnCp {
     pub cp: bcn::CongestionPoint,
+    pub rng: Rng,
+}
+
+/// An ECM congestion point with its random stream (seed 004).
+pub struct EcmCp {
+    pub cp: ecm::CongestionPoint,
     pub rng: Rng,
 }
 
@@ -69,6 +77,10 @@ impl Cp {
                 let m = c.cp.on_arrival(f, q.frames, cpid, q.rate_bps, &mut c.rng)?;
                 Some(m.frame(f, node, c.cp.p.msg_size, now))
             }
+            Cp::Ecm(c) => {
+                let m = c.cp.on_arrival(f, q.bytes, cpid, &mut c.rng)?;
+                Some(m.frame(f, node, c.cp.p.msg_size, now))
+            }
             Cp::Qcn(c) => {
                 if !accepted && !c.sample_dropped {
                     return None;
@@ -88,13 +100,30 @@ impl Cp {
         }
     }
 
+    /// A probe frame `f` reaches this CP's queue `q` (seed 004; `qcn::probe`): it may stamp it
+    /// (in place) or answer it; returns the answer frame, and the probe is then consumed.
+    pub fn on_probe(&mut self, f: &mut Frame, q: QueueView, cpid: u32, node: NodeId, now: Time) -> Option<Frame> {
+        let Cp::Qcn(c) = self else { return None };
+        let mut p = Probe::read(f)?;
+        let ans = p.at_cp(cpid, c.cp.probe_fb(q.bytes));
+        p.write(f);
+        ans.map(|a| a.frame(f, node, c.cnm_size, now))
+    }
+
     /// Qeq in bytes (frames of `frame` bytes for protocols that count frames), for reports.
     pub fn qeq(&self, frame: u64) -> u64 {
         match self {
             Cp::Qcn(c) => c.cp.p.qeq,
             Cp::Bcn(c) => (c.cp.p.qeq * frame as f64) as u64,
+            Cp::Ecm(c) => c.cp.p.qeq,
         }
     }
+}
+
+/// A probe reached the destination host `node`: the answer to send back, if any (path probes).
+pub fn probe_at_destination(f: &Frame, node: NodeId, now: Time) -> Option<Frame> {
+    let ans = Probe::read(f)?.at_destination()?;
+    Some(ans.frame(f, node, f.size, now))
 }
 
 /// The reaction point of one flow: the rate controller of its source's rate limiter.
@@ -102,6 +131,7 @@ pub enum Rp {
     Qcn(ReactionPoint),
     Eqcn(ReactionPoint, eqcn::EqcnRp),
     Bcn(bcn::ReactionPoint),
+    Ecm(ecm::ReactionPoint),
 }
 
 impl Rp {
@@ -111,6 +141,7 @@ impl Rp {
         match self {
             Rp::Qcn(r) | Rp::Eqcn(r, _) => r.active.then_some(r.cr),
             Rp::Bcn(b) => b.limit(),
+            Rp::Ecm(e) => e.limit(),
         }
     }
     /// The current rate (QCN's CR; line rate when no limiter is in place).
@@ -119,6 +150,7 @@ impl Rp {
         match self {
             Rp::Qcn(r) | Rp::Eqcn(r, _) => r.cr,
             Rp::Bcn(b) => b.rate,
+            Rp::Ecm(e) => e.rate,
         }
     }
     /// The target rate (QCN's TR; BCN has none and reports its rate).
@@ -126,12 +158,14 @@ impl Rp {
         match self {
             Rp::Qcn(r) | Rp::Eqcn(r, _) => r.tr,
             Rp::Bcn(b) => b.rate,
+            Rp::Ecm(e) => e.rate,
         }
     }
     pub fn feedback_received(&self) -> u64 {
         match self {
             Rp::Qcn(r) | Rp::Eqcn(r, _) => r.cnms_received,
             Rp::Bcn(b) => b.messages,
+            Rp::Ecm(e) => e.messages,
         }
     }
 
@@ -141,7 +175,8 @@ impl Rp {
         match self {
             Rp::Qcn(_) => {}
             Rp::Eqcn(_, e) => e.stamp(f, now),
-            Rp::Bcn(b) => b.stamp(f),
+            Rp::Bcn(b) => b.stamp(f, now),
+            Rp::Ecm(e) => e.stamp(f, now),
         }
     }
 
@@ -152,6 +187,7 @@ impl Rp {
             Rp::Qcn(r) => r.on_frame_sent(len, queue_empty, rng),
             Rp::Eqcn(r, e) => Self::released(r.on_frame_sent(len, queue_empty, rng), e),
             Rp::Bcn(b) => b.on_sent(queue_empty),
+            Rp::Ecm(e) => e.on_sent(queue_empty),
         }
     }
 
@@ -165,17 +201,50 @@ impl Rp {
 
     /// A feedback frame for this flow arrived at its source.
     pub fn on_feedback(&mut self, f: &Frame, now: Time, rng: &mut Rng) -> TimerAction {
-        if let Rp::Bcn(b) = self {
-            return bcn::Message::read(f).map_or(TimerAction::None, |m| b.on_message(&m, now, rng));
+        match self {
+            Rp::Bcn(b) => return bcn::Message::read(f).map_or(TimerAction::None, |m| b.on_message(&m, now, rng)),
+            Rp::Ecm(e) => return ecm::Message::read(f).map_or(TimerAction::None, |m| e.on_message(&m, now)),
+            _ => {}
+        }
+        if let Some(a) = Answer::read(f) {
+            return match self {
+                Rp::Qcn(r) => r.on_answer(a, now),
+                // QCN-HP: a negative answer goes through F̂b (seed 001 Algorithm 1) like a CNM.
+                Rp::Eqcn(r, e) if a.fb < 0 => {
+                    r.prober.on_answer(a, r.active);
+                    let fb = e.on_cnm((-a.fb).min(63) as u8, a.cpid, now);
+                    r.on_cnm(fb, now)
+                }
+                Rp::Eqcn(r, _) => r.on_answer(a, now),
+                _ => TimerAction::None,
+            };
         }
         let Some(cnm) = Cnm::read(f) else { return TimerAction::None };
         match self {
-            Rp::Qcn(r) => r.on_cnm(cnm.qntz_fb, now),
+            Rp::Qcn(r) => {
+                r.prober.on_cnm(cnm.cpid);
+                r.on_cnm(cnm.qntz_fb, now)
+            }
             Rp::Eqcn(r, e) => {
+                r.prober.on_cnm(cnm.cpid);
                 let fb = e.on_cnm(cnm.qntz_fb, cnm.cpid, now);
                 r.on_cnm(fb, now)
             }
-            Rp::Bcn(_) => TimerAction::None,
+            Rp::Bcn(_) | Rp::Ecm(_) => TimerAction::None,
+        }
+    }
+
+    /// The probe frame the RP wants to send now from `src` to `dst` (QCN with probes, after a
+    /// rate-increase cycle).
+    #[inline]
+    pub fn take_probe(&mut self, src: NodeId, dst: Dest, flow: u32, prio: u8, now: Time) -> Option<Frame> {
+        match self {
+            Rp::Qcn(r) | Rp::Eqcn(r, _) => r.prober.take().map(|p| {
+                let mut f = p.frame(src, dst, flow, r.p.probe_size, now);
+                f.prio = prio;
+                f
+            }),
+            _ => None,
         }
     }
 
@@ -184,6 +253,7 @@ impl Rp {
             Rp::Qcn(r) => r.on_timer(now, queue_empty, rng),
             Rp::Eqcn(r, e) => Self::released(r.on_timer(now, queue_empty, rng), e),
             Rp::Bcn(b) => b.on_timer(now),
+            Rp::Ecm(e) => e.on_timer(now, queue_empty),
         }
     }
 
@@ -201,12 +271,20 @@ impl Rp {
                     "protocol": proto, "fb_hat": fb_hat, "cr_final_bps": r.cr, "tr_final_bps": r.tr,
                     "first_cnm_s": to_s(r.first_cnm),
                     "cnms_received": r.cnms_received, "limiters_created": r.limiters_created,
+                    "probes_sent": r.prober.sent, "probe_positive": r.prober.positive,
+                    "probe_negative": r.prober.negative, "false_positives": r.prober.false_positives,
                 })
             }
             Rp::Bcn(b) => json!({
                 "protocol": "bcn", "rate_final_bps": b.rate, "bcn_messages": b.messages, "bcn_stops": b.stops,
                 "regulators_created": b.regulators_created, "first_message_s": to_s(b.first_message),
                 "cnms_received": b.messages,
+            }),
+            Rp::Ecm(e) => json!({
+                "protocol": "ecm", "rate_final_bps": e.rate, "cnms_received": e.messages,
+                "limiters_created": e.limiters_created, "first_message_s": to_s(e.first_message),
+                "ecm_positive": e.positive, "ecm_negative": e.negative, "ecm_rtt_dropped": e.rtt_dropped,
+                "false_positives": e.false_positives, "rtt_estimate_s": to_s(e.rtt_estimate),
             }),
         }
     }
@@ -219,7 +297,7 @@ mod tests {
     use crate::protocols::qcn::{CpParams, Sampling};
 
     fn qcn_cp() -> Cp {
-        let p = CpParams { qeq: 25 * 1500, w: 2.0, sampling: Sampling::EveryFrame, sample_base: 150_000, jitter: false, qold_on_feedback: true };
+        let p = CpParams { qeq: 25 * 1500, w: 2.0, sampling: Sampling::EveryFrame, sample_base: 150_000, jitter: false, oversampling: true, qold_on_feedback: true };
         Cp::Qcn(QcnCp { cp: CongestionPoint::new(p), rng: Rng::stream(0, "t", "cp"), cnm_size: 64, sample_dropped: true, eqcn_tie_break: true })
     }
     fn view(bytes: u64) -> QueueView {

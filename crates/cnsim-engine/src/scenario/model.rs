@@ -126,6 +126,15 @@ default_fns! {
     d_ru: Rate = Rate(4_000_000);
     d_bcn_min_rate: Rate = Rate(1_000_000);
     d_stop_max: Duration = Duration(1_000_000_000);
+    d_ecm_qeq: Amount = Amount::Bytes(375 * 64);
+    d_ecm_qsc: Amount = Amount::Bytes(1600 * 64);
+    d_ecm_qmc: Amount = Amount::Bytes(2400 * 64);
+    d_ecm_unit: Bytes = Bytes(64);
+    d_ecm_gi: f64 = 0.53333;
+    d_ecm_gd: f64 = 0.00026667;
+    d_mbps: Rate = Rate(1_000_000);
+    d_one: f64 = 1.0;
+    d_ms: Duration = Duration(1_000_000_000);
     d_mss: Bytes = Bytes(1460);
     d_init_cwnd: u32 = 3;
     d_rwnd: u32 = 44;
@@ -277,6 +286,39 @@ pub enum CpSlot {
     Qcn(QcnCpSpec),
     /// Backward congestion notification, enhanced with the capacity field (seed 002 §IV).
     Bcn(BcnCpSpec),
+    /// ECM, BCN's successor (seed 004; `protocols::ecm`).
+    Ecm(EcmCpSpec),
+}
+
+/// `[cp.ecm]`: seed 004's backup slide "Simulation Parameters - ECM", read in 64-B units
+/// (`protocols::ecm` explains the reading).
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct EcmCpSpec {
+    /// Qeq, default 375 × 64 B = 24000 B.
+    #[serde(default = "d_ecm_qeq")]
+    pub qeq: Amount,
+    /// Mild congestion above Qsc, default 1600 × 64 B = 102400 B.
+    #[serde(default = "d_ecm_qsc")]
+    pub qsc: Amount,
+    /// Severe congestion above Qmc, default 2400 × 64 B = 153600 B.
+    #[serde(default = "d_ecm_qmc")]
+    pub qmc: Amount,
+    /// W, default 2.
+    #[serde(default = "d_w")]
+    pub w: f64,
+    /// Bytes per unit of Fb, default 64 B (an assumed reading of the slide's unit-less values).
+    #[serde(default = "d_ecm_unit")]
+    pub unit: Bytes,
+    /// samplingInterval, default 150000 B.
+    #[serde(default = "d_sample_base")]
+    pub sample_interval: Amount,
+    /// U(0.85, 1.15) jitter on each sampling interval, default true (as QCN's [impl]).
+    #[serde(default = "d_true")]
+    pub jitter: bool,
+    /// CM message size, default 64 B (the seed gives none).
+    #[serde(default = "d_cnm_size")]
+    pub msg_size: Bytes,
 }
 
 /// `[cp.bcn]`: seed 002 §VI.A's parameters by default.
@@ -344,6 +386,10 @@ pub struct QcnCpSpec {
     /// with 64 B of encapsulated MSDU would be 106 B — set it here).
     #[serde(default = "d_cnm_size")]
     pub cnm_size: Bytes,
+    /// Shorten the sampling interval as QntzFb grows (the 802.1Qau table), default true; false:
+    /// always `sample_base` (seed 004: "Oversampling disabled").
+    #[serde(default = "d_true")]
+    pub oversampling: bool,
     /// Also evaluate data frames that the full queue drops, default true.
     #[serde(default = "d_true")]
     pub sample_dropped: bool,
@@ -409,6 +455,9 @@ pub struct PauseSpec {
 pub struct NodeSpec {
     /// Names of the nodes: one name, a list, or ranges ("S1..S6").
     pub names: Spanned<Names>,
+    /// Switches only: processing latency of every frame entering the switch, default 0 (seed
+    /// 004: 1 µs), at most 1 s.
+    pub latency: Option<Duration>,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -435,6 +484,22 @@ pub struct PortSpec {
     /// Replaces `[cp]` at these ports ("none" or a protocol table); unspecified keys take the
     /// documented defaults.
     pub cp: Option<CpSlot>,
+    /// An oscillating service rate (seed 004's oscillating hotspot).
+    pub oscillate: Option<OscillateSpec>,
+}
+
+/// `oscillate = { rate = "1Gbps", on = "2ms", off = "2ms", from = "100ms", until = "900ms" }`: the
+/// port serves at `rate` for `on`, at its link's rate for `off`, again, from `from` (default 0)
+/// until `until` (default: the end of the run).
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct OscillateSpec {
+    pub rate: Rate,
+    pub on: Duration,
+    pub off: Duration,
+    #[serde(default)]
+    pub from: Duration,
+    pub until: Option<Duration>,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -518,6 +583,43 @@ pub enum RpSlot {
     Eqcn(EqcnRpSpec),
     /// BCN rate regulator (seed 002 §IV.C–D).
     Bcn(BcnRpSpec),
+    /// ECM rate regulator (seed 004; `protocols::ecm`).
+    Ecm(EcmRpSpec),
+}
+
+/// `rp = { ecm = { ... } }`: seed 004's backup slide "Simulation Parameters - ECM".
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct EcmRpSpec {
+    /// Gi, default 0.53333 (per 64-B unit of Fb).
+    #[serde(default = "d_ecm_gi")]
+    pub gi: f64,
+    /// Gd, default 0.00026667.
+    #[serde(default = "d_ecm_gd")]
+    pub gd: f64,
+    /// Ru, default 1 Mb/s.
+    #[serde(default = "d_mbps")]
+    pub ru: Rate,
+    /// Drift: + Rd every Td without feedback, default 1 Mb/s every 1 ms.
+    #[serde(default = "d_mbps")]
+    pub rd: Rate,
+    #[serde(default = "d_ms")]
+    pub td: Duration,
+    /// Rmin, default 1 Mb/s.
+    #[serde(default = "d_mbps")]
+    pub min_rate: Rate,
+    /// Largest cut of one message, default 0.5 (the seed is silent; as QCN's MIN_DEC_FACTOR).
+    #[serde(default = "d_min_dec")]
+    pub min_dec_factor: f64,
+    /// Which CPID the regulator keeps, default "latest-negative".
+    #[serde(default)]
+    pub association: AssociationSpec,
+    /// RTT-triggered CM drops: accept at most one message per RTT from one CPID, default false
+    /// (the slide's "ECM" runs; the seed adds the drops for large latencies).
+    #[serde(default)]
+    pub rtt_drop: bool,
+    /// The RTT for the drops; absent = measured from the send time echoed by each message.
+    pub rtt: Option<Duration>,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]
@@ -621,6 +723,15 @@ macro_rules! qcn_rp_spec {
             pub jitter: bool,
             #[serde(default = "d_ai_cycles")]
             pub ai_cycles: u32,
+            /// CR × drift_factor at each timer expiry (seed 004: 1.005), default 1 (off).
+            #[serde(default = "d_one")]
+            pub drift_factor: f64,
+            /// Probes (seed 004): "none" (default), "cp" (-P), "sub-path" (-SP), "path" (-PP).
+            #[serde(default)]
+            pub probe: ProbeSpec,
+            /// Probe frame size, default 64 B (the seed gives none).
+            #[serde(default = "d_cnm_size")]
+            pub probe_size: Bytes,
             $($extra)*
         }
         impl Default for $name {
@@ -644,6 +755,16 @@ qcn_rp_spec!(EqcnRpSpec {
     #[serde(default = "d_timer")]
     pub fb_hat_expiry: Duration,
 });
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum ProbeSpec {
+    #[default]
+    None,
+    Cp,
+    SubPath,
+    Path,
+}
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]
 #[serde(rename_all = "kebab-case")]
@@ -671,6 +792,9 @@ impl EqcnRpSpec {
             extra_fast_recovery: self.extra_fast_recovery,
             jitter: self.jitter,
             ai_cycles: self.ai_cycles,
+            drift_factor: self.drift_factor,
+            probe: self.probe,
+            probe_size: self.probe_size,
         }
     }
 }
@@ -685,6 +809,10 @@ pub struct LimiterSpec {
     /// Multiple unicast: how copies are paced, default "session-min".
     #[serde(default)]
     pub copy_rate: CopyRate,
+    /// The reaction point acts on a feedback frame this long after it arrives, default 0 (seed
+    /// 004's QCN slide: "QCN packet processing latency = 5 µs").
+    #[serde(default)]
+    pub feedback_latency: Duration,
 }
 impl Default for LimiterSpec {
     fn default() -> Self {

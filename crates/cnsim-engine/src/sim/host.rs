@@ -146,7 +146,11 @@ impl Sim {
                     rate = rate.min(r);
                 }
                 let changed = rp.rate() != before; // CR moves only at the end of a byte-counter cycle
+                let probe = rp.take_probe(host, fl.dst, f, prio, now);
                 self.apply_timer(f, act);
+                if let Some(p) = probe {
+                    self.send_probe(host, p);
+                }
                 if changed {
                     self.note_rate(f);
                 }
@@ -231,11 +235,35 @@ impl Sim {
         let now = self.now;
         self.catch_up(self.flows[f as usize].sender, now);
         let fl = &mut self.flows[f as usize];
-        let empty = self.senders[fl.sender as usize].buf.is_empty();
+        let snd = &self.senders[fl.sender as usize];
+        let (empty, prio, src) = (snd.buf.is_empty(), snd.prio, fl.src);
         if let Some(rp) = &mut fl.rp {
             let act = rp.on_timer(now, empty, &mut fl.rp_rng);
+            let probe = rp.take_probe(src, fl.dst, f, prio, now);
             self.apply_timer(f, act);
             self.note_rate(f);
+            if let Some(p) = probe {
+                self.send_probe(src, p);
+            }
+        }
+    }
+
+    /// A reaction point's probe leaves its host (seed 004's probing QCN variants).
+    fn send_probe(&mut self, host: u32, probe: Frame) {
+        self.c.probe_sent += 1;
+        let id = self.frames.alloc(probe);
+        self.forward(host, id, NONE);
+    }
+
+    /// A feedback frame is handed to its flow's RP (on arrival, or after `feedback_latency`).
+    pub(super) fn on_feedback(&mut self, fid: FrameId) {
+        let f = *self.frames.get(fid);
+        self.frames.release(fid);
+        let fl = &mut self.flows[f.flow as usize];
+        if let Some(rp) = &mut fl.rp {
+            let act = rp.on_feedback(&f, self.now, &mut fl.rp_rng);
+            self.apply_timer(f.flow, act);
+            self.note_rate(f.flow);
         }
     }
 
@@ -257,17 +285,28 @@ impl Sim {
                 }
             }
             FrameKind::Feedback => {
-                self.frames.release(fid);
                 self.c.cnm_delivered += 1;
-                let fl = &mut self.flows[f.flow as usize];
-                if let Some(rp) = &mut fl.rp {
-                    let act = rp.on_feedback(&f, self.now, &mut fl.rp_rng);
-                    self.apply_timer(f.flow, act);
-                    self.note_rate(f.flow);
+                let lat = self.flows[f.flow as usize].feedback_latency;
+                if lat > 0 {
+                    self.queue.push(self.now + lat, Event::FeedbackDue { frame: fid });
+                } else {
+                    self.on_feedback(fid);
                 }
             }
             FrameKind::Ack => self.on_tcp_ack(fid),
             FrameKind::MacControl => self.discard(fid), // consumed on arrival; never routed here
+            FrameKind::Probe => {
+                self.frames.release(fid);
+                match crate::protocols::probe_at_destination(&f, node, self.now) {
+                    Some(ans) => {
+                        self.c.probe_answered += 1;
+                        self.c.cnm_sent += 1;
+                        let id = self.frames.alloc(ans);
+                        self.forward(node, id, NONE);
+                    }
+                    None => self.c.probe_unanswered += 1,
+                }
+            }
         }
     }
 }

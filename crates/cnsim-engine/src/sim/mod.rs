@@ -37,6 +37,8 @@ pub enum Event {
     Arrive { port: u32, frame: FrameId },
     /// A timer of the timer service; stale when `gen` no longer matches.
     Timer { id: TimerId, gen: u32 },
+    /// A feedback frame reaches its flow's RP after the host's processing latency.
+    FeedbackDue { frame: FrameId },
     /// Periodic recording of the series.
     Record,
     /// Start of the measurement window: counters are snapshotted.
@@ -52,6 +54,8 @@ pub enum TimerOwner {
     PortFc(u32),
     /// A port's transmitter: a received pause runs out.
     PortResume(u32),
+    /// A port's oscillating service rate changes.
+    PortRate(u32),
     /// A TCP flow's retransmission timer, its receiver's delayed ACK, its application.
     FlowRto(u32),
     FlowDelAck(u32),
@@ -75,6 +79,10 @@ pub struct Counters {
     pub ack_sent: u64,
     pub ack_delivered: u64,
     pub ack_dropped: u64,
+    pub probe_sent: u64,
+    pub probe_answered: u64,
+    pub probe_unanswered: u64,
+    pub probe_dropped: u64,
 }
 
 pub struct Sim {
@@ -192,6 +200,7 @@ impl Sim {
                 TimerStep::Queue(t, g) => self.queue.push_slow(t, Event::Timer { id, gen: g }),
                 TimerStep::Idle => {}
             },
+            Event::FeedbackDue { frame } => self.on_feedback(frame),
             Event::Record => self.on_record(),
             Event::WindowStart => self.on_window_start(),
         }
@@ -202,6 +211,7 @@ impl Sim {
             TimerOwner::FlowRp(f) => self.on_rp_timer(f),
             TimerOwner::PortFc(p) => self.on_fc_refresh(p),
             TimerOwner::PortResume(p) => self.on_pause_end(p),
+            TimerOwner::PortRate(p) => self.on_port_rate(p),
             TimerOwner::FlowRto(f) => self.on_tcp_rto(f),
             TimerOwner::FlowDelAck(f) => self.on_tcp_delack(f),
             TimerOwner::FlowApp(f) => self.on_tcp_app(f),

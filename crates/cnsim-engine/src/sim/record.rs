@@ -89,14 +89,15 @@ impl Sim {
     }
 
     /// Frames physically in queues and on wires, counted independently of the counters:
-    /// (data, feedback, MAC control, ACKs).
-    pub fn in_flight(&self) -> (u64, u64, u64, u64) {
-        let (mut data, mut fb, mut ctrl, mut ack) = (0, 0, 0, 0);
+    /// (data, feedback, MAC control, ACKs, probes).
+    pub fn in_flight(&self) -> (u64, u64, u64, u64, u64) {
+        let (mut data, mut fb, mut ctrl, mut ack, mut probe) = (0, 0, 0, 0, 0);
         let mut count = |fid: FrameId| match self.frames.get(fid).kind {
             FrameKind::Data => data += 1,
             FrameKind::Feedback => fb += 1,
             FrameKind::MacControl => ctrl += 1,
             FrameKind::Ack => ack += 1,
+            FrameKind::Probe => probe += 1,
         };
         for p in &self.ports {
             p.qdisc.ids().for_each(&mut count);
@@ -107,6 +108,6 @@ impl Sim {
                 count(frame)
             }
         });
-        (data, fb, ctrl, ack)
+        (data, fb, ctrl, ack, probe)
     }
 }

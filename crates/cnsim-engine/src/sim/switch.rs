@@ -54,6 +54,7 @@ impl Sim {
             FrameKind::Feedback => self.c.cnm_dropped += 1,
             FrameKind::Ack => self.c.ack_dropped += 1,
             FrameKind::MacControl => {}
+            FrameKind::Probe => self.c.probe_dropped += 1,
         }
         self.frames.release(fid);
     }
@@ -62,6 +63,9 @@ impl Sim {
     /// control accounts for what the queue holds.
     fn enqueue(&mut self, port: u32, fid: FrameId) {
         let now = self.now;
+        if self.frames.get(fid).kind == FrameKind::Probe && self.probe_at_cp(port, fid) {
+            return;
+        }
         let (kind, prio, size) = {
             let f = self.frames.get(fid);
             (f.kind, f.prio, f.size)
@@ -109,6 +113,25 @@ impl Sim {
         }
     }
 
+    /// A probe is about to enter `port`'s queue: its CP may stamp it or answer it (seed 004).
+    /// True when it was answered (and consumed).
+    fn probe_at_cp(&mut self, port: u32, fid: FrameId) -> bool {
+        let now = self.now;
+        let p = &mut self.ports[port as usize];
+        let node = p.node;
+        let Some(cp) = &mut p.cp else { return false };
+        let prio = self.frames.get(fid).prio;
+        let q = QueueView { bytes: p.qdisc.class_bytes(prio), frames: p.qdisc.class_len(prio), rate_bps: p.rate_bps };
+        let Some(ans) = cp.on_probe(self.frames.get_mut(fid), q, port, node, now) else { return false };
+        p.c.feedback_sent += 1;
+        self.c.cnm_sent += 1;
+        self.c.probe_answered += 1;
+        self.frames.release(fid);
+        let id = self.frames.alloc(ans);
+        self.forward(node, id, NONE);
+        true
+    }
+
     pub(super) fn start_tx(&mut self, port: u32, fid: FrameId) {
         let now = self.now;
         let size = self.frames.get(fid).size;
@@ -152,6 +175,19 @@ impl Sim {
         if !p.qdisc.is_empty() || !p.ctrl.is_empty() {
             p.txdone_pending = true;
             self.queue.push(p.busy_until, Event::TxDone { port });
+        }
+    }
+
+    /// An oscillating port changes its service rate (from its next frame on).
+    pub(super) fn on_port_rate(&mut self, port: u32) {
+        let now = self.now;
+        let p = &mut self.ports[port as usize];
+        let Some(o) = &mut p.osc else { return };
+        let (rate, next) = o.on_timer(now);
+        p.set_rate(rate);
+        if let Some(t) = next {
+            let id = p.osc_timer;
+            self.arm(id, t);
         }
     }
 

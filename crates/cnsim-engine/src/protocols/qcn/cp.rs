@@ -25,6 +25,9 @@ pub struct CpParams {
     pub sample_base: u64,
     /// Multiply each sampling interval by U(0.85, 1.15) [impl].
     pub jitter: bool,
+    /// Oversampling: shorten the sampling interval with the last QntzFb (the table). Off: every
+    /// interval is `sample_base` (seed 004's stability runs: "Oversampling disabled").
+    pub oversampling: bool,
     /// Update Qold only when feedback is due (Fb < 0), as seed 000 §2.1 words it ("the queue size
     /// when the last feedback message was generated"); otherwise at every sample [impl].
     pub qold_on_feedback: bool,
@@ -79,11 +82,21 @@ impl CongestionPoint {
             self.qlen_old = qlen;
         }
         if self.p.sampling == Sampling::Table {
-            let base = self.p.sample_base as f64 / (1 + qntz_fb / 8) as f64;
+            let step = if self.p.oversampling { 1 + qntz_fb / 8 } else { 1 };
+            let base = self.p.sample_base as f64 / step as f64;
             let jitter = if self.p.jitter { rng.range(0.85, 1.15) } else { 1.0 };
             self.time_to_mark = (base * jitter) as i64;
         }
         Some(Sample { fb, qoff, qdelta, qntz_fb })
+    }
+
+    /// The current signed, quantized Fb at queue `qlen`, for a probe (seed 004): positive feedback
+    /// included, same scale as QntzFb, sampling state untouched.
+    pub fn probe_fb(&self, qlen: u64) -> i32 {
+        let qoff = qlen as f64 - self.p.qeq as f64;
+        let fb = -(qoff + self.p.w * (qlen as f64 - self.qlen_old as f64));
+        let q = self.quantize(-fb.abs()) as i32;
+        if fb < 0.0 { -q } else { q }
     }
 
     /// A CNM was generated from the sample taken at `qlen`. With Qold "the queue size when the
@@ -101,7 +114,7 @@ mod tests {
     use super::*;
 
     fn cp(sampling: Sampling) -> CongestionPoint {
-        CongestionPoint::new(CpParams { qeq: 25 * 1500, w: 2.0, sampling, sample_base: 150_000, jitter: false, qold_on_feedback: false })
+        CongestionPoint::new(CpParams { qeq: 25 * 1500, w: 2.0, sampling, sample_base: 150_000, jitter: false, oversampling: true, qold_on_feedback: false })
     }
 
     #[test]
@@ -135,6 +148,19 @@ mod tests {
     }
 
     #[test]
+    fn probe_fb_is_signed_and_leaves_the_state() {
+        let mut c = cp(Sampling::EveryFrame);
+        let mut r = Rng::stream(0, "t", "cp");
+        // Qold 0, q = 30 frames: −97 500 → −32 (as the CNM of quantized_feedback_by_hand).
+        assert_eq!(c.probe_fb(45_000), -32);
+        assert_eq!(c.probe_fb(45_000), -32); // Qold did not move
+        c.on_arrival(1500, 45_000, &mut r); // a sample: Qold = 45 000
+        // q = 10 frames: Qoff = −22 500, Qdelta = −30 000 → Fb = +82 500 → floor(82500·63/187500) = 27.
+        assert_eq!(c.probe_fb(15_000), 27);
+        assert_eq!(c.probe_fb(45_000), -2); // Qoff 7500, Qdelta 0 → Fb −7500 → −floor(2.52)
+    }
+
+    #[test]
     fn table_sampling_gaps() {
         let mut c = cp(Sampling::Table);
         let mut r = Rng::stream(0, "t", "cp");
@@ -155,6 +181,10 @@ mod tests {
         }
         assert_eq!(gaps[0], 100); // the first interval was loaded at QntzFb 0
         assert!(gaps[1..].iter().all(|&g| g == 13), "{gaps:?}");
+        // Oversampling off: 100 frames whatever the feedback.
+        let mut c = CongestionPoint::new(CpParams { oversampling: false, ..cp(Sampling::Table).p });
+        let sampled = (1..=300).filter(|_| c.on_arrival(1500, 1_000_000, &mut r).is_some()).count();
+        assert_eq!(sampled, 3);
     }
 
     #[test]

@@ -3,11 +3,13 @@
 //! the QCN pseudo-code v2.2 as public implementations read it.
 
 pub mod cp;
+pub mod probe;
 pub mod rp;
 pub mod wire;
 
 pub use cp::{CongestionPoint, CpParams, Sample, Sampling};
 pub use rp::{ReactionPoint, RpParams, RpVariant, TimerAction};
+pub use probe::{Answer, Probe, ProbeMode, Prober};
 pub use wire::Cnm;
 
 /// Largest quantized feedback: Fb is carried in 6 bits (802.1Qau; seed 000 §2.1).
@@ -30,6 +32,14 @@ pub const METRICS: &[Metric] = &[
     Metric { scope: "queues", name: "cnms_sent", unit: "frames", kind: "counter", doc: "CNMs this CP sent" },
     Metric { scope: "queues", name: "cnms_sent_window", unit: "frames", kind: "counter-window", doc: "CNMs this CP sent in the window" },
     Metric { scope: "queues", name: "qeq_frames", unit: "frames", kind: "gauge", doc: "the CP's Qeq in frames of simulation.frame_size" },
+    Metric { scope: "rps", name: "probes_sent", unit: "frames", kind: "counter", doc: "QCN probes the RP sent (seed 004's -P, -SP, -PP variants)" },
+    Metric { scope: "rps", name: "probe_positive", unit: "frames", kind: "counter", doc: "positive probe answers acted on" },
+    Metric { scope: "rps", name: "probe_negative", unit: "frames", kind: "counter", doc: "negative probe answers acted on" },
+    Metric { scope: "frames", name: "probe_sent", unit: "frames", kind: "counter", doc: "probe frames sent by reaction points" },
+    Metric { scope: "frames", name: "probe_answered", unit: "frames", kind: "counter", doc: "probes answered (by a CP, or returned by the destination); each answer is a feedback frame counted in cnm_sent" },
+    Metric { scope: "frames", name: "probe_unanswered", unit: "frames", kind: "counter", doc: "probes that reached their destination without an answer" },
+    Metric { scope: "frames", name: "probe_dropped", unit: "frames", kind: "counter", doc: "probes dropped by a full queue" },
+    Metric { scope: "frames", name: "probe_in_flight", unit: "frames", kind: "gauge", doc: "probes in queues and on wires at the end" },
     Metric { scope: "series", name: "rp.FLOW.cr", unit: "bit/s", kind: "series", doc: "CR of a flow's RP" },
     Metric { scope: "series", name: "rp.FLOW.tr", unit: "bit/s", kind: "series", doc: "TR of a flow's RP" },
     Metric { scope: "series", name: "session.SOURCE.cr", unit: "bit/s", kind: "series", doc: "session rate min over the source's RPs (multiple unicast, seed 000 §3)" },

@@ -1,6 +1,7 @@
 //! QCN reaction point: the per-flow rate limiter's rate controller (PROTOCOLS.md §3; seed 000
 //! §2.3; QCN pseudo-code v2.2 as public implementations read it). Rates are in bit/s.
 
+use super::probe::{Answer, ProbeMode, Prober, Reaction};
 use crate::core::rng::Rng;
 use crate::core::time::Time;
 
@@ -42,6 +43,14 @@ pub struct RpParams {
     pub jitter: bool,
     /// ByteCounter variant: AI cycles before HAI.
     pub ai_cycles: u32,
+    /// Drift factor: CR ← min(line rate, CR·drift) at each timer expiry, i.e. every timer period
+    /// without a CNM (seed 004's QCN-xx slide: "Drift factor = 1.005"; where in the cycle it
+    /// applies is not given — after the self-increase here [assumed]). 1 = off.
+    pub drift_factor: f64,
+    /// Probes (seed 004's -P, -SP, -PP; `probe.rs`), none by default.
+    pub probe: ProbeMode,
+    /// Size of a probe frame (64 B: the seed gives none).
+    pub probe_size: u32,
 }
 
 impl RpParams {
@@ -61,6 +70,9 @@ impl RpParams {
             extra_fast_recovery: true,
             jitter: true,
             ai_cycles: 5,
+            drift_factor: 1.0,
+            probe: ProbeMode::None,
+            probe_size: 64,
         }
     }
 }
@@ -88,6 +100,8 @@ pub struct ReactionPoint {
     pub cnms_received: u64,
     pub limiters_created: u64,
     pub first_cnm: Option<Time>,
+    /// Probing state (inactive unless `p.probe` asks for probes).
+    pub prober: Prober,
 }
 
 impl ReactionPoint {
@@ -103,6 +117,7 @@ impl ReactionPoint {
             cnms_received: 0,
             limiters_created: 0,
             first_cnm: None,
+            prober: Prober::new(p.probe),
         }
     }
 
@@ -154,6 +169,7 @@ impl ReactionPoint {
             let cycle = self.p.bc_limit as f64 * self.jitter(rng) * if half { 0.5 } else { 1.0 };
             self.tx_bcount = cycle as i64;
             self.self_increase();
+            self.prober.on_cycle();
         }
         self.maybe_release(queue_empty)
     }
@@ -167,6 +183,10 @@ impl ReactionPoint {
         let half = if self.timer_scount > self.p.fast_recovery_th { 0.5 } else { 1.0 };
         let next = now + (self.p.timer_period as f64 * self.jitter(rng) * half) as Time;
         self.self_increase();
+        self.prober.on_cycle();
+        if self.p.drift_factor != 1.0 {
+            self.cr = (self.cr * self.p.drift_factor).min(self.p.line_rate);
+        }
         match self.maybe_release(queue_empty) {
             TimerAction::Cancel => TimerAction::Cancel,
             _ => TimerAction::Arm(next),
@@ -179,9 +199,24 @@ impl ReactionPoint {
             self.si_count = 0;
             self.timer_scount = 0;
             self.tx_bcount = self.p.bc_limit as i64;
+            self.prober.on_release();
             return TimerAction::Cancel;
         }
         TimerAction::None
+    }
+
+    /// A probe's answer arrived at `now` (seed 004; `probe.rs`): a negative one decreases as a CNM
+    /// of that value, a positive one is one rate-increase cycle.
+    pub fn on_answer(&mut self, a: Answer, now: Time) -> TimerAction {
+        match self.prober.on_answer(a, self.active) {
+            Reaction::None => TimerAction::None,
+            Reaction::Decrease(q) => self.on_cnm(q, now),
+            Reaction::Increase => {
+                self.si_count += 1;
+                self.self_increase();
+                TimerAction::None
+            }
+        }
     }
 
     /// FR / AI / HAI step (PROTOCOLS.md §3).
@@ -347,6 +382,48 @@ mod tests {
         assert_eq!(last, TimerAction::Cancel);
         assert!(!r.active);
         assert_eq!(r.cr, G);
+    }
+
+    #[test]
+    fn probe_answers_move_the_rate() {
+        let mut r = ReactionPoint::new(RpParams { probe: ProbeMode::Cp, jitter: false, ..RpParams::standard(G) });
+        let mut g = rng();
+        r.on_cnm(63, 0);
+        r.prober.on_cnm(4);
+        let (cr, tr) = (r.cr, r.tr);
+        // A positive answer from the limiting CP: one fast-recovery cycle, CR = (CR + TR)/2.
+        assert_eq!(r.on_answer(Answer { fb: 10, cpid: 4 }, 1), TimerAction::None);
+        assert_eq!(r.cr, (cr + tr) / 2.0);
+        assert_eq!(r.tr, tr);
+        // A negative answer −63: a CNM cut (si_count ≠ 0 → TR := CR first).
+        let cr = r.cr;
+        assert!(matches!(r.on_answer(Answer { fb: -63, cpid: 4 }, 2), TimerAction::Arm(_)));
+        assert_eq!((r.cr, r.tr), (cr * 65.0 / 128.0, cr));
+        // A probe is due after a byte-counter cycle, with the target of the last CNM.
+        assert!(r.prober.take().is_none());
+        send(&mut r, 101 * 1500, &mut g);
+        assert_eq!(r.prober.take().map(|p| p.target), Some(4));
+        // Without probing nothing is ever due.
+        let mut q = rp(RpVariant::Standard);
+        q.on_cnm(63, 0);
+        send(&mut q, 101 * 1500, &mut g);
+        assert!(q.prober.take().is_none());
+    }
+
+    #[test]
+    fn drift_factor_at_timer_expiry() {
+        let mut r = ReactionPoint::new(RpParams { drift_factor: 1.005, timer_period: 500_000_000, jitter: false, ..RpParams::standard(G) });
+        let mut g = rng();
+        assert_eq!(r.on_cnm(63, 0), TimerAction::Arm(500_000_000)); // 500 µs (seed 004)
+        let (cr, tr) = (r.cr, r.tr); // 507.8125 Mb/s, 1 Gb/s
+        // First expiry: fast recovery (CR + TR)/2 = 753.90625 Mb/s, then × 1.005.
+        assert_eq!(r.on_timer(500_000_000, false, &mut g), TimerAction::Arm(1_000_000_000));
+        assert!((r.cr - (cr + tr) / 2.0 * 1.005).abs() < 1e-3, "{}", r.cr);
+        // Never above the line rate.
+        for i in 2..40 {
+            r.on_timer(i * 500_000_000, false, &mut g);
+        }
+        assert!(r.cr <= G);
     }
 
     #[test]

@@ -1,0 +1,75 @@
+"""QCN probes end to end (seed 004's -P, -SP, -PP variants; protocols/qcn/probe.rs): probes are
+real frames that CPs answer (or the destination returns), every probe is accounted for, answers
+are feedback frames, and positive answers speed the recovery once the congestion is gone."""
+
+import pytest
+
+import cnsim
+
+# S1, S2 → SW1 → SW2 → D; S3 → SW2 → D. Two CPs on S1's path (SW1>SW2 and SW2>D), the hotspot at SW2>D.
+SCENARIO = """
+[simulation]
+duration = "60ms"
+record_interval = "0s"
+[defaults]
+link = { rate = "10Gbps", delay = "0.5us" }
+queue = { capacity = "200000B" }
+[cp.qcn]
+qeq = "24000B"
+[[switch]]
+names = ["SW1", "SW2"]
+[[host]]
+names = ["S1..S3", "D"]
+[[link]]
+between = [["S1", "S2"], "SW1"]
+[[link]]
+between = ["SW1", "SW2"]
+[[link]]
+between = [["S3", "D"], "SW2"]
+[[flow]]
+from = ["S1", "S2", "S3"]
+to = "D"
+traffic = { kind = "bernoulli", load = 0.6 }
+stop = ["60ms", "30ms", "30ms"]
+rp = { qcn = { timer = "500us" } }
+"""
+
+
+def run(probe="none", **sets):
+    return cnsim.run(SCENARIO, set={"flow.0.rp.qcn.probe": probe, **sets}, progress=False, figures=False)
+
+
+@pytest.mark.parametrize("probe", ["cp", "sub-path", "path"])
+def test_every_probe_is_accounted_for(probe):
+    res = run(probe)
+    f = res.stats["frames"]
+    assert f["probe_sent"] > 0 and f["probe_answered"] > 0
+    assert f["probe_sent"] == f["probe_answered"] + f["probe_unanswered"] + f["probe_dropped"] + f["probe_in_flight"]
+    assert f["cnm_sent"] == f["cnm_delivered"] + f["cnm_dropped"] + f["cnm_in_flight"]
+    rps = res.stats["rps"]
+    assert sum(r["probes_sent"] for r in rps) == f["probe_sent"]
+    assert sum(r["probe_positive"] + r["probe_negative"] for r in rps) > 0
+    if probe == "path":
+        # Returned by the destination: a path always ends at D.
+        assert f["probe_unanswered"] == 0
+
+
+def test_no_probes_without_the_option():
+    f = run().stats["frames"]
+    assert "probe_sent" not in f
+    assert all(r["probes_sent"] == 0 for r in run().stats["rps"])
+
+
+def test_positive_answers_speed_the_recovery():
+    # S2 and S3 stop at 30 ms: S1's share goes from ~1/3 to the line rate. Positive answers add
+    # rate-increase cycles, so S1 gets back to its 6 Gb/s sooner with probes.
+    def s1_after(res):
+        return {f["name"]: f for f in res.stats["flows"]}["S1"]["receivers"][0]["bytes_window"]
+    plain = s1_after(run())
+    assert all(s1_after(run(p)) > plain for p in ["cp", "sub-path", "path"])
+
+
+def test_probes_need_a_unicast_flow():
+    bad = SCENARIO.replace('to = "D"', 'to = "G"').replace("[[flow]]", '[[group]]\nname = "G"\nmembers = ["D"]\n[[flow]]')
+    with pytest.raises(cnsim.ScenarioError, match="probes .* need a unicast flow"):
+        cnsim.run(bad, set={"flow.0.rp.qcn.probe": "cp"}, progress=False, figures=False)

@@ -1,0 +1,57 @@
+"""QCN as seed 004 runs it: the slide's parameters reach the engine (drift factor, oversampling
+off, CNM processing latency), each with an effect that could fail."""
+
+import pytest
+
+import cnsim
+
+SCENARIO = """
+[simulation]
+duration = "50ms"
+record_interval = "0s"
+[defaults]
+link = { rate = "10Gbps", delay = "0.5us" }
+queue = { capacity = "200000B" }
+[cp.qcn]
+qeq = "24000B"
+[[switch]]
+names = "SW"
+[[host]]
+names = ["S1..S4", "D"]
+[[link]]
+between = ["S1..S4", "SW"]
+[[link]]
+between = ["SW", "D"]
+[[flow]]
+from = "S1..S4"
+to = "D"
+traffic = { kind = "bernoulli", load = 0.5 }
+rp = { qcn = { timer = "500us", r_ai = "12Mbps", bc_limit = "150000B" } }
+"""
+
+
+def run(**sets):
+    return cnsim.run(SCENARIO, set=sets, progress=False, figures=False)
+
+
+def test_cnm_processing_latency_delays_the_first_reaction_by_exactly_that():
+    a = run().stats["rps"]
+    b = run(**{"flow.0.limiter.feedback_latency": "5us"}).stats["rps"]
+    first = min(a, key=lambda r: r["first_cnm_s"])
+    late = {r["name"]: r for r in b}[first["name"]]
+    assert late["first_cnm_s"] - first["first_cnm_s"] == pytest.approx(5e-6, abs=1e-12)
+
+
+def test_oversampling_off_sends_fewer_cnms():
+    on = run().stats["frames"]["cnm_sent"]
+    off = run(**{"cp.qcn.oversampling": False}).stats["frames"]["cnm_sent"]
+    assert off < on
+
+
+def test_drift_factor_raises_the_rates():
+    def mean_cr(res):
+        return sum(r["cr_mean_bps"] for r in res.stats["rps"]) / 4
+    plain, drift = run(), run(**{"flow.0.rp.qcn.drift_factor": 1.005})
+    assert mean_cr(drift) > mean_cr(plain)
+    with pytest.raises(cnsim.ScenarioError, match="drift_factor must be in"):
+        run(**{"flow.0.rp.qcn.drift_factor": 0.9})
