@@ -9,3 +9,18 @@ command -v cargo >/dev/null || { echo "setup: cargo (Rust) is required: https://
 [ -x .venv/bin/python ] || "$PY" -m venv .venv
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e ".[test,dask]"
+
+# tshark decodes cnsim's captures in the tests (tests/test_capture.py; skipped without it). Installed
+# from the system's packages when missing and possible (root with apt-get), never interactively.
+if ! command -v tshark >/dev/null; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+        echo "setup: installing tshark (apt-get) for the capture tests"
+        if ! { DEBIAN_FRONTEND=noninteractive apt-get update -qq \
+               && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+                  -o DPkg::Lock::Timeout=600 tshark >/dev/null; }; then
+            echo "setup: could not install tshark; the tshark decoding tests will be skipped" >&2
+        fi
+    else
+        echo "setup: tshark not found and not installable here (needs root and apt-get); the tshark decoding tests will be skipped" >&2
+    fi
+fi

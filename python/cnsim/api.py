@@ -99,6 +99,8 @@ def run(
     progress: bool | None = None,
     figures: bool = True,
     force: bool = False,
+    pcap=None,
+    trace=None,
 ) -> Result:
     """Run a scenario (a path, or TOML text) and return its `Result`.
 
@@ -110,6 +112,11 @@ def run(
     The output location is checked before the run (see `cnsim.outputs`): a directory holding files
     cnsim did not write there is refused (FileExistsError) unless `force`, which writes cnsim's
     files into it and keeps every other file as it is.
+
+    `pcap` captures frames (True: all; a filter string such as "node=sw0 kind=cnm,pause"; or a
+    `cnsim.capture.CaptureSpec` with a snap length and a size bound): `Result.capture`, written
+    as capture.pcapng. `trace` records protocol events ("all" or kinds such as
+    "cnm_sent,drop"; see `cnsim.trace`): `Result.trace`, written as trace.parquet.
     """
     from . import _core
     from .outputs import check_output
@@ -120,6 +127,7 @@ def run(
     if out is not None:
         check_output(_args.path(out, "out"), force=force)
     sim = _core.Simulation(text, path, _overrides(set, path), seed)
+    taps = _enable_taps(sim, pcap, trace)
     if progress is None:
         progress = sys.stderr.isatty()
     try:
@@ -131,9 +139,37 @@ def run(
         sim.stop("interrupted")
         raise
     result = Result.from_simulation(sim)
+    _collect_taps(sim, result, taps)
     if out is not None:
         result.write(out, figures=figures, force=force)
     return result
+
+
+def _enable_taps(sim, pcap, trace) -> dict:
+    """Turn on the capture and the trace the caller asked for (before the run)."""
+    from . import capture, trace as trace_mod
+
+    taps = {}
+    spec = capture.CaptureSpec.of(pcap)
+    if spec is not None:
+        taps["pcap"] = capture.enable(sim, spec)
+    if trace is not None and trace is not False:
+        sim.enable_trace(trace_mod.mask(trace))
+        taps["trace"] = True
+    return taps
+
+
+def _collect_taps(sim, result: Result, taps: dict) -> None:
+    import json
+
+    from . import capture, trace as trace_mod
+
+    if "pcap" in taps:
+        result.capture = capture.Capture.from_simulation(sim, taps["pcap"])
+    if "trace" in taps:
+        d = json.loads(sim.describe_json())
+        result.trace = trace_mod.frame(sim.trace(), sim.port_names(), [n["name"] for n in d["nodes"]],
+                                       [f["name"] for f in d["flows"]])
 
 
 def _drive(sim, after_chunk) -> None:

@@ -95,8 +95,21 @@ def cli() -> None:
               help="Write into an output directory that holds other files too: cnsim replaces only its own files "
                    "(those its manifest .cnsim-run.json lists) and keeps every other file as it is.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary table.")
+@click.option("--pcap", "pcap", is_flag=False, flag_value="", default=None, metavar="[FILTER]",
+              help="Capture frames into OUT/capture.pcapng (pcapng, one interface per port). FILTER: "
+                   "'node=NAME port=NODE>PEER kind=data,cnm,bcn,pause,ack' (all optional, wildcards allowed); "
+                   "put it after SCENARIO or write --pcap=FILTER.")
+@click.option("--pcap-max-mb", type=click.FloatRange(0, min_open=True), metavar="MB",
+              help="Stop capturing once the capture reaches MB megabytes (the run goes on; the summary says when).")
+@click.option("--pcap-snaplen", type=click.IntRange(64), default=256, show_default=True, metavar="BYTES",
+              help="Bytes kept of each captured frame.")
+@click.option("--trace", "trace", metavar="KINDS",
+              help="Record protocol events into OUT/trace.parquet: 'all' or some of cnm_sent, cnm_received, "
+                   "bcn_sent, bcn_received, drop, limiter_created, limiter_released, pause_sent, pause_received, "
+                   "representative.")
 @_guard_options
 def run(scenario: Path, out: Path | None, sets, seed, no_figures: bool, force: bool, quiet: bool,
+        pcap: str | None, pcap_max_mb: float | None, pcap_snaplen: int, trace: str | None,
         max_events, max_wall, max_series_mb) -> None:
     """Run SCENARIO; write summary.json, series.parquet, figures/ and scenario.toml to the output.
 
@@ -105,9 +118,13 @@ def run(scenario: Path, out: Path | None, sets, seed, no_figures: bool, force: b
     starts, unless --force. A run stopped by a guard (--max-events, --max-wall, --max-series-mb)
     keeps what it recorded and says which guard stopped it.
     """
+    from .capture import CaptureSpec
     from .outputs import file_name
 
     out = out or Path("out") / file_name(scenario.stem)
+    spec = None
+    if pcap is not None:
+        spec = CaptureSpec(filter=pcap, snaplen=pcap_snaplen, max_bytes=int(pcap_max_mb * 1e6) if pcap_max_mb else 0)
     result = api.run(
         scenario,
         set=[*sets, *_guard_sets(max_events, max_wall, max_series_mb)],
@@ -116,7 +133,11 @@ def run(scenario: Path, out: Path | None, sets, seed, no_figures: bool, force: b
         progress=False if quiet else None,
         figures=not no_figures,
         force=force,
+        pcap=spec,
+        trace=trace,
     )
+    if result.capture is not None and result.capture.note():
+        click.echo(result.capture.note(), err=True)
     if not quiet:
         _print_summary(result, out)
     elif result.stats.get("stopped_by"):
@@ -366,6 +387,18 @@ def reproduce(experiment: str | None, list_: bool, out: Path | None, seeds: int,
         if client is not None:
             client.close()
     click.echo(f"wrote {report} ({time.monotonic() - t0:.0f} s)")
+
+
+@cli.command("wireshark-plugin")
+def wireshark_plugin() -> None:
+    """Print the path of cnsim's Wireshark Lua dissector (CN-TAG, CNM, BCN, cnsim's shim).
+
+    Use it as `wireshark -X lua_script:$(cnsim wireshark-plugin) OUT/capture.pcapng`, or copy it
+    into Wireshark's personal Lua plugins folder.
+    """
+    from .capture import dissector_path
+
+    click.echo(str(dissector_path()))
 
 
 def main() -> None:

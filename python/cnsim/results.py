@@ -63,6 +63,8 @@ class Result:
         self._values = np.frombuffer(series["value"], dtype="<f8")
         if not len(self._codes) == len(self._t) == len(self._values):
             raise ValueError("series: index, t and value differ in length")
+        self.capture = None  # cnsim.capture.Capture, when the run captured frames
+        self.trace = None  # the event trace (a DataFrame, see cnsim.trace), when the run traced
 
     @classmethod
     def from_simulation(cls, sim) -> "Result":

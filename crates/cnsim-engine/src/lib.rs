@@ -13,6 +13,7 @@ pub mod protocols;
 pub mod report;
 pub mod scenario;
 pub mod sim;
+pub mod tap;
 pub mod traffic;
 pub mod units;
 

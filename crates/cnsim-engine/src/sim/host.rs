@@ -23,10 +23,15 @@ impl Sim {
         if snd.buf.len() >= snd.buf_cap {
             snd.source_dropped += 1;
             self.c.data_source_dropped += copies;
+            if self.tap.is_some() {
+                let (host, flow) = (snd.host, if snd.flows.is_empty() { NONE } else { snd.flows.start });
+                self.tap_drop(host, NONE, None, flow, crate::tap::trace::LIMITER_BUFFER);
+            }
         } else {
             snd.buf.push_back(now);
             self.limited += 1;
         }
+        let snd = &mut self.senders[s as usize];
         let next = now + snd.gen.next_gap(&mut snd.rng);
         if next < snd.stop {
             self.queue.push(next, Event::AppTick { sender: s });
@@ -137,6 +142,9 @@ impl Sim {
     /// Flow `f`'s CR may have changed: update its statistics and its session's rate (min over the
     /// session's RPs), and wake its limiter if the rate that paces it left 0.
     pub(super) fn note_rate(&mut self, f: u32) {
+        if self.tap.is_some() {
+            self.tap_rp(f);
+        }
         let now = self.now;
         if self.flows[f as usize].note_cr(now).is_none() {
             return;
@@ -205,6 +213,9 @@ impl Sim {
                 }
             }
             FrameKind::Feedback => {
+                if self.tap.is_some() {
+                    self.tap_feedback(node, &f);
+                }
                 self.frames.release(fid);
                 self.c.cnm_delivered += 1;
                 let fl = &mut self.flows[f.flow as usize];
