@@ -226,23 +226,21 @@ def _print_bench_row(row: dict, header: bool) -> None:
 
 
 def _grid(ctx, param, value: tuple[str, ...]) -> dict[str, list[str]]:
-    grid: dict[str, list[str]] = {}
-    for item in value:
-        key, sep, values = item.partition("=")
-        key = key.strip()
-        vals = [v.strip() for v in values.split(",") if v.strip()]
-        if not sep or not key or not vals:
-            raise click.BadParameter(f"{item!r}: expected KEY=V1,V2,...")
-        if key in grid:
-            raise click.BadParameter(f"{key!r} given twice; list all its values in one --grid")
-        grid[key] = vals
-    return grid
+    from .grid import parse
+
+    try:
+        return parse(value, f"--{param.name}")
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
 
 
 @cli.command()
 @click.argument("scenario", required=False, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--grid", "grid", multiple=True, callback=_grid, metavar="KEY=V1,V2,...",
-              help="Values of a scenario key to sweep, e.g. --grid 'cp.qcn.qeq=25 frames,50 frames' (repeatable).")
+              help="Values of a scenario key to sweep: a list (--grid 'cp.qcn.qeq=25 frames,50 frames'; quote a value "
+                   "holding a comma) or a range (--grid 'cp.qcn.qeq=16..64 step 16 frames'). Repeatable: the product.")
+@click.option("--zip", "zipped", multiple=True, callback=_grid, metavar="KEY=V1,V2,...",
+              help="Keys whose values vary together (same number of values each), e.g. --zip 'a=1,2' --zip 'b=x,y'.")
 @SETS
 @click.option("--seeds", default=3, show_default=True, type=click.IntRange(1), help="Seeds 1..N per grid point.")
 @click.option("--jobs", type=click.IntRange(1), help="Worker processes [all cores].")
@@ -253,7 +251,7 @@ def _grid(ctx, param, value: tuple[str, ...]) -> dict[str, list[str]]:
 @click.option("--status", "status_dir", type=click.Path(exists=True, file_okay=False, path_type=Path), metavar="DIR",
               help="Print the done / failed / missing counts of the sweep in DIR and exit.")
 @_guard_options
-def sweep(scenario: Path | None, grid: dict, sets, seeds: int, jobs: int | None, out: Path | None,
+def sweep(scenario: Path | None, grid: dict, zipped: dict, sets, seeds: int, jobs: int | None, out: Path | None,
           dask_address: str | None, retry_failed: bool, status_dir: Path | None,
           max_events, max_wall, max_series_mb) -> None:
     """Run SCENARIO at every point of the grid × seeds; write sweep.parquet (one row per run).
@@ -274,11 +272,11 @@ def sweep(scenario: Path | None, grid: dict, sets, seeds: int, jobs: int | None,
     sets = [*sets, *_guard_sets(max_events, max_wall, max_series_mb)]
     client = _dask_client(dask_address) if dask_address else None
     try:
-        df, counts = _sweep(scenario, grid, seeds, jobs, None, out, sets, client, retry_failed)
+        df, counts = _sweep(scenario, grid, seeds, jobs, None, out, sets, client, retry_failed, zipped)
     finally:
         if client is not None:
             client.close()
-    _print_sweep(df, list(grid), out / PARQUET, counts)
+    _print_sweep(df, [*grid, *zipped], out / PARQUET, counts)
     if df["error"].notna().any():
         click.get_current_context().exit(1)
 
@@ -387,6 +385,65 @@ def reproduce(experiment: str | None, list_: bool, out: Path | None, seeds: int,
         if client is not None:
             client.close()
     click.echo(f"wrote {report} ({time.monotonic() - t0:.0f} s)")
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--where", metavar="EXPR",
+              help="Keep the rows where EXPR holds (pandas query syntax; quote keys with backticks: "
+                   "'`cp.qcn.qeq [frames]` >= 50 and seed < 3').")
+@click.option("--by", metavar="COL,...",
+              help="Aggregate over seeds per group of these columns: mean and 95 %% CI (default with --agg: the grid keys).")
+@click.option("--agg", is_flag=True, help="Aggregate over seeds per grid point (mean, 95 %% CI, n).")
+@click.option("--metrics", metavar="M,...", help="Only these metrics (default: all).")
+@click.option("--csv", "csv_path", type=click.Path(dir_okay=False, path_type=Path), help="Write the table as CSV.")
+@click.option("--parquet", "parquet_path", type=click.Path(dir_okay=False, path_type=Path), help="Write the table as Parquet.")
+@click.option("--plot", "plot_metric", metavar="METRIC", help="Draw METRIC (mean ± 95 %% CI over seeds) over --x.")
+@click.option("--x", "x", metavar="KEY", help="The swept parameter on the x axis (its numeric 'KEY [UNIT]' column is used).")
+@click.option("--hue", metavar="KEY", help="One line per value of KEY.")
+@click.option("-o", "--out", "fig_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="Figure file for --plot [METRIC.png].")
+def results(paths, where, by, agg, metrics, csv_path, parquet_path, plot_metric, x, hue, fig_path) -> None:
+    """List, filter, aggregate, export and plot the results in run and sweep directories.
+
+    PATHS are `cnsim run` or `cnsim sweep` output directories, or folders holding them. Without
+    --by/--agg the table has one row per run.
+    """
+    from . import query
+
+    df = query.load(paths)
+    grid = df.attrs.get("grid", [])
+    if where:
+        try:
+            df = df.query(where)
+        except Exception as exc:  # pandas raises many kinds for a bad expression
+            raise click.BadParameter(f"{where!r}: {exc}", param_hint="--where") from None
+    wanted = [m.strip() for m in metrics.split(",")] if metrics else None
+    if plot_metric:
+        if not x:
+            if len(grid) != 1:
+                raise click.UsageError("--plot needs --x KEY (the swept parameter on the x axis)")
+            x = grid[0]
+        path = fig_path or Path(f"{plot_metric}.png")
+        query.plot(df, plot_metric, x, hue, path)
+        click.echo(f"wrote {path}")
+        return
+    keys = [c.strip() for c in by.split(",")] if by else (grid if agg else None)
+    if keys is not None:
+        table = query.aggregate(df, keys, wanted)
+    else:
+        table = df if wanted is None else df[[c for c in df.columns if c not in query.metric_columns(df)] + wanted]
+    if csv_path:
+        table.to_csv(csv_path, index=False)
+        click.echo(f"wrote {csv_path}", err=True)
+    if parquet_path:
+        table.to_parquet(parquet_path, index=False)
+        click.echo(f"wrote {parquet_path}", err=True)
+    if not csv_path and not parquet_path:
+        import pandas as pd
+
+        with pd.option_context("display.max_rows", 60, "display.max_columns", 30, "display.width", 200):
+            click.echo(table.to_string(index=False))
 
 
 @cli.command("wireshark-plugin")

@@ -54,6 +54,7 @@ def sweep(
     set: Overrides = None,
     client=None,
     retry_failed: bool = False,
+    zip: Mapping[str, Sequence] | None = None,
 ) -> pd.DataFrame:
     """Run `scenario` at every point of `grid` × `seeds`; return one row per run.
 
@@ -76,16 +77,20 @@ def sweep(
     (atomically). The directory is locked while the sweep runs (`DirectoryLocked` for a second
     one), and must be new, empty or a sweep's.
 
-    Columns: one per grid key (values as given), `seed`, the scalars of `summary["global"]`, the
+    `zip` maps keys whose values vary together (lists of one length): the zipped tuples are one
+    more axis of the product, after the `grid` keys (`cnsim.grid` has the CLI's range syntax).
+
+    Columns: one per grid key (the values as text, as the CLI gives them), then `KEY [UNIT]`
+    (float64) for each key whose values are all numbers with one unit (`[1]`: no unit), `seed`, the scalars of `summary["global"]`, the
     main CP's `q_mean_frames`, `q_std_frames`, `q_dev_from_qeq_frames`, `events`, `stopped_by`
     (None, or the guard that stopped the run early: its metrics are partial) and `error` (None,
     or the message of the run's failure; its metrics are then missing). Rows are in (grid order,
     seed) order, so the same arguments give the same table whatever `jobs` or `client` is.
     """
-    return _sweep(scenario, grid, seeds, jobs, progress, out, set, client, retry_failed)[0]
+    return _sweep(scenario, grid, seeds, jobs, progress, out, set, client, retry_failed, zip)[0]
 
 
-def _sweep(scenario, grid, seeds, jobs, progress, out, set, client, retry_failed) -> tuple[pd.DataFrame, dict]:
+def _sweep(scenario, grid, seeds, jobs, progress, out, set, client, retry_failed, zipped=None) -> tuple[pd.DataFrame, dict]:
     """`sweep`, also returning counts: {"runs", "skipped", "ran"}."""
     from . import _core
 
@@ -98,6 +103,17 @@ def _sweep(scenario, grid, seeds, jobs, progress, out, set, client, retry_failed
     _core.check(text, label, base)  # the scenario itself first: one clear error
 
     points = list(itertools.product(*values))
+    if zipped:
+        zkeys, zvalues = _grid_values(zipped)
+        if len({len(v) for v in zvalues}) != 1:
+            lengths = ", ".join(f"{k} has {len(v)}" for k, v in zip(zkeys, zvalues))
+            raise ValueError(f"--zip: zipped keys need the same number of values ({lengths})")
+        both = [k for k in zkeys if k in keys]
+        if both:
+            raise ValueError(f"--zip: {both[0]!r} is also a --grid key")
+        axis = list(zip(*zvalues))
+        points = [(*p, *z) for p in points for z in axis]
+        keys = [*keys, *zkeys]
     point_sets = [base + [(k, _value_text(v)) for k, v in zip(keys, point)] for point in points]
     errors, report = validate_points(text, label, [ps[len(base):] for ps in point_sets], base)
     if report:  # said before anything runs; those runs fail at once, the others go on
@@ -116,8 +132,10 @@ def _sweep(scenario, grid, seeds, jobs, progress, out, set, client, retry_failed
         title = f"sweep {Path(label).stem}"
         results, counts = execute_stored(run_one, tasks, store, run_keys, labels=labels, jobs=jobs, client=client,
                                          progress=progress, title=title, retry_failed=retry_failed, invalid=invalid)
-        rows = [{**dict(zip(keys, point)), "seed": seed, **_as_row(r)} for (point, seed), r in zip(runs, results)]
+        rows = [{**dict(zip(keys, map(_value_text, point))), "seed": seed, **_as_row(r)}
+                for (point, seed), r in zip(runs, results)]
         df = pd.DataFrame(rows, columns=_columns(keys, rows))
+        df = add_unit_columns(df, keys)
         df["events"] = df["events"].astype("Int64")
         for col in ("stopped_by", "error"):  # None, not NaN
             df[col] = pd.Series([r.get(col) for r in rows], index=df.index, dtype=object)
@@ -454,6 +472,20 @@ def run_one(task: tuple[str, str, list[tuple[str, str]], int]) -> dict:
     row["stopped_by"] = stats.get("stopped_by")
     row["error"] = None
     return row
+
+
+def add_unit_columns(df: pd.DataFrame, keys: Sequence[str]) -> pd.DataFrame:
+    """Insert `KEY [UNIT]` (float64) after the grid keys for each key whose values are all
+    numbers with one unit (see `cnsim.grid.unit_column`)."""
+    from .grid import unit_column
+
+    at = len(keys)
+    for key in keys:
+        found = unit_column(df[key].tolist())
+        if found is not None:
+            df.insert(at, f"{key} [{found[0]}]", pd.Series(found[1], index=df.index, dtype="float64"))
+            at += 1
+    return df
 
 
 def _error_row(message: str) -> dict:
