@@ -5,6 +5,9 @@ added the same way (`@cli.command()`), in their own modules if they grow.
 """
 
 import json
+import logging
+import sys
+import warnings
 from pathlib import Path
 
 import click
@@ -72,6 +75,10 @@ class _Cli(click.Group):
     """A group that reports a user's error — a bad scenario or argument (ValueError), an output
     location that cannot be used (OSError) — as `error: <message>` (exit 2), without traceback."""
 
+    def make_context(self, *args, **kwargs):
+        _setup_logging()  # before -v/-q are parsed
+        return super().make_context(*args, **kwargs)
+
     def invoke(self, ctx: click.Context):
         try:
             return super().invoke(ctx)
@@ -80,12 +87,75 @@ class _Cli(click.Group):
             ctx.exit(2)
 
 
-@click.group(cls=_Cli)
+LOG = logging.getLogger("cnsim")
+
+
+def _set_verbosity(ctx, param, value) -> None:
+    """-v (repeatable) / -q, on the group and on every command: the `cnsim` logger's level."""
+    if not value:
+        return
+    if param.name == "quiet":
+        LOG.setLevel(logging.ERROR)
+    else:
+        LOG.setLevel(logging.INFO if value == 1 else logging.DEBUG)
+
+
+def quiet() -> bool:
+    """-q was given: no progress, no summary, no warnings (errors only)."""
+    return LOG.getEffectiveLevel() >= logging.ERROR
+
+
+def _verbosity(fn):
+    fn = click.option("-q", "--quiet", is_flag=True, expose_value=False, callback=_set_verbosity,
+                      help="Errors only: no progress, summary or warnings.")(fn)
+    fn = click.option("-v", "--verbose", count=True, expose_value=False, callback=_set_verbosity,
+                      help="More detail (-vv: even more).")(fn)
+    return fn
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    if not quiet():
+        click.echo(f"warning: {message}", err=True)
+
+
+def _version(ctx, param, value) -> None:
+    if not value or ctx.resilient_parsing:
+        return
+    from . import _core
+    from .identity import build_id
+
+    click.echo(f"cnsim {_core.version()} (engine build {build_id()}, source revision {_core.source_revision()})")
+    ctx.exit()
+
+
+def _setup_logging() -> None:
+    """`cnsim` log records to stderr as plain lines (level WARNING until -v/-q say otherwise);
+    Python warnings (e.g. the scenario's likely mistakes) as `warning: …` lines."""
+    if not LOG.handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(message)s"))
+        LOG.addHandler(handler)
+        LOG.propagate = False
+    for handler in LOG.handlers:
+        handler.setStream(sys.stderr)
+    LOG.setLevel(logging.WARNING)
+    warnings.showwarning = _show_warning
+
+
+@click.group(cls=_Cli, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_version,
+              help="Print cnsim's version, the engine's build id and source revision, and exit.")
+@_verbosity
 def cli() -> None:
-    """Packet-level simulation of congestion notification (QCN and kin)."""
+    """Packet-level simulation of congestion notification (QCN and kin).
+
+    Shell completion (bash, zsh, fish): see docs/cli.md, e.g.
+    eval "$(_CNSIM_COMPLETE=bash_source cnsim)" in ~/.bashrc.
+    """
 
 
 @cli.command()
+@_verbosity
 @SCENARIO
 @click.option("-o", "--out", type=click.Path(path_type=Path), help="Output directory [out/<stem>].")
 @SETS
@@ -94,7 +164,6 @@ def cli() -> None:
 @click.option("--force", is_flag=True,
               help="Write into an output directory that holds other files too: cnsim replaces only its own files "
                    "(those its manifest .cnsim-run.json lists) and keeps every other file as it is.")
-@click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary table.")
 @click.option("--pcap", "pcap", is_flag=False, flag_value="", default=None, metavar="[FILTER]",
               help="Capture frames into OUT/capture.pcapng (pcapng, one interface per port). FILTER: "
                    "'node=NAME port=NODE>PEER kind=data,cnm,bcn,pause,ack' (all optional, wildcards allowed); "
@@ -108,7 +177,7 @@ def cli() -> None:
                    "bcn_sent, bcn_received, drop, limiter_created, limiter_released, pause_sent, pause_received, "
                    "representative.")
 @_guard_options
-def run(scenario: Path, out: Path | None, sets, seed, no_figures: bool, force: bool, quiet: bool,
+def run(scenario: Path, out: Path | None, sets, seed, no_figures: bool, force: bool,
         pcap: str | None, pcap_max_mb: float | None, pcap_snaplen: int, trace: str | None,
         max_events, max_wall, max_series_mb) -> None:
     """Run SCENARIO; write summary.json, series.parquet, figures/ and scenario.toml to the output.
@@ -130,7 +199,7 @@ def run(scenario: Path, out: Path | None, sets, seed, no_figures: bool, force: b
         set=[*sets, *_guard_sets(max_events, max_wall, max_series_mb)],
         seed=seed,
         out=out,
-        progress=False if quiet else None,
+        progress=False if quiet() else "auto",
         figures=not no_figures,
         force=force,
         pcap=spec,
@@ -138,7 +207,7 @@ def run(scenario: Path, out: Path | None, sets, seed, no_figures: bool, force: b
     )
     if result.capture is not None and result.capture.note():
         click.echo(result.capture.note(), err=True)
-    if not quiet:
+    if not quiet():
         _print_summary(result, out)
     elif result.stats.get("stopped_by"):
         click.echo(f"stopped early: {result.stats['stopped_by']}", err=True)
@@ -169,12 +238,15 @@ def _format(value) -> str:
 
 
 @cli.command()
+@_verbosity
 @SCENARIO
 @SETS
 @click.option("--resolved", is_flag=True, help="Also print the resolved scenario as TOML.")
 def check(scenario: Path, sets, resolved: bool) -> None:
     """Validate SCENARIO without running it."""
     text = api.check(scenario, set=list(sets))
+    for message in api.lint(scenario, set=list(sets)):
+        warnings.warn(message, api.ScenarioWarning, stacklevel=1)
     if resolved:
         click.echo(text, nl=False)
     click.echo(f"ok: {scenario}", err=resolved)
@@ -188,6 +260,7 @@ def _int_list(ctx, param, value: str) -> list[int]:
 
 
 @cli.command()
+@_verbosity
 @click.option("--sources", default="10,100", callback=_int_list, help="Source counts, e.g. 10,100.")
 @click.option("--qcn/--no-qcn", default=True, help="With or without QCN.")
 @click.option("--both", is_flag=True, help="Run each case with and without QCN.")
@@ -235,6 +308,7 @@ def _grid(ctx, param, value: tuple[str, ...]) -> dict[str, list[str]]:
 
 
 @cli.command()
+@_verbosity
 @click.argument("scenario", required=False, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--grid", "grid", multiple=True, callback=_grid, metavar="KEY=V1,V2,...",
               help="Values of a scenario key to sweep: a list (--grid 'cp.qcn.qeq=25 frames,50 frames'; quote a value "
@@ -347,6 +421,7 @@ def _mean_std(values) -> str:
 
 
 @cli.command()
+@_verbosity
 @click.argument("experiment", required=False)
 @click.option("--list", "list_", is_flag=True, help="List the experiments that can be reproduced.")
 @click.option("-o", "--out", type=click.Path(path_type=Path), help="Output directory [out/<experiment>].")
@@ -388,6 +463,7 @@ def reproduce(experiment: str | None, list_: bool, out: Path | None, seeds: int,
 
 
 @cli.command()
+@_verbosity
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--where", metavar="EXPR",
               help="Keep the rows where EXPR holds (pandas query syntax; quote keys with backticks: "
@@ -447,6 +523,7 @@ def results(paths, where, by, agg, metrics, csv_path, parquet_path, plot_metric,
 
 
 @cli.command("wireshark-plugin")
+@_verbosity
 def wireshark_plugin() -> None:
     """Print the path of cnsim's Wireshark Lua dissector (CN-TAG, CNM, BCN, cnsim's shim).
 

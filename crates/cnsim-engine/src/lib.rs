@@ -8,6 +8,7 @@ pub mod bench;
 mod build;
 pub mod core;
 pub mod describe;
+mod lint;
 pub mod net;
 pub mod protocols;
 pub mod report;

@@ -23,6 +23,13 @@ fn build_id() -> String {
     format!("{}+{}", env!("CARGO_PKG_VERSION"), &env!("CNSIM_ENGINE_HASH")[..12])
 }
 
+/// The source revision the engine was built from (`git describe`-like: commit, "-dirty" when
+/// the work tree had changes), or "unknown" outside a git checkout.
+#[pyfunction]
+fn source_revision() -> &'static str {
+    env!("CNSIM_GIT_REV")
+}
+
 /// Validate a scenario and return it resolved (defaults filled, overrides applied) as TOML.
 #[pyfunction]
 #[pyo3(signature = (text, path, overrides = Vec::new()))]
@@ -111,6 +118,10 @@ impl Simulation {
     fn describe_json(&self) -> String {
         self.sim.describe().to_string()
     }
+    /// Likely mistakes in the built scenario (warnings, one sentence each).
+    fn warnings(&self) -> Vec<String> {
+        self.sim.lint()
+    }
     /// Port names ("NODE>PEER") by port id.
     fn port_names(&self) -> Vec<String> {
         self.sim.port_names()
@@ -191,6 +202,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Simulation>()?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add_function(wrap_pyfunction!(build_id, m)?)?;
+    m.add_function(wrap_pyfunction!(source_revision, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_function(wrap_pyfunction!(describe, m)?)?;
     m.add_function(wrap_pyfunction!(metric_declarations, m)?)?;
