@@ -14,7 +14,7 @@ from pathlib import Path
 from . import _args
 from .results import Result
 
-Scenario = str | Path
+Scenario = str | Path  # or a cnsim.Scenario, or a dict (see cnsim.scenario)
 Overrides = Mapping[str, object] | Iterable[str] | None
 
 LOG = logging.getLogger("cnsim")
@@ -29,7 +29,15 @@ MAX_EVENTS_PER_CALL = 5_000_000  # and at most this many events per slice (bound
 
 
 def _source(scenario: Scenario) -> tuple[str, str]:
-    """(TOML text, path label): a str with a newline is TOML text, anything else a file path."""
+    """(TOML text, path label) of a `cnsim.Scenario`, a dict (the TOML document as data), a path,
+    or — kept for compatibility — a str holding a newline, read as TOML text."""
+    from .scenario import Scenario as Explicit
+
+    if isinstance(scenario, Explicit):
+        return scenario.text, scenario.label
+    if isinstance(scenario, Mapping):
+        s = Explicit.from_dict(scenario)
+        return s.text, s.label
     scenario = _args.scenario(scenario)
     if isinstance(scenario, str):
         return scenario, "<string>"
