@@ -126,3 +126,22 @@ def test_zipped_keys_vary_together(tmp_path):
     assert list(zip(df["cp.qcn.qeq"], df["cp.qcn.sample_base"])) == [("25 frames", "150000B"), ("50 frames", "75000B")]
     with pytest.raises(ValueError, match="same number of values"):
         cnsim.sweep(SCENARIO, {}, zip={"cp.qcn.qeq": ["25 frames"], "cp.qcn.w": [1, 2]}, seeds=1, jobs=1, set=SHORT)
+
+
+def test_sweep_keeps_tables_by_default_and_series_on_request(tmp_path, swept):
+    base, _ = swept
+    from cnsim.sweep import run_files
+
+    files = run_files(base / "cli")  # the CLI sweep kept its tables (the default)
+    assert set(files["file"]) == {"flows", "queues", "rps"} and len(files) == 12 * 3
+    cli("sweep", SCENARIO, "--grid", "cp.qcn.qeq=25 frames", "--seeds", 1, "--jobs", 1, "--keep", "tables",
+        "--keep", "series", "-o", tmp_path / "s", *[a for s in SHORT for a in ("--set", s)])
+    kept = run_files(tmp_path / "s")
+    assert set(kept["file"]) == {"flows", "queues", "rps", "series"}
+    series = pd.read_parquet(kept[kept["file"] == "series"]["path"].iloc[0])
+    assert {"name", "t", "value"} <= set(series.columns) and len(series) > 100
+    rps = pd.read_parquet(kept[kept["file"] == "rps"]["path"].iloc[0])
+    assert len(rps) == 4 and "name" in rps.columns
+    none = cnsim.sweep(SCENARIO, {"cp.qcn.qeq": ["25 frames"]}, seeds=1, jobs=1, out=tmp_path / "n", set=SHORT,
+                       keep=(), progress=False)
+    assert len(none) == 1 and run_files(tmp_path / "n").empty

@@ -322,11 +322,14 @@ def _grid(ctx, param, value: tuple[str, ...]) -> dict[str, list[str]]:
 @click.option("--dask", "dask_address", metavar="tcp://HOST:PORT",
               help="Run on the Dask cluster of this scheduler instead of local processes.")
 @click.option("--retry-failed", is_flag=True, help="Run again the runs stored as failed.")
+@click.option("--keep", "keep", type=click.Choice(["tables", "series", "none"]), multiple=True,
+              help="What each run keeps in OUT/runs/<key>/ besides its row: tables (per-flow, per-queue, per-RP "
+                   "summaries; the default), series (its time series; repeat --keep for both), none.")
 @click.option("--status", "status_dir", type=click.Path(exists=True, file_okay=False, path_type=Path), metavar="DIR",
               help="Print the done / failed / missing counts of the sweep in DIR and exit.")
 @_guard_options
 def sweep(scenario: Path | None, grid: dict, zipped: dict, sets, seeds: int, jobs: int | None, out: Path | None,
-          dask_address: str | None, retry_failed: bool, status_dir: Path | None,
+          dask_address: str | None, retry_failed: bool, keep: tuple, status_dir: Path | None,
           max_events, max_wall, max_series_mb) -> None:
     """Run SCENARIO at every point of the grid × seeds; write sweep.parquet (one row per run).
 
@@ -346,7 +349,8 @@ def sweep(scenario: Path | None, grid: dict, zipped: dict, sets, seeds: int, job
     sets = [*sets, *_guard_sets(max_events, max_wall, max_series_mb)]
     client = _dask_client(dask_address) if dask_address else None
     try:
-        df, counts = _sweep(scenario, grid, seeds, jobs, None, out, sets, client, retry_failed, zipped)
+        kept = () if "none" in keep else (keep or ("tables",))
+        df, counts = _sweep(scenario, grid, seeds, jobs, None, out, sets, client, retry_failed, zipped, kept)
     finally:
         if client is not None:
             client.close()

@@ -15,6 +15,7 @@ impl Sim {
     }
 
     /// A transmission of `fid` starts on `port`.
+    #[cold]
     #[inline(never)]
     pub(super) fn tap_tx(&mut self, port: u32, fid: FrameId) {
         let Some(mut cap) = self.tap.as_mut().and_then(|t| t.capture.take()) else { return };
@@ -73,6 +74,7 @@ impl Sim {
     }
 
     /// A frame is dropped at `node` (`port`: the queue or wire, NONE at a source) for `reason`.
+    #[cold]
     #[inline(never)]
     pub(super) fn tap_drop(&mut self, node: u32, port: u32, fid: Option<FrameId>, flow: u32, reason: i64) {
         let kind = fid.map_or(0, |id| capture::kind_bit(self.frames.get(id)) as i64);
@@ -80,6 +82,7 @@ impl Sim {
     }
 
     /// The CP at `port` sent feedback frame `fb` (its QntzFb, Qoff, Qdelta, Fb; BCN: STOP and e).
+    #[cold]
     #[inline(never)]
     pub(super) fn tap_cnm_sent(&mut self, port: u32, fb: &Frame) {
         let node = self.ports[port as usize].node;
@@ -94,6 +97,7 @@ impl Sim {
     }
 
     /// Feedback frame `fb` reached its flow's source `node`, before the RP reads it.
+    #[cold]
     #[inline(never)]
     pub(super) fn tap_feedback(&mut self, node: u32, fb: &Frame) {
         let (kind, a, cpid_port, x) = match fb.proto {
@@ -105,6 +109,7 @@ impl Sim {
     }
 
     /// Flow `f`'s RP may have changed: a limiter created or released, a new E-QCN representative.
+    #[cold]
     #[inline(never)]
     pub(super) fn tap_rp(&mut self, f: u32) {
         let fl = &self.flows[f as usize];
@@ -128,6 +133,7 @@ impl Sim {
     }
 
     /// A PAUSE/PFC frame was sent on (`sent`) or received through `port`: its class mask and quanta.
+    #[cold]
     #[inline(never)]
     pub(super) fn tap_pause(&mut self, port: u32, sent: bool, mask: u8, quanta: u16) {
         let node = self.ports[port as usize].node;
