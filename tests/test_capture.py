@@ -133,3 +133,21 @@ def test_wireshark_plugin_command_prints_the_dissector():
     r = subprocess.run([sys.executable, "-m", "cnsim", "wireshark-plugin"], capture_output=True, text=True, check=True)
     path = Path(r.stdout.strip())
     assert path.name == "cnsim.lua" and "0x22E7" in path.read_text()
+
+
+def test_trace_follows_eqcn_representatives_and_limiters():
+    from test_eqcn import STAR
+
+    r = cnsim.run(STAR, set={"flow.0.rp": "{ eqcn = {} }", "simulation.duration": "0.1s", "simulation.measure_from": "0s"},
+                  trace="cnm_received,representative,limiter_created,limiter_released")
+    t = r.trace
+    received, rep = t[t["kind"] == "cnm_received"], t[t["kind"] == "representative"]
+    created = t[t["kind"] == "limiter_created"]
+    assert len(rep) > 0 and len(created) == sum(rp["limiters_created"] for rp in r.stats["rps"])
+    assert (created["rate_bps"] > 0).all()
+    # A representative is the CP of a CNM its flow received, or none (0) after a reset at 63.
+    seen = set(zip(received["flow"], received["cpid"]))
+    assert all(c == 0 or (f, c) in seen for f, c in zip(rep["flow"], rep["cpid"]))
+    # Every flow's first representative change follows its first CNM.
+    for flow, rows in rep.groupby("flow", observed=True):
+        assert rows["t_s"].min() >= received[received["flow"] == flow]["t_s"].min()
