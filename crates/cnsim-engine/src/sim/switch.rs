@@ -194,7 +194,8 @@ impl Sim {
         if let Some((p, rng)) = &mut self.ports[port as usize].loss {
             if kind == FrameKind::Data && rng.bernoulli(*p) {
                 if self.tap.is_some() {
-                    self.tap_drop(node, port, Some(fid), self.frames.get(fid).flow, trace::WIRE_LOSS);
+                    let (from, flow) = (self.ports[port as usize].node, self.frames.get(fid).flow);
+                    self.tap_drop(from, port, Some(fid), flow, trace::WIRE_LOSS);
                 }
                 return self.discard(fid); // lost on the wire
             }
