@@ -50,4 +50,25 @@ fn main() {
         fnv1a(&mut hash, &bytes);
     }
     println!("cargo:rustc-env=CNSIM_ENGINE_HASH={hash:016x}");
+    println!("cargo:rustc-env=CNSIM_GIT_REV={}", git_revision(&root));
+}
+
+/// The checkout's commit (12 hex digits, "-dirty" with uncommitted changes), or "unknown".
+fn git_revision(root: &Path) -> String {
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .args(args)
+            .current_dir(root)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    };
+    match git(&["rev-parse", "--short=12", "HEAD"]) {
+        Some(rev) if !rev.is_empty() => {
+            let dirty = git(&["status", "--porcelain", "--untracked-files=no"]).is_some_and(|s| !s.is_empty());
+            format!("{rev}{}", if dirty { "-dirty" } else { "" })
+        }
+        _ => "unknown".to_string(),
+    }
 }

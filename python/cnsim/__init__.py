@@ -9,11 +9,13 @@
 pure-Python parts (metrics, outputs, figures) import without a built engine.
 """
 
-from .api import check, describe, metric_declarations, run
+from .api import ScenarioWarning, check, describe, lint, metric_declarations, run
 from .results import Result
+from .scenario import Builder, Scenario
 from .sweep import sweep
 
-__all__ = ["run", "check", "describe", "metric_declarations", "sweep", "Result", "ScenarioError", "__version__"]
+__all__ = ["run", "check", "describe", "lint", "metric_declarations", "sweep", "Result", "ScenarioError",
+           "ScenarioWarning", "Scenario", "Builder", "__version__"]
 
 
 def __getattr__(name: str):

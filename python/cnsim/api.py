@@ -4,23 +4,40 @@ The engine (`cnsim._core`) is imported inside the functions, so the rest of the 
 outputs, figures) imports without it.
 """
 
+import logging
 import sys
 import time
+import warnings
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from . import _args
 from .results import Result
 
-Scenario = str | Path
+Scenario = str | Path  # or a cnsim.Scenario, or a dict (see cnsim.scenario)
 Overrides = Mapping[str, object] | Iterable[str] | None
+
+LOG = logging.getLogger("cnsim")
+
+
+class ScenarioWarning(UserWarning):
+    """A valid scenario that probably does not mean what its author wanted (engine's `lint`)."""
+
 
 CHUNKS = 200  # run in this many slices of simulated time, to show progress and catch Ctrl-C
 MAX_EVENTS_PER_CALL = 5_000_000  # and at most this many events per slice (bounded wall time)
 
 
 def _source(scenario: Scenario) -> tuple[str, str]:
-    """(TOML text, path label): a str with a newline is TOML text, anything else a file path."""
+    """(TOML text, path label) of a `cnsim.Scenario`, a dict (the TOML document as data), a path,
+    or — kept for compatibility — a str holding a newline, read as TOML text."""
+    from .scenario import Scenario as Explicit
+
+    if isinstance(scenario, Explicit):
+        return scenario.text, scenario.label
+    if isinstance(scenario, Mapping):
+        s = Explicit.from_dict(scenario)
+        return s.text, s.label
     scenario = _args.scenario(scenario)
     if isinstance(scenario, str):
         return scenario, "<string>"
@@ -99,17 +116,27 @@ def run(
     progress: bool | None = None,
     figures: bool = True,
     force: bool = False,
+    pcap=None,
+    trace=None,
 ) -> Result:
     """Run a scenario (a path, or TOML text) and return its `Result`.
 
     `set` overrides scenario keys ({"cp.qcn.qeq": "25 frames"} or ["cp.qcn.qeq=25 frames"]); `seed`
     replaces the scenario's seed. With `out`, the outputs are written there (with figures unless
-    `figures=False`). `progress` shows a bar on stderr; None means "when stderr is a terminal".
+    `figures=False`). `progress`: True/"auto" shows progress on stderr — a bar on a terminal, plain
+    lines elsewhere (CI logs, Jupyter); None means a bar on a terminal, plain lines in a notebook,
+    nothing otherwise; "plain" forces the lines, False shows nothing. Likely mistakes in the scenario
+    (a CP no reaction point hears, a queue smaller than one frame) are `ScenarioWarning`s.
     On Ctrl-C the run is stopped, nothing is written, and KeyboardInterrupt propagates.
 
     The output location is checked before the run (see `cnsim.outputs`): a directory holding files
     cnsim did not write there is refused (FileExistsError) unless `force`, which writes cnsim's
     files into it and keeps every other file as it is.
+
+    `pcap` captures frames (True: all; a filter string such as "node=sw0 kind=cnm,pause"; or a
+    `cnsim.capture.CaptureSpec` with a snap length and a size bound): `Result.capture`, written
+    as capture.pcapng. `trace` records protocol events ("all" or kinds such as
+    "cnm_sent,drop"; see `cnsim.trace`): `Result.trace`, written as trace.parquet.
     """
     from . import _core
     from .outputs import check_output
@@ -120,20 +147,94 @@ def run(
     if out is not None:
         check_output(_args.path(out, "out"), force=force)
     sim = _core.Simulation(text, path, _overrides(set, path), seed)
-    if progress is None:
-        progress = sys.stderr.isatty()
+    for message in sim.warnings():
+        warnings.warn(message, ScenarioWarning, stacklevel=2)
+    taps = _enable_taps(sim, pcap, trace)
+    mode = _progress_mode(progress)
+    t0 = time.perf_counter()
     try:
-        if progress:
+        if mode == "bar":
             _drive_with_progress(sim, path)
+        elif mode == "plain":
+            _drive(sim, _plain_progress(sim, path))
         else:
             _drive(sim, lambda: None)
     except KeyboardInterrupt:
         sim.stop("interrupted")
         raise
+    wall = time.perf_counter() - t0
     result = Result.from_simulation(sim)
+    LOG.info("%s: seed %s, %s events in %.3f s wall (%s events/s)", path, result.stats.get("seed"),
+             f"{sim.events:,}", wall, f"{sim.events / max(wall, 1e-9):,.0f}")
+    _collect_taps(sim, result, taps)
     if out is not None:
         result.write(out, figures=figures, force=force)
     return result
+
+
+def lint(scenario: Scenario, set: Overrides = None) -> list[str]:
+    """Likely mistakes in a scenario (it is built, not run): one sentence each."""
+    from . import _core
+
+    text, path = _source(scenario)
+    return list(_core.Simulation(text, path, _overrides(set, path), None).warnings())
+
+
+def _enable_taps(sim, pcap, trace) -> dict:
+    """Turn on the capture and the trace the caller asked for (before the run)."""
+    from . import capture, trace as trace_mod
+
+    taps = {}
+    spec = capture.CaptureSpec.of(pcap)
+    if spec is not None:
+        taps["pcap"] = capture.enable(sim, spec)
+    if trace is not None and trace is not False:
+        sim.enable_trace(trace_mod.mask(trace))
+        taps["trace"] = True
+    return taps
+
+
+def _collect_taps(sim, result: Result, taps: dict) -> None:
+    import json
+
+    from . import capture, trace as trace_mod
+
+    if "pcap" in taps:
+        result.capture = capture.Capture.from_simulation(sim, taps["pcap"])
+    if "trace" in taps:
+        d = json.loads(sim.describe_json())
+        result.trace = trace_mod.frame(sim.trace(), sim.port_names(), [n["name"] for n in d["nodes"]],
+                                       [f["name"] for f in d["flows"]])
+
+
+def _progress_mode(progress) -> str:
+    """"bar", "plain" or "off" for a `progress` argument (see `run`)."""
+    if progress is False:
+        return "off"
+    if progress == "plain":
+        return "plain"
+    tty = sys.stderr.isatty()
+    if progress is None:
+        return "bar" if tty else ("plain" if "ipykernel" in sys.modules else "off")
+    return "bar" if tty else "plain"
+
+
+def _plain_progress(sim, label: str, step: float = 0.1):
+    """A chunk callback printing one line per `step` of the run (no terminal control codes)."""
+    start = time.perf_counter()
+    state = {"next": step}
+    name = Path(label).name
+
+    def update() -> None:
+        done = sim.now_ps / max(sim.duration_ps, 1)
+        if done + 1e-12 >= state["next"] or sim.stopped_by:
+            rate = sim.events / max(time.perf_counter() - start, 1e-9)
+            print(f"cnsim: {name} {done:4.0%} ({sim.now_ps / 1e12:.6g}/{sim.duration_ps / 1e12:.6g} s simulated, "
+                  f"{rate:,.0f} events/s)", file=sys.stderr, flush=True)
+            while state["next"] <= done + 1e-12:
+                state["next"] += step
+
+    return update
 
 
 def _drive(sim, after_chunk) -> None:

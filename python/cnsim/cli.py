@@ -5,6 +5,9 @@ added the same way (`@cli.command()`), in their own modules if they grow.
 """
 
 import json
+import logging
+import sys
+import warnings
 from pathlib import Path
 
 import click
@@ -72,6 +75,10 @@ class _Cli(click.Group):
     """A group that reports a user's error — a bad scenario or argument (ValueError), an output
     location that cannot be used (OSError) — as `error: <message>` (exit 2), without traceback."""
 
+    def make_context(self, *args, **kwargs):
+        _setup_logging()  # before -v/-q are parsed
+        return super().make_context(*args, **kwargs)
+
     def invoke(self, ctx: click.Context):
         try:
             return super().invoke(ctx)
@@ -80,12 +87,75 @@ class _Cli(click.Group):
             ctx.exit(2)
 
 
-@click.group(cls=_Cli)
+LOG = logging.getLogger("cnsim")
+
+
+def _set_verbosity(ctx, param, value) -> None:
+    """-v (repeatable) / -q, on the group and on every command: the `cnsim` logger's level."""
+    if not value:
+        return
+    if param.name == "quiet":
+        LOG.setLevel(logging.ERROR)
+    else:
+        LOG.setLevel(logging.INFO if value == 1 else logging.DEBUG)
+
+
+def quiet() -> bool:
+    """-q was given: no progress, no summary, no warnings (errors only)."""
+    return LOG.getEffectiveLevel() >= logging.ERROR
+
+
+def _verbosity(fn):
+    fn = click.option("-q", "--quiet", is_flag=True, expose_value=False, callback=_set_verbosity,
+                      help="Errors only: no progress, summary or warnings.")(fn)
+    fn = click.option("-v", "--verbose", count=True, expose_value=False, callback=_set_verbosity,
+                      help="More detail (-vv: even more).")(fn)
+    return fn
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    if not quiet():
+        click.echo(f"warning: {message}", err=True)
+
+
+def _version(ctx, param, value) -> None:
+    if not value or ctx.resilient_parsing:
+        return
+    from . import _core
+    from .identity import build_id
+
+    click.echo(f"cnsim {_core.version()} (engine build {build_id()}, source revision {_core.source_revision()})")
+    ctx.exit()
+
+
+def _setup_logging() -> None:
+    """`cnsim` log records to stderr as plain lines (level WARNING until -v/-q say otherwise);
+    Python warnings (e.g. the scenario's likely mistakes) as `warning: …` lines."""
+    if not LOG.handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(message)s"))
+        LOG.addHandler(handler)
+        LOG.propagate = False
+    for handler in LOG.handlers:
+        handler.setStream(sys.stderr)
+    LOG.setLevel(logging.WARNING)
+    warnings.showwarning = _show_warning
+
+
+@click.group(cls=_Cli, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_version,
+              help="Print cnsim's version, the engine's build id and source revision, and exit.")
+@_verbosity
 def cli() -> None:
-    """Packet-level simulation of congestion notification (QCN and kin)."""
+    """Packet-level simulation of congestion notification (QCN and kin).
+
+    Shell completion (bash, zsh, fish): see docs/cli.md, e.g.
+    eval "$(_CNSIM_COMPLETE=bash_source cnsim)" in ~/.bashrc.
+    """
 
 
 @cli.command()
+@_verbosity
 @SCENARIO
 @click.option("-o", "--out", type=click.Path(path_type=Path), help="Output directory [out/<stem>].")
 @SETS
@@ -94,9 +164,21 @@ def cli() -> None:
 @click.option("--force", is_flag=True,
               help="Write into an output directory that holds other files too: cnsim replaces only its own files "
                    "(those its manifest .cnsim-run.json lists) and keeps every other file as it is.")
-@click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary table.")
+@click.option("--pcap", "pcap", is_flag=False, flag_value="", default=None, metavar="[FILTER]",
+              help="Capture frames into OUT/capture.pcapng (pcapng, one interface per port). FILTER: "
+                   "'node=NAME port=NODE>PEER kind=data,cnm,bcn,pause,ack' (all optional, wildcards allowed); "
+                   "put it after SCENARIO or write --pcap=FILTER.")
+@click.option("--pcap-max-mb", type=click.FloatRange(0, min_open=True), metavar="MB",
+              help="Stop capturing once the capture reaches MB megabytes (the run goes on; the summary says when).")
+@click.option("--pcap-snaplen", type=click.IntRange(64), default=256, show_default=True, metavar="BYTES",
+              help="Bytes kept of each captured frame.")
+@click.option("--trace", "trace", metavar="KINDS",
+              help="Record protocol events into OUT/trace.parquet: 'all' or some of cnm_sent, cnm_received, "
+                   "bcn_sent, bcn_received, drop, limiter_created, limiter_released, pause_sent, pause_received, "
+                   "representative.")
 @_guard_options
-def run(scenario: Path, out: Path | None, sets, seed, no_figures: bool, force: bool, quiet: bool,
+def run(scenario: Path, out: Path | None, sets, seed, no_figures: bool, force: bool,
+        pcap: str | None, pcap_max_mb: float | None, pcap_snaplen: int, trace: str | None,
         max_events, max_wall, max_series_mb) -> None:
     """Run SCENARIO; write summary.json, series.parquet, figures/ and scenario.toml to the output.
 
@@ -105,19 +187,27 @@ def run(scenario: Path, out: Path | None, sets, seed, no_figures: bool, force: b
     starts, unless --force. A run stopped by a guard (--max-events, --max-wall, --max-series-mb)
     keeps what it recorded and says which guard stopped it.
     """
+    from .capture import CaptureSpec
     from .outputs import file_name
 
     out = out or Path("out") / file_name(scenario.stem)
+    spec = None
+    if pcap is not None:
+        spec = CaptureSpec(filter=pcap, snaplen=pcap_snaplen, max_bytes=int(pcap_max_mb * 1e6) if pcap_max_mb else 0)
     result = api.run(
         scenario,
         set=[*sets, *_guard_sets(max_events, max_wall, max_series_mb)],
         seed=seed,
         out=out,
-        progress=False if quiet else None,
+        progress=False if quiet() else "auto",
         figures=not no_figures,
         force=force,
+        pcap=spec,
+        trace=trace,
     )
-    if not quiet:
+    if result.capture is not None and result.capture.note():
+        click.echo(result.capture.note(), err=True)
+    if not quiet():
         _print_summary(result, out)
     elif result.stats.get("stopped_by"):
         click.echo(f"stopped early: {result.stats['stopped_by']}", err=True)
@@ -148,12 +238,15 @@ def _format(value) -> str:
 
 
 @cli.command()
+@_verbosity
 @SCENARIO
 @SETS
 @click.option("--resolved", is_flag=True, help="Also print the resolved scenario as TOML.")
 def check(scenario: Path, sets, resolved: bool) -> None:
     """Validate SCENARIO without running it."""
     text = api.check(scenario, set=list(sets))
+    for message in api.lint(scenario, set=list(sets)):
+        warnings.warn(message, api.ScenarioWarning, stacklevel=1)
     if resolved:
         click.echo(text, nl=False)
     click.echo(f"ok: {scenario}", err=resolved)
@@ -167,6 +260,7 @@ def _int_list(ctx, param, value: str) -> list[int]:
 
 
 @cli.command()
+@_verbosity
 @click.option("--sources", default="10,100", callback=_int_list, help="Source counts, e.g. 10,100.")
 @click.option("--qcn/--no-qcn", default=True, help="With or without QCN.")
 @click.option("--both", is_flag=True, help="Run each case with and without QCN.")
@@ -239,23 +333,22 @@ def _print_bench_row(row: dict, header: bool) -> None:
 
 
 def _grid(ctx, param, value: tuple[str, ...]) -> dict[str, list[str]]:
-    grid: dict[str, list[str]] = {}
-    for item in value:
-        key, sep, values = item.partition("=")
-        key = key.strip()
-        vals = [v.strip() for v in values.split(",") if v.strip()]
-        if not sep or not key or not vals:
-            raise click.BadParameter(f"{item!r}: expected KEY=V1,V2,...")
-        if key in grid:
-            raise click.BadParameter(f"{key!r} given twice; list all its values in one --grid")
-        grid[key] = vals
-    return grid
+    from .grid import parse
+
+    try:
+        return parse(value, f"--{param.name}")
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
 
 
 @cli.command()
+@_verbosity
 @click.argument("scenario", required=False, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--grid", "grid", multiple=True, callback=_grid, metavar="KEY=V1,V2,...",
-              help="Values of a scenario key to sweep, e.g. --grid 'cp.qcn.qeq=25 frames,50 frames' (repeatable).")
+              help="Values of a scenario key to sweep: a list (--grid 'cp.qcn.qeq=25 frames,50 frames'; quote a value "
+                   "holding a comma) or a range (--grid 'cp.qcn.qeq=16..64 step 16 frames'). Repeatable: the product.")
+@click.option("--zip", "zipped", multiple=True, callback=_grid, metavar="KEY=V1,V2,...",
+              help="Keys whose values vary together (same number of values each), e.g. --zip 'a=1,2' --zip 'b=x,y'.")
 @SETS
 @click.option("--seeds", default=3, show_default=True, type=click.IntRange(1), help="Seeds 1..N per grid point.")
 @click.option("--jobs", type=click.IntRange(1), help="Worker processes [all cores].")
@@ -263,11 +356,14 @@ def _grid(ctx, param, value: tuple[str, ...]) -> dict[str, list[str]]:
 @click.option("--dask", "dask_address", metavar="tcp://HOST:PORT",
               help="Run on the Dask cluster of this scheduler instead of local processes.")
 @click.option("--retry-failed", is_flag=True, help="Run again the runs stored as failed.")
+@click.option("--keep", "keep", type=click.Choice(["tables", "series", "none"]), multiple=True,
+              help="What each run keeps in OUT/runs/<key>/ besides its row: tables (per-flow, per-queue, per-RP "
+                   "summaries; the default), series (its time series; repeat --keep for both), none.")
 @click.option("--status", "status_dir", type=click.Path(exists=True, file_okay=False, path_type=Path), metavar="DIR",
               help="Print the done / failed / missing counts of the sweep in DIR and exit.")
 @_guard_options
-def sweep(scenario: Path | None, grid: dict, sets, seeds: int, jobs: int | None, out: Path | None,
-          dask_address: str | None, retry_failed: bool, status_dir: Path | None,
+def sweep(scenario: Path | None, grid: dict, zipped: dict, sets, seeds: int, jobs: int | None, out: Path | None,
+          dask_address: str | None, retry_failed: bool, keep: tuple, status_dir: Path | None,
           max_events, max_wall, max_series_mb) -> None:
     """Run SCENARIO at every point of the grid × seeds; write sweep.parquet (one row per run).
 
@@ -287,11 +383,12 @@ def sweep(scenario: Path | None, grid: dict, sets, seeds: int, jobs: int | None,
     sets = [*sets, *_guard_sets(max_events, max_wall, max_series_mb)]
     client = _dask_client(dask_address) if dask_address else None
     try:
-        df, counts = _sweep(scenario, grid, seeds, jobs, None, out, sets, client, retry_failed)
+        kept = () if "none" in keep else (keep or ("tables",))
+        df, counts = _sweep(scenario, grid, seeds, jobs, None, out, sets, client, retry_failed, zipped, kept)
     finally:
         if client is not None:
             client.close()
-    _print_sweep(df, list(grid), out / PARQUET, counts)
+    _print_sweep(df, [*grid, *zipped], out / PARQUET, counts)
     if df["error"].notna().any():
         click.get_current_context().exit(1)
 
@@ -362,6 +459,7 @@ def _mean_std(values) -> str:
 
 
 @cli.command()
+@_verbosity
 @click.argument("experiment", required=False)
 @click.option("--list", "list_", is_flag=True, help="List the experiments that can be reproduced.")
 @click.option("-o", "--out", type=click.Path(path_type=Path), help="Output directory [out/<experiment>].")
@@ -400,6 +498,79 @@ def reproduce(experiment: str | None, list_: bool, out: Path | None, seeds: int 
         if client is not None:
             client.close()
     click.echo(f"wrote {report} ({time.monotonic() - t0:.0f} s)")
+
+
+@cli.command()
+@_verbosity
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--where", metavar="EXPR",
+              help="Keep the rows where EXPR holds (pandas query syntax; quote keys with backticks: "
+                   "'`cp.qcn.qeq [frames]` >= 50 and seed < 3').")
+@click.option("--by", metavar="COL,...",
+              help="Aggregate over seeds per group of these columns: mean and 95 %% CI (default with --agg: the grid keys).")
+@click.option("--agg", is_flag=True, help="Aggregate over seeds per grid point (mean, 95 %% CI, n).")
+@click.option("--metrics", metavar="M,...", help="Only these metrics (default: all).")
+@click.option("--csv", "csv_path", type=click.Path(dir_okay=False, path_type=Path), help="Write the table as CSV.")
+@click.option("--parquet", "parquet_path", type=click.Path(dir_okay=False, path_type=Path), help="Write the table as Parquet.")
+@click.option("--plot", "plot_metric", metavar="METRIC", help="Draw METRIC (mean ± 95 %% CI over seeds) over --x.")
+@click.option("--x", "x", metavar="KEY", help="The swept parameter on the x axis (its numeric 'KEY [UNIT]' column is used).")
+@click.option("--hue", metavar="KEY", help="One line per value of KEY.")
+@click.option("-o", "--out", "fig_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="Figure file for --plot [METRIC.png].")
+def results(paths, where, by, agg, metrics, csv_path, parquet_path, plot_metric, x, hue, fig_path) -> None:
+    """List, filter, aggregate, export and plot the results in run and sweep directories.
+
+    PATHS are `cnsim run` or `cnsim sweep` output directories, or folders holding them. Without
+    --by/--agg the table has one row per run.
+    """
+    from . import query
+
+    df = query.load(paths)
+    grid = df.attrs.get("grid", [])
+    if where:
+        try:
+            df = df.query(where)
+        except Exception as exc:  # pandas raises many kinds for a bad expression
+            raise click.BadParameter(f"{where!r}: {exc}", param_hint="--where") from None
+    wanted = [m.strip() for m in metrics.split(",")] if metrics else None
+    if plot_metric:
+        if not x:
+            if len(grid) != 1:
+                raise click.UsageError("--plot needs --x KEY (the swept parameter on the x axis)")
+            x = grid[0]
+        path = fig_path or Path(f"{plot_metric}.png")
+        query.plot(df, plot_metric, x, hue, path)
+        click.echo(f"wrote {path}")
+        return
+    keys = [c.strip() for c in by.split(",")] if by else (grid if agg else None)
+    if keys is not None:
+        table = query.aggregate(df, keys, wanted)
+    else:
+        table = df if wanted is None else df[[c for c in df.columns if c not in query.metric_columns(df)] + wanted]
+    if csv_path:
+        table.to_csv(csv_path, index=False)
+        click.echo(f"wrote {csv_path}", err=True)
+    if parquet_path:
+        table.to_parquet(parquet_path, index=False)
+        click.echo(f"wrote {parquet_path}", err=True)
+    if not csv_path and not parquet_path:
+        import pandas as pd
+
+        with pd.option_context("display.max_rows", 60, "display.max_columns", 30, "display.width", 200):
+            click.echo(table.to_string(index=False))
+
+
+@cli.command("wireshark-plugin")
+@_verbosity
+def wireshark_plugin() -> None:
+    """Print the path of cnsim's Wireshark Lua dissector (CN-TAG, CNM, BCN, cnsim's shim).
+
+    Use it as `wireshark -X lua_script:$(cnsim wireshark-plugin) OUT/capture.pcapng`, or copy it
+    into Wireshark's personal Lua plugins folder.
+    """
+    from .capture import dissector_path
+
+    click.echo(str(dissector_path()))
 
 
 def main() -> None:

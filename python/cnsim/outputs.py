@@ -30,7 +30,9 @@ import pyarrow.parquet as pq
 
 SUMMARY = "summary.json"
 MANIFEST = ".cnsim-run.json"
-OWN_FILES = (SUMMARY, "series.parquet", "scenario.toml", MANIFEST)  # figures/ too
+CAPTURE = "capture.pcapng"
+TRACE = "trace.parquet"
+OWN_FILES = (SUMMARY, "series.parquet", "scenario.toml", CAPTURE, TRACE, MANIFEST)  # figures/ too
 MAX_NAME = 100  # longer file names are truncated (plus a short hash): see `file_name`
 
 
@@ -154,6 +156,10 @@ def _write_files(result, directory: Path, figures: bool) -> None:
     table = pa.Table.from_pandas(result.series_frame, preserve_index=False)
     pq.write_table(table, directory / "series.parquet")
     (directory / "scenario.toml").write_text(result.scenario_toml)
+    if getattr(result, "capture", None) is not None:
+        result.capture.write(directory / CAPTURE)
+    if getattr(result, "trace", None) is not None:
+        result.trace.to_parquet(directory / TRACE, index=False)
     if figures:
         from .figures import draw_run_figures  # matplotlib is slow to import; only when drawing
 

@@ -63,6 +63,9 @@ class Result:
         self._values = np.frombuffer(series["value"], dtype="<f8")
         if not len(self._codes) == len(self._t) == len(self._values):
             raise ValueError("series: index, t and value differ in length")
+        self.capture = None  # cnsim.capture.Capture, when the run captured frames
+        self.trace = None  # the event trace (a DataFrame, see cnsim.trace), when the run traced
+        self.capture_path = None  # capture.pcapng of a reopened run directory
 
     @classmethod
     def from_simulation(cls, sim) -> "Result":
@@ -97,6 +100,62 @@ class Result:
         """All series in one long frame: name (categorical), t (s), value."""
         name = pd.Categorical.from_codes(self._codes.astype(np.int64), categories=self._names)
         return pd.DataFrame({"name": name, "t": self._t, "value": self._values})
+
+    @classmethod
+    def load(cls, directory: str | Path) -> "Result":
+        """Reopen a run directory written by `cnsim run` or `Result.write` (summary.json,
+        series.parquet, scenario.toml; trace.parquet when the run traced). The capture stays a
+        file: `Result.capture_path`."""
+        from .outputs import CAPTURE, SUMMARY, TRACE
+
+        d = Path(directory)
+        try:
+            doc = json.loads((d / SUMMARY).read_text(encoding="utf-8"))
+            frame = pd.read_parquet(d / "series.parquet")
+            toml = (d / "scenario.toml").read_text(encoding="utf-8")
+        except FileNotFoundError as exc:
+            raise FileNotFoundError(f"{d} is not a cnsim run directory (no {Path(exc.filename).name})") from None
+        name = frame["name"].astype("category")
+        series = {
+            "names": [str(c) for c in name.cat.categories],
+            "index": name.cat.codes.to_numpy().astype("<u4").tobytes(),
+            "t": frame["t"].to_numpy("<f8").tobytes(),
+            "value": frame["value"].to_numpy("<f8").tobytes(),
+        }
+        result = cls(doc["stats"], series, toml)
+        result.__dict__["summary"] = doc["summary"]  # as written, not recomputed
+        if (d / TRACE).exists():
+            result.trace = pd.read_parquet(d / TRACE)
+        result.capture_path = d / CAPTURE if (d / CAPTURE).exists() else None
+        return result
+
+    def cr_figure(self):
+        """The figure of every RP's current rate over time (`figures/cr.png`), or None."""
+        from .figures import cr_figure
+
+        return cr_figure(self)
+
+    def throughput_figure(self):
+        """The figure of every receiver's throughput over time (`figures/throughput.png`), or None."""
+        from .figures import throughput_figure
+
+        return throughput_figure(self)
+
+    def queue_figure(self, queue: str | None = None):
+        """The figure of one CP queue's length over time (`figures/queue_*.png`); default: the
+        first queue the CLI draws."""
+        from .figures import _plotted_queues, queue_figure
+
+        queues = _plotted_queues(self.stats) if queue is None else [q for q in self.stats["queues"] if q["name"] == queue]
+        if not queues:
+            raise KeyError(f"no queue {queue!r}; see Result.table('queues')")
+        return queue_figure(self, queues[0])
+
+    def draw_figures(self, directory: str | Path) -> list[Path]:
+        """Draw every figure `cnsim run` draws into `directory` (PNG); return the files."""
+        from .figures import draw_run_figures
+
+        return draw_run_figures(self, directory)
 
     def names(self) -> list[str]:
         """Names of the recorded series."""

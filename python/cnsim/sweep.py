@@ -32,6 +32,8 @@ from .api import Overrides, Scenario, _overrides, _source, _value_text
 from .metrics import DEFINITIONS, MAIN_CP_METRICS, seed_metrics, summarize
 
 PARQUET = "sweep.parquet"
+KEEP_CHOICES = ("tables", "series")
+KEEP_DEFAULT = ("tables",)
 STORE = "runs"  # out/runs/<key>.json: one file per finished run
 JOBS = "sweep.json"  # out/sweep.json: the sweep's runs (to count the missing ones)
 LOCK = ".cnsim-sweep.lock"  # flock'ed while a sweep writes into the directory
@@ -54,6 +56,8 @@ def sweep(
     set: Overrides = None,
     client=None,
     retry_failed: bool = False,
+    zip: Mapping[str, Sequence] | None = None,
+    keep: Iterable[str] = KEEP_DEFAULT,
 ) -> pd.DataFrame:
     """Run `scenario` at every point of `grid` × `seeds`; return one row per run.
 
@@ -76,16 +80,26 @@ def sweep(
     (atomically). The directory is locked while the sweep runs (`DirectoryLocked` for a second
     one), and must be new, empty or a sweep's.
 
-    Columns: one per grid key (values as given), `seed`, the scalars of `summary["global"]`, the
+    `keep` (with `out`): what each run keeps beside its row, in `out/runs/<key>/` — "tables"
+    (default: `flows.parquet`, `queues.parquet`, `rps.parquet`, the per-entity summaries) and
+    "series" (`series.parquet`, the run's time series); `keep=()` keeps the rows only.
+    `cnsim.sweep.run_files(out)` lists them per run.
+
+    `zip` maps keys whose values vary together (lists of one length): the zipped tuples are one
+    more axis of the product, after the `grid` keys (`cnsim.grid` has the CLI's range syntax).
+
+    Columns: one per grid key (the values as text, as the CLI gives them), then `KEY [UNIT]`
+    (float64) for each key whose values are all numbers with one unit (`[1]`: no unit), `seed`, the scalars of `summary["global"]`, the
     main CP's `q_mean_frames`, `q_std_frames`, `q_dev_from_qeq_frames`, `events`, `stopped_by`
     (None, or the guard that stopped the run early: its metrics are partial) and `error` (None,
     or the message of the run's failure; its metrics are then missing). Rows are in (grid order,
     seed) order, so the same arguments give the same table whatever `jobs` or `client` is.
     """
-    return _sweep(scenario, grid, seeds, jobs, progress, out, set, client, retry_failed)[0]
+    return _sweep(scenario, grid, seeds, jobs, progress, out, set, client, retry_failed, zip, keep)[0]
 
 
-def _sweep(scenario, grid, seeds, jobs, progress, out, set, client, retry_failed) -> tuple[pd.DataFrame, dict]:
+def _sweep(scenario, grid, seeds, jobs, progress, out, set, client, retry_failed, zipped=None,
+           keep=KEEP_DEFAULT) -> tuple[pd.DataFrame, dict]:
     """`sweep`, also returning counts: {"runs", "skipped", "ran"}."""
     from . import _core
 
@@ -98,26 +112,50 @@ def _sweep(scenario, grid, seeds, jobs, progress, out, set, client, retry_failed
     _core.check(text, label, base)  # the scenario itself first: one clear error
 
     points = list(itertools.product(*values))
+    if zipped:
+        zkeys, zvalues = _grid_values(zipped)
+        if len({len(v) for v in zvalues}) != 1:
+            lengths = ", ".join(f"{k} has {len(v)}" for k, v in zip(zkeys, zvalues))
+            raise ValueError(f"--zip: zipped keys need the same number of values ({lengths})")
+        both = [k for k in zkeys if k in keys]
+        if both:
+            raise ValueError(f"--zip: {both[0]!r} is also a --grid key")
+        axis = list(zip(*zvalues))
+        points = [(*p, *z) for p in points for z in axis]
+        keys = [*keys, *zkeys]
     point_sets = [base + [(k, _value_text(v)) for k, v in zip(keys, point)] for point in points]
     errors, report = validate_points(text, label, [ps[len(base):] for ps in point_sets], base)
     if report:  # said before anything runs; those runs fail at once, the others go on
         print(f"cnsim sweep: {report}", file=sys.stderr)
     runs = [(point, seed) for point in points for seed in seeds]
-    tasks = [(text, label, ps, seed) for ps in point_sets for seed in seeds]
+    keep = _keep(keep) if out is not None else ()
+    tasks = [(text, label, ps, seed, keep) for ps in point_sets for seed in seeds]
     invalid = {i: _error_row(errors[i // len(seeds)]) for i in range(len(tasks)) if errors[i // len(seeds)]}
     labels = [(dict(zip(keys, map(_value_text, point))), seed) for point, seed in runs]
     if out is not None:
         check_sweep_dir(out, "sweep")
 
     with Store(out).lock() if out is not None else nullcontext() as store:
-        run_keys = [run_key(*t, salt="sweep") for t in tasks] if store is not None else None
+        salt = "sweep" + "".join(f" keep {k}" for k in keep)  # a run kept with more files is another run
+        run_keys = [run_key(*t[:4], salt=salt) for t in tasks] if store is not None else None
         if store is not None:
             store.write_jobs("sweep", label, keys, labels, run_keys)
         title = f"sweep {Path(label).stem}"
+        def kept(i: int, row: dict) -> None:
+            files = row.pop("_files", None)
+            if files and store is not None:
+                directory = store.runs / run_keys[i]
+                directory.mkdir(parents=True, exist_ok=True)
+                for name, table in files.items():
+                    write_parquet(table, directory / f"{name}.parquet")
+
         results, counts = execute_stored(run_one, tasks, store, run_keys, labels=labels, jobs=jobs, client=client,
-                                         progress=progress, title=title, retry_failed=retry_failed, invalid=invalid)
-        rows = [{**dict(zip(keys, point)), "seed": seed, **_as_row(r)} for (point, seed), r in zip(runs, results)]
+                                         progress=progress, title=title, retry_failed=retry_failed, invalid=invalid,
+                                         keep=kept)
+        rows = [{**dict(zip(keys, map(_value_text, point))), "seed": seed, **_as_row(r)}
+                for (point, seed), r in zip(runs, results)]
         df = pd.DataFrame(rows, columns=_columns(keys, rows))
+        df = add_unit_columns(df, keys)
         df["events"] = df["events"].astype("Int64")
         for col in ("stopped_by", "error"):  # None, not NaN
             df[col] = pd.Series([r.get(col) for r in rows], index=df.index, dtype=object)
@@ -436,9 +474,32 @@ def _write_atomic(path: Path, text: str) -> None:
         tmp.unlink(missing_ok=True)
 
 
-def run_one(task: tuple[str, str, list[tuple[str, str]], int]) -> dict:
-    """Run one (TOML text, path label, overrides, seed) task; return its flat row (never raises)."""
-    text, label, overrides, seed = task
+def _keep(keep) -> tuple[str, ...]:
+    items = (keep,) if isinstance(keep, str) else tuple(keep)
+    bad = [k for k in items if k not in KEEP_CHOICES]
+    if bad:
+        raise ValueError(f"keep: {bad[0]!r} is not one of {', '.join(KEEP_CHOICES)}")
+    return tuple(k for k in KEEP_CHOICES if k in items)
+
+
+def run_files(out: str | Path) -> pd.DataFrame:
+    """The files the runs of the sweep in `out` kept (`keep`): one row per (run, file) with the
+    run's grid point and seed and the file's path."""
+    out = Path(out)
+    jobs = _read_jobs(out)
+    rows = []
+    for run in jobs.get("runs", []):
+        directory = out / STORE / run["key"]
+        for path in sorted(directory.glob("*.parquet")) if directory.is_dir() else []:
+            rows.append({**run["point"], "seed": run["seed"], "file": path.stem, "path": str(path)})
+    return pd.DataFrame(rows)
+
+
+def run_one(task: tuple) -> dict:
+    """Run one (TOML text, path label, overrides, seed[, keep]) task; return its flat row (never
+    raises); with `keep`, the tables to keep ride along in `row["_files"]`."""
+    text, label, overrides, seed = task[:4]
+    keep = task[4] if len(task) > 4 else ()
     try:
         from . import _core
         from .api import _drive
@@ -453,7 +514,34 @@ def run_one(task: tuple[str, str, list[tuple[str, str]], int]) -> dict:
     row["events"] = stats["events"]
     row["stopped_by"] = stats.get("stopped_by")
     row["error"] = None
+    if keep:
+        from .results import Result
+
+        result = Result(stats, sim.series() if "series" in keep else {"names": [], "index": b"", "t": b"", "value": b""},
+                        "")
+        result.__dict__["summary"] = summary
+        files = {}
+        if "tables" in keep:
+            for scope in ("flows", "queues", "rps"):
+                files[scope] = result.table(scope).reset_index()
+        if "series" in keep:
+            files["series"] = result.series_frame
+        row["_files"] = files
     return row
+
+
+def add_unit_columns(df: pd.DataFrame, keys: Sequence[str]) -> pd.DataFrame:
+    """Insert `KEY [UNIT]` (float64) after the grid keys for each key whose values are all
+    numbers with one unit (see `cnsim.grid.unit_column`)."""
+    from .grid import unit_column
+
+    at = len(keys)
+    for key in keys:
+        found = unit_column(df[key].tolist())
+        if found is not None:
+            df.insert(at, f"{key} [{found[0]}]", pd.Series(found[1], index=df.index, dtype="float64"))
+            at += 1
+    return df
 
 
 def _error_row(message: str) -> dict:

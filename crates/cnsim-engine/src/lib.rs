@@ -8,11 +8,13 @@ pub mod bench;
 mod build;
 pub mod core;
 pub mod describe;
+mod lint;
 pub mod net;
 pub mod protocols;
 pub mod report;
 pub mod scenario;
 pub mod sim;
+pub mod tap;
 pub mod traffic;
 pub mod units;
 

@@ -23,6 +23,13 @@ fn build_id() -> String {
     format!("{}+{}", env!("CARGO_PKG_VERSION"), &env!("CNSIM_ENGINE_HASH")[..12])
 }
 
+/// The source revision the engine was built from (`git describe`-like: commit, "-dirty" when
+/// the work tree had changes), or "unknown" outside a git checkout.
+#[pyfunction]
+fn source_revision() -> &'static str {
+    env!("CNSIM_GIT_REV")
+}
+
 /// Validate a scenario and return it resolved (defaults filled, overrides applied) as TOML.
 #[pyfunction]
 #[pyo3(signature = (text, path, overrides = Vec::new()))]
@@ -127,6 +134,55 @@ impl Simulation {
     fn describe_json(&self) -> String {
         self.sim.describe().to_string()
     }
+    /// Likely mistakes in the built scenario (warnings, one sentence each).
+    fn warnings(&self) -> Vec<String> {
+        self.sim.lint()
+    }
+    /// Port names ("NODE>PEER") by port id.
+    fn port_names(&self) -> Vec<String> {
+        self.sim.port_names()
+    }
+    /// Capture transmissions on `ports` of frame kinds `kinds` (bits of `capture_kinds()`), at most
+    /// `snaplen` bytes each and `max_bytes` in all (0 = unbounded). Before the run.
+    #[pyo3(signature = (ports, kinds, snaplen = 256, max_bytes = 0))]
+    fn enable_capture(&mut self, ports: Vec<u32>, kinds: u8, snaplen: u32, max_bytes: u64) -> PyResult<()> {
+        self.sim.enable_capture(&ports, kinds, snaplen, max_bytes).map_err(pyo3::exceptions::PyValueError::new_err)
+    }
+    /// Record the protocol events of `kinds` (bits of `trace_kinds()`). Before the run.
+    fn enable_trace(&mut self, kinds: u16) {
+        self.sim.enable_trace(kinds)
+    }
+    /// The capture: t_ps, port, orig_len, start (u64, one more than packets) as little-endian
+    /// buffers, the packets' bytes, and where the size bound stopped it (None if it did not).
+    fn capture<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let Some(c) = self.sim.tap.as_ref().and_then(|t| t.capture.as_ref()) else { return Ok(None) };
+        let d = PyDict::new(py);
+        d.set_item("t_ps", PyBytes::new(py, &le_bytes(&c.t, u64::to_le_bytes)))?;
+        d.set_item("port", PyBytes::new(py, &le_bytes(&c.port, u32::to_le_bytes)))?;
+        d.set_item("orig_len", PyBytes::new(py, &le_bytes(&c.orig_len, u32::to_le_bytes)))?;
+        d.set_item("start", PyBytes::new(py, &le_bytes(&c.start, u64::to_le_bytes)))?;
+        d.set_item("data", PyBytes::new(py, &c.data))?;
+        d.set_item("snaplen", c.snaplen)?;
+        d.set_item("bound_at_ps", c.bound_at)?;
+        d.set_item("missed", c.missed)?;
+        Ok(Some(d))
+    }
+    /// The event trace as little-endian column buffers (see cnsim/trace.py), or None.
+    fn trace<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let Some(t) = self.sim.tap.as_ref().and_then(|t| t.trace.as_ref()) else { return Ok(None) };
+        let d = PyDict::new(py);
+        d.set_item("t_ps", PyBytes::new(py, &le_bytes(&t.t, u64::to_le_bytes)))?;
+        d.set_item("kind", PyBytes::new(py, &le_bytes(&t.kind, u16::to_le_bytes)))?;
+        d.set_item("node", PyBytes::new(py, &le_bytes(&t.node, u32::to_le_bytes)))?;
+        d.set_item("port", PyBytes::new(py, &le_bytes(&t.port, u32::to_le_bytes)))?;
+        d.set_item("flow", PyBytes::new(py, &le_bytes(&t.flow, u32::to_le_bytes)))?;
+        d.set_item("a", PyBytes::new(py, &le_bytes(&t.a, i64::to_le_bytes)))?;
+        d.set_item("b", PyBytes::new(py, &le_bytes(&t.b, i64::to_le_bytes)))?;
+        d.set_item("c", PyBytes::new(py, &le_bytes(&t.c, i64::to_le_bytes)))?;
+        d.set_item("cpid", PyBytes::new(py, &le_bytes(&t.cpid, u64::to_le_bytes)))?;
+        d.set_item("x", PyBytes::new(py, &le_bytes(&t.x, f64::to_le_bytes)))?;
+        Ok(Some(d))
+    }
     /// Recorded series in long format, as little-endian byte buffers for numpy.frombuffer.
     fn series<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let s = &self.sim.series;
@@ -140,16 +196,35 @@ impl Simulation {
     }
 }
 
+fn le_bytes<T: Copy, const N: usize>(v: &[T], f: fn(T) -> [u8; N]) -> Vec<u8> {
+    v.iter().flat_map(|&x| f(x)).collect()
+}
+
+/// Names of the capture's frame-kind bits (bit i = 1 << i).
+#[pyfunction]
+fn capture_kinds() -> Vec<&'static str> {
+    cnsim_engine::tap::capture::KIND_NAMES.to_vec()
+}
+
+/// Names of the trace's event-kind bits (bit i = 1 << i) and of its drop reasons.
+#[pyfunction]
+fn trace_kinds() -> (Vec<&'static str>, Vec<&'static str>) {
+    (cnsim_engine::tap::trace::KIND_NAMES.to_vec(), cnsim_engine::tap::trace::REASON_NAMES.to_vec())
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
     m.add_class::<Simulation>()?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add_function(wrap_pyfunction!(build_id, m)?)?;
+    m.add_function(wrap_pyfunction!(source_revision, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_function(wrap_pyfunction!(describe, m)?)?;
     m.add_function(wrap_pyfunction!(metric_declarations, m)?)?;
     m.add_function(wrap_pyfunction!(run_bench, m)?)?;
     m.add_function(wrap_pyfunction!(bench_scenario, m)?)?;
+    m.add_function(wrap_pyfunction!(capture_kinds, m)?)?;
+    m.add_function(wrap_pyfunction!(trace_kinds, m)?)?;
     Ok(())
 }

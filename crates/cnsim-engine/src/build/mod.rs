@@ -201,6 +201,7 @@ impl Sim {
             scenario_path: loaded.path.clone(),
             resolved_toml: loaded.resolved_toml(),
             build_s: t0.elapsed().as_secs_f64(),
+            tap: None,
         })
     }
 }

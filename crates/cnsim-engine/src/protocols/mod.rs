@@ -110,6 +110,16 @@ impl Cp {
         ans.map(|a| a.frame(f, node, c.cnm_size, now))
     }
 
+    /// The unquantized feedback of a feedback frame this CP sent (QCN's Fb in bytes, from the CNM's
+    /// Qoff and Qdelta; BCN's e in frames), for the event trace.
+    pub fn feedback_value(&self, fb: &Frame) -> f64 {
+        match self {
+            Cp::Qcn(c) => Cnm::read(fb).map_or(f64::NAN, |m| -(m.qoff as f64 + c.cp.p.w * m.qdelta as f64)),
+            Cp::Bcn(_) => bcn::Message::read(fb).map_or(f64::NAN, |m| m.e as f64),
+            Cp::Ecm(_) => ecm::Message::read(fb).map_or(f64::NAN, |m| m.fb as f64),
+        }
+    }
+
     /// Qeq in bytes (frames of `frame` bytes for protocols that count frames), for reports.
     pub fn qeq(&self, frame: u64) -> u64 {
         match self {
@@ -159,6 +169,17 @@ impl Rp {
             Rp::Qcn(r) | Rp::Eqcn(r, _) => r.tr,
             Rp::Bcn(b) => b.rate,
             Rp::Ecm(e) => e.rate,
+        }
+    }
+    /// Do the flow's data frames carry an 802.1Qau CN-TAG (pcap export)?
+    pub fn cn_tagged(&self) -> bool {
+        matches!(self, Rp::Qcn(_) | Rp::Eqcn(..))
+    }
+    /// E-QCN's representative CP (the CPID behind F̂b), for the event trace; None for others.
+    pub fn representative(&self) -> Option<(u8, u32)> {
+        match self {
+            Rp::Eqcn(_, e) => Some((e.fb_hat, e.cpid)),
+            _ => None,
         }
     }
     pub fn feedback_received(&self) -> u64 {

@@ -53,6 +53,10 @@ impl Sim {
         let p = &mut self.ports[port as usize];
         let frame = msg.frame(&cfg, p.node, now);
         p.c.pause_sent += 1;
+        if self.tap.is_some() {
+            self.tap_pause(port, true, msg.mask, msg.quanta);
+        }
+        let p = &mut self.ports[port as usize];
         self.c.pause_sent += 1;
         let (rate, timer) = (p.rate_bps, p.fc.as_ref().map(|f| f.refresh_timer));
         let still_off = p.fc.as_ref().is_some_and(|f| f.gen.xoff != 0);
@@ -84,6 +88,9 @@ impl Sim {
         self.frames.release(fid);
         self.c.pause_delivered += 1;
         let Some(msg) = msg else { return };
+        if self.tap.is_some() {
+            self.tap_pause(port, false, msg.mask, msg.quanta);
+        }
         let p = &mut self.ports[port as usize];
         p.c.pause_received += 1;
         let end = now + pause_time(msg.quanta, p.rate_bps);

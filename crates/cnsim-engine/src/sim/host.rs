@@ -51,10 +51,15 @@ impl Sim {
         if snd.buf.len() >= snd.buf_cap {
             snd.source_dropped += 1;
             self.c.data_source_dropped += copies;
+            if self.tap.is_some() {
+                let (host, flow) = (snd.host, if snd.flows.is_empty() { NONE } else { snd.flows.start });
+                self.tap_drop_at(t, host, NONE, None, flow, crate::tap::trace::LIMITER_BUFFER);
+            }
         } else {
             snd.buf.push_back(t);
             self.limited += 1;
         }
+        let snd = &mut self.senders[s as usize];
         let next = t + snd.gen.next_gap(&mut snd.rng);
         (next < snd.stop).then_some(next)
     }
@@ -192,6 +197,9 @@ impl Sim {
     /// Flow `f`'s CR may have changed: update its statistics and its session's rate (min over the
     /// session's RPs), and wake its limiter if the rate that paces it left 0.
     pub(super) fn note_rate(&mut self, f: u32) {
+        if self.tap.is_some() {
+            self.tap_rp(f);
+        }
         let now = self.now;
         if self.flows[f as usize].note_cr(now).is_none() {
             return;
@@ -285,6 +293,9 @@ impl Sim {
                 }
             }
             FrameKind::Feedback => {
+                if self.tap.is_some() {
+                    self.tap_feedback(node, &f);
+                }
                 self.c.cnm_delivered += 1;
                 let lat = self.flows[f.flow as usize].feedback_latency;
                 if lat > 0 {

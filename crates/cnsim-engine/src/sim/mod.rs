@@ -8,6 +8,7 @@ mod flow_control;
 mod host;
 mod record;
 mod switch;
+mod tap;
 mod tcp;
 
 pub use host::NOT_DEFERRED;
@@ -125,6 +126,8 @@ pub struct Sim {
     pub resolved_toml: String,
     /// Wall time the build took, in seconds (reported, not used).
     pub build_s: f64,
+    /// Packet capture and event trace (crate::tap), None unless enabled.
+    pub tap: Option<Box<crate::tap::Tap>>,
 }
 
 impl Sim {

@@ -5,6 +5,7 @@ use super::{Event, Sim};
 use crate::net::frame::{Dest, FrameId, FrameKind, NodeId, NONE};
 use crate::net::node::NodeKind;
 use crate::protocols::QueueView;
+use crate::tap::trace;
 
 impl Sim {
     /// Send frame `fid`, now at `node` (arrived through `in_port`, or NONE at its source), on.
@@ -13,6 +14,9 @@ impl Sim {
             Dest::Node(d) => {
                 let p = self.routes.next_port(node as usize, d as usize);
                 if p == NONE {
+                    if self.tap.is_some() {
+                        self.tap_drop(node, NONE, Some(fid), self.frames.get(fid).flow, trace::UNROUTABLE);
+                    }
                     self.discard(fid); // validated away at build time; kept for safety
                 } else {
                     self.enqueue(p, fid);
@@ -94,6 +98,10 @@ impl Sim {
             if kind == FrameKind::Data {
                 p.c.drops += 1;
             }
+            if self.tap.is_some() {
+                let (node, flow) = (self.ports[port as usize].node, self.frames.get(fid).flow);
+                self.tap_drop(node, port, Some(fid), flow, trace::QUEUE_FULL);
+            }
             // The slot is freed but not reused before the CP below has read the frame.
             self.discard(fid);
         }
@@ -108,6 +116,9 @@ impl Sim {
         if let Some(fb) = cp.on_data(self.frames.get(fid), accepted, q, port, node, now) {
             p.c.feedback_sent += 1;
             self.c.cnm_sent += 1;
+            if self.tap.is_some() {
+                self.tap_cnm_sent(port, &fb);
+            }
             let id = self.frames.alloc(fb);
             self.forward(node, id, NONE);
         }
@@ -133,6 +144,9 @@ impl Sim {
     }
 
     pub(super) fn start_tx(&mut self, port: u32, fid: FrameId) {
+        if self.tap.is_some() {
+            self.tap_tx(port, fid);
+        }
         let now = self.now;
         let size = self.frames.get(fid).size;
         let p = &mut self.ports[port as usize];
@@ -215,6 +229,10 @@ impl Sim {
         }
         if let Some((p, rng)) = &mut self.ports[port as usize].loss {
             if kind == FrameKind::Data && rng.bernoulli(*p) {
+                if self.tap.is_some() {
+                    let (from, flow) = (self.ports[port as usize].node, self.frames.get(fid).flow);
+                    self.tap_drop(from, port, Some(fid), flow, trace::WIRE_LOSS);
+                }
                 return self.discard(fid); // lost on the wire
             }
         }

@@ -34,7 +34,7 @@ pub enum ProbeMode {
 }
 
 impl ProbeMode {
-    fn code(self) -> u32 {
+    pub fn code(self) -> u32 {
         self as u32
     }
     fn from_code(c: u32) -> Self {

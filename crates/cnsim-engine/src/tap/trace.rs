@@ -1,0 +1,89 @@
+//! The protocol event trace: one row per event a researcher asks about when a number looks wrong
+//! (CNM sent and received, drops with their reason, rate limiters created and released, PAUSE
+//! sent and received, E-QCN representative changes). Columns are typed vectors; Python names the
+//! per-kind fields (`cnsim.trace`).
+
+/// Event kinds, as filter bits; `KIND_NAMES[i]` names bit i.
+pub const CNM_SENT: u16 = 1;
+pub const CNM_RECEIVED: u16 = 2;
+pub const BCN_SENT: u16 = 4;
+pub const BCN_RECEIVED: u16 = 8;
+pub const DROP: u16 = 16;
+pub const LIMITER_CREATED: u16 = 32;
+pub const LIMITER_RELEASED: u16 = 64;
+pub const PAUSE_SENT: u16 = 128;
+pub const PAUSE_RECEIVED: u16 = 256;
+pub const REPRESENTATIVE: u16 = 512;
+pub const KIND_NAMES: [&str; 10] = [
+    "cnm_sent", "cnm_received", "bcn_sent", "bcn_received", "drop", "limiter_created", "limiter_released",
+    "pause_sent", "pause_received", "representative",
+];
+
+/// Why a frame was dropped (the `a` field of a DROP row); `REASON_NAMES[r]` names reason r.
+pub const QUEUE_FULL: i64 = 0;
+pub const LIMITER_BUFFER: i64 = 1;
+pub const WIRE_LOSS: i64 = 2;
+pub const UNROUTABLE: i64 = 3;
+pub const REASON_NAMES: [&str; 4] = ["queue_full", "limiter_buffer", "wire_loss", "unroutable"];
+
+/// Fields of one row (meaning per kind, see `cnsim/trace.py`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Fields {
+    pub a: i64,
+    pub b: i64,
+    pub c: i64,
+    pub cpid: u64,
+    pub x: f64,
+}
+
+#[derive(Default)]
+pub struct Trace {
+    pub kinds: u16,
+    pub t: Vec<u64>,
+    pub kind: Vec<u16>,
+    pub node: Vec<u32>,
+    pub port: Vec<u32>,
+    pub flow: Vec<u32>,
+    pub a: Vec<i64>,
+    pub b: Vec<i64>,
+    pub c: Vec<i64>,
+    pub cpid: Vec<u64>,
+    pub x: Vec<f64>,
+    /// Per flow: the limiter state and E-QCN representative last recorded.
+    pub limiting: Vec<bool>,
+    pub representative: Vec<u32>,
+}
+
+impl Trace {
+    pub fn new(kinds: u16, n_flows: usize) -> Self {
+        Trace { kinds, limiting: vec![false; n_flows], representative: vec![u32::MAX; n_flows], ..Default::default() }
+    }
+
+    #[inline]
+    pub fn wants(&self, kind: u16) -> bool {
+        self.kinds & kind != 0
+    }
+
+    pub fn push(&mut self, t: u64, kind: u16, node: u32, port: u32, flow: u32, f: Fields) {
+        if !self.wants(kind) {
+            return;
+        }
+        self.t.push(t);
+        self.kind.push(kind);
+        self.node.push(node);
+        self.port.push(port);
+        self.flow.push(flow);
+        self.a.push(f.a);
+        self.b.push(f.b);
+        self.c.push(f.c);
+        self.cpid.push(f.cpid);
+        self.x.push(f.x);
+    }
+
+    pub fn len(&self) -> usize {
+        self.t.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.t.is_empty()
+    }
+}

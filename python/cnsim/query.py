@@ -1,0 +1,144 @@
+"""Query results like scavetool: `cnsim results DIR…` and these functions.
+
+    from cnsim import query
+    df = query.load(["out/qeq-sweep"])                      # one row per run
+    agg = query.aggregate(df, by=["cp.qcn.qeq [frames]"])   # mean and 95 % CI over seeds
+    query.plot(df, "feedback_rate_pct", x="cp.qcn.qeq [frames]", path="fb.png")
+
+A directory is a sweep (its `sweep.parquet`), a run (`summary.json`: one row of the run's summary
+metrics) or a folder holding such directories at any depth; rows from several get a `source`
+column. `aggregate` counts only runs without error; the CI is Student's t 95 % half-width
+(t₀.₉₇₅,ₙ₋₁ · s / √n; NaN for one seed).
+"""
+
+import json
+import math
+from pathlib import Path
+
+import pandas as pd
+
+from .metrics import seed_metrics
+
+NOT_METRICS = {"seed", "events", "error", "stopped_by", "source", "scenario"}
+
+
+def load(paths) -> pd.DataFrame:
+    """One row per run of the sweep and run directories under `paths` (see module doc).
+    `df.attrs["grid"]` lists the grid keys of the sweeps found."""
+    if isinstance(paths, str | Path):
+        paths = [paths]
+    frames, grid = [], []
+    for path in map(Path, paths):
+        found = _directories(path)
+        if not found:
+            raise FileNotFoundError(f"{path}: no cnsim run or sweep directory (summary.json or sweep.parquet) there")
+        for kind, d in found:
+            if kind == "sweep":
+                df = pd.read_parquet(d / "sweep.parquet")
+                for key in _grid_keys(d):
+                    if key not in grid:
+                        grid.append(key)
+            else:
+                doc = json.loads((d / "summary.json").read_text(encoding="utf-8"))
+                stats = doc["stats"]
+                df = pd.DataFrame([{"scenario": stats.get("scenario"), "seed": stats.get("seed"),
+                                    **seed_metrics(doc["summary"]), "events": stats.get("events"),
+                                    "stopped_by": stats.get("stopped_by"), "error": None}])
+            df.insert(0, "source", str(d))
+            frames.append(df)
+    out = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
+    if out["source"].nunique() == 1:
+        out = out.drop(columns="source")
+    out.attrs["grid"] = grid
+    return out
+
+
+def _directories(path: Path) -> list[tuple[str, Path]]:
+    if (path / "sweep.parquet").is_file():
+        return [("sweep", path)]
+    if (path / "summary.json").is_file():
+        return [("run", path)]
+    found = []
+    if path.is_dir():
+        for child in sorted(p for p in path.iterdir() if p.is_dir() and not p.name.startswith(".")):
+            found += _directories(child)
+    return found
+
+
+def _grid_keys(d: Path) -> list[str]:
+    try:
+        return list(json.loads((d / "sweep.json").read_text(encoding="utf-8")).get("grid_keys", []))
+    except (OSError, ValueError, AttributeError):
+        return []
+
+
+def metric_columns(df: pd.DataFrame, exclude=()) -> list[str]:
+    """The numeric columns that are metrics (not grid keys, seed, events)."""
+    grid = set(df.attrs.get("grid", [])) | set(exclude)
+    return [c for c in df.columns if c not in NOT_METRICS and c not in grid and not c.endswith("]")
+            and pd.api.types.is_numeric_dtype(df[c]) and not pd.api.types.is_bool_dtype(df[c])]
+
+
+def aggregate(df: pd.DataFrame, by: list[str], metrics: list[str] | None = None) -> pd.DataFrame:
+    """Mean, 95 % CI half-width and count over seeds of each metric, per group of `by`."""
+    from scipy import stats
+
+    for col in by:
+        if col not in df.columns:
+            raise ValueError(f"--by {col!r}: no such column; columns are {', '.join(df.columns)}")
+    metrics = metrics or metric_columns(df, exclude=by)
+    for m in metrics:
+        if m not in df.columns:
+            raise ValueError(f"metric {m!r}: no such column; metrics are {', '.join(metric_columns(df))}")
+    ok = df[df["error"].isna()] if "error" in df.columns else df
+    rows = []
+    groups = ok.groupby(by, sort=False, dropna=False) if by else [((), ok)]
+    for point, g in groups:
+        point = point if isinstance(point, tuple) else (point,)
+        row = dict(zip(by, point))
+        row["n"] = len(g)
+        for m in metrics:
+            v = pd.to_numeric(g[m], errors="coerce").dropna()
+            n = len(v)
+            row[f"{m}_mean"] = v.mean() if n else math.nan
+            row[f"{m}_ci95"] = stats.t.ppf(0.975, n - 1) * v.std() / math.sqrt(n) if n > 1 else math.nan
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def numeric_axis(df: pd.DataFrame, x: str) -> str:
+    """The column to put on an axis for key `x`: `x` itself if numeric, else its `x [UNIT]`."""
+    if x in df.columns and pd.api.types.is_numeric_dtype(df[x]):
+        return x
+    companions = [c for c in df.columns if c.startswith(f"{x} [") and c.endswith("]")]
+    if companions:
+        return companions[0]
+    if x in df.columns:
+        return x
+    raise ValueError(f"--x {x!r}: no such column; columns are {', '.join(df.columns)}")
+
+
+def plot(df: pd.DataFrame, metric: str, x: str, hue: str | None = None, path: str | Path | None = None):
+    """`metric` (mean ± 95 % CI over seeds) over `x`, one line per value of `hue`; saved to
+    `path` when given. Returns the matplotlib Figure."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    xcol = numeric_axis(df, x)
+    by = [xcol] + ([hue] if hue else [])
+    agg = aggregate(df, by, [metric])
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for label, g in (agg.groupby(hue, sort=False) if hue else [(None, agg)]):
+        g = g.sort_values(xcol)
+        ax.errorbar(g[xcol], g[f"{metric}_mean"], yerr=g[f"{metric}_ci95"].fillna(0), marker="o", capsize=3,
+                    label=None if hue is None else f"{hue} = {label}")
+    ax.set_xlabel(xcol)
+    ax.set_ylabel(f"{metric} (mean ± 95 % CI over seeds)")
+    ax.grid(alpha=0.3)
+    if hue:
+        ax.legend()
+    if path is not None:
+        fig.savefig(path, dpi=150, bbox_inches="tight")
+    return fig

@@ -1,0 +1,153 @@
+"""pcap export and the event trace (issue 14 items 1–2): tshark decodes a cnsim capture with the
+shipped Lua dissector, and every decoded CNM and PAUSE agrees with the run's own trace.
+
+tshark comes from the system's packages (scripts/setup.sh installs it when it can); without it the
+decoding tests are skipped with that reason.
+"""
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import cnsim
+from cnsim.capture import dissector_path, select
+
+ROOT = Path(__file__).resolve().parents[1]
+DUMBBELL = ROOT / "python/cnsim/scenarios/mliki2016/dumbbell-multicast.toml"
+INCAST = ROOT / "python/cnsim/scenarios/examples/incast-pause.toml"
+# Seed 000's dumbbell with every source on from t = 0, for 30 ms: the bottleneck is congested
+# (6 × 200 Mb/s into 1 Gb/s) and QCN sends a few hundred CNMs.
+SHORT = {"simulation.duration": "30ms", "simulation.measure_from": "0s",
+         "flow.0.start": '["0s", "0s", "0s", "0s", "0s", "0s"]'}
+
+TSHARK = shutil.which("tshark")
+needs_tshark = pytest.mark.skipif(TSHARK is None, reason="tshark not installed (scripts/setup.sh installs it with apt when run as root)")
+
+
+def tshark(pcap: Path, display: str, fields: list[str]) -> pd.DataFrame:
+    cmd = [TSHARK, "-n", "-X", f"lua_script:{dissector_path()}", "-r", str(pcap), "-Y", display, "-T", "fields",
+           "-E", "separator=\t", *[a for f in ["frame.interface_name", *fields] for a in ("-e", f)]]
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+    rows = [line.split("\t") for line in out.splitlines() if line]
+    return pd.DataFrame(rows, columns=["iface", *fields])
+
+
+@needs_tshark
+def test_tshark_decodes_every_cnm_as_the_trace_records_it(tmp_path):
+    out = tmp_path / "run"
+    result = cnsim.run(DUMBBELL, set=SHORT, out=out, figures=False, pcap="kind=cnm", trace="cnm_sent,cnm_received")
+    trace = pd.read_parquet(out / "trace.parquet")
+    sent = trace[trace["kind"] == "cnm_sent"]
+    received = trace[trace["kind"] == "cnm_received"]
+    assert len(sent) == result.stats["frames"]["cnm_sent"] > 50
+    assert len(received) == result.stats["frames"]["cnm_delivered"]
+    decoded = tshark(out / "capture.pcapng", "cnsim_cnm", ["cnsim_cnm.qntzfb", "cnsim_cnm.cpid", "eth.dst"])
+    # Every CNM crosses exactly one link into its source host ("Switch1>Sk"): in order, the CNMs
+    # on that link are those the trace saw arrive at Sk.
+    last_hop = decoded[decoded["iface"].str.match(r"Switch1>S\d$")]
+    assert len(last_hop) == len(received)
+    for host, rows in received.groupby("node", observed=True):
+        got = last_hop[last_hop["iface"] == f"Switch1>{host}"]
+        assert [int(v) for v in got["cnsim_cnm.qntzfb"]] == rows["qntz_fb"].tolist()
+        assert [int(v, 16) for v in got["cnsim_cnm.cpid"]] == rows["cpid"].tolist()
+    # The QntzFb of each CNM sent is 1..63 and its CPID names the CP's switch and port.
+    assert sent["qntz_fb"].between(1, 63).all()
+    cp_ports = {p for p in sent["port"].unique()}
+    cpids = {int(v, 16) for v in decoded["cnsim_cnm.cpid"]}
+    assert cpids == set(sent["cpid"].astype("uint64")) and cp_ports
+
+
+@needs_tshark
+def test_tshark_decodes_pause_quanta_as_sent(tmp_path):
+    out = tmp_path / "run"
+    cnsim.run(INCAST, out=out, figures=False, pcap="kind=pause", trace="pause_sent")
+    trace = pd.read_parquet(out / "trace.parquet")
+    assert (trace["kind"] == "pause_sent").sum() > 2
+    assert set(trace["quanta"]) >= {0, 0xFFFF}  # XOFF and XON both sent
+    decoded = tshark(out / "capture.pcapng", "macc", ["macc.opcode", "macc.pause_time"])
+    assert set(decoded["macc.opcode"]) == {"0x0001"}
+    for port, rows in trace.groupby("port", observed=True):
+        got = decoded[decoded["iface"] == port]["macc.pause_time"].astype(int).tolist()
+        assert got == rows["quanta"].tolist()[: len(got)] and len(got) >= len(rows) - 1
+
+
+@needs_tshark
+def test_data_frames_decode_with_cn_tag_and_wire_length(tmp_path):
+    out = tmp_path / "run"
+    cnsim.run(DUMBBELL, set={**SHORT, "simulation.duration": "2ms"}, out=out, figures=False,
+              pcap="kind=data port=Switch1>Switch2")
+    decoded = tshark(out / "capture.pcapng", "cnsim.subtype == 1",
+                     ["frame.len", "frame.cap_len", "cnsim_cntag.flow_id", "cnsim.flow"])
+    assert len(decoded) > 100 and set(decoded["iface"]) == {"Switch1>Switch2"}
+    assert set(decoded["frame.len"]) == {"1500"}  # on the wire; the capture keeps the headers
+    assert (decoded["cnsim_cntag.flow_id"] == decoded["cnsim.flow"]).all()
+
+
+def test_capture_filter_errors_name_the_clause():
+    ports = ["SW>H1", "SW>D", "H1>SW", "D>SW"]
+    assert select("", ports)[0] == [0, 1, 2, 3]
+    assert select("node=SW", ports)[0] == [0, 1]
+    assert select("port=*>SW kind=pause", ports) == ([2, 3], 8)
+    with pytest.raises(ValueError, match="node='X'.*matches no node"):
+        select("node=X", ports)
+    with pytest.raises(ValueError, match="kind='cnms'"):
+        select("kind=cnms", ports)
+    with pytest.raises(ValueError, match="'speed=1'"):
+        select("speed=1", ports)
+
+
+def test_capture_bound_stops_cleanly_and_says_so(tmp_path):
+    out = tmp_path / "run"
+    r = subprocess.run([sys.executable, "-m", "cnsim", "run", str(DUMBBELL), "-o", str(out), "--no-figures", "-q",
+                        *[a for k, v in SHORT.items() for a in ("--set", f"{k}={v}")],
+                        "--pcap=kind=data", "--pcap-max-mb", "0.05"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert "capture stopped at t = " in r.stderr and "size bound reached" in r.stderr
+    size = (out / "capture.pcapng").stat().st_size
+    assert 40_000 < size < 52_000  # the bound (50 kB of packets) plus the file's headers
+
+
+def test_trace_kinds_and_columns():
+    r = cnsim.run(INCAST, set={"flow_control": '"none"'}, trace="drop,cnm_sent")
+    t = r.trace
+    assert set(t["kind"].unique()) == {"drop"}  # no CP in this scenario
+    assert (t["reason"] == "queue_full").all() and len(t) == r.stats["frames"]["data_dropped"]
+    assert (t["port"] == "SW>D").all() and t["t_s"].is_monotonic_increasing
+    with pytest.raises(ValueError, match="unknown event kind"):
+        cnsim.run(INCAST, trace="cnm")
+
+
+def test_taps_off_leave_results_unchanged():
+    base = cnsim.run(DUMBBELL, set={**SHORT, "simulation.duration": "5ms"})
+    tapped = cnsim.run(DUMBBELL, set={**SHORT, "simulation.duration": "5ms"}, pcap=True, trace="all")
+    assert json.dumps(base.stats, sort_keys=True) == json.dumps(tapped.stats, sort_keys=True)
+    assert base.capture is None and base.trace is None and len(tapped.capture) > 0
+
+
+def test_wireshark_plugin_command_prints_the_dissector():
+    r = subprocess.run([sys.executable, "-m", "cnsim", "wireshark-plugin"], capture_output=True, text=True, check=True)
+    path = Path(r.stdout.strip())
+    assert path.name == "cnsim.lua" and "0x22E7" in path.read_text()
+
+
+def test_trace_follows_eqcn_representatives_and_limiters():
+    from test_eqcn import STAR
+
+    r = cnsim.run(STAR, set={"flow.0.rp": "{ eqcn = {} }", "simulation.duration": "0.1s", "simulation.measure_from": "0s"},
+                  trace="cnm_received,representative,limiter_created,limiter_released")
+    t = r.trace
+    received, rep = t[t["kind"] == "cnm_received"], t[t["kind"] == "representative"]
+    created = t[t["kind"] == "limiter_created"]
+    assert len(rep) > 0 and len(created) == sum(rp["limiters_created"] for rp in r.stats["rps"])
+    assert (created["rate_bps"] > 0).all()
+    # A representative is the CP of a CNM its flow received, or none (0) after a reset at 63.
+    seen = set(zip(received["flow"], received["cpid"]))
+    assert all(c == 0 or (f, c) in seen for f, c in zip(rep["flow"], rep["cpid"]))
+    # Every flow's first representative change follows its first CNM.
+    for flow, rows in rep.groupby("flow", observed=True):
+        assert rows["t_s"].min() >= received[received["flow"] == flow]["t_s"].min()

@@ -1,0 +1,53 @@
+"""Scenarios from a dict, a builder, TOML text or a path — explicitly (issue 14 item 6)."""
+
+from pathlib import Path
+
+import pytest
+
+import cnsim
+from cnsim.scenario import to_toml
+
+ROOT = Path(__file__).resolve().parents[1]
+PATH = ROOT / "python/cnsim/scenarios/examples/unicast-qcn.toml"
+SHORT = {"simulation.duration": "5ms", "simulation.measure_from": "1ms"}
+
+DOC = {
+    "simulation": {"duration": "5ms", "measure_from": "1ms"},
+    "defaults": {"link": {"rate": "10Gbps", "delay": "0.5us"}, "queue": {"capacity": "100 frames"}},
+    "cp": {"qcn": {}},
+    "switch": [{"names": "SW"}],
+    "host": [{"names": ["H1..H4", "D"]}],
+    "link": [{"between": ["H1..H4", "SW"]}, {"between": ["SW", "D"]}],
+    "flow": [{"from": "H1..H4", "to": "D", "traffic": {"kind": "cbr", "rate": "5Gbps"},
+              "start": ["0s", "1ms", "2ms", "3ms"], "rp": {"qcn": {}}}],
+}
+
+
+def test_dict_builder_text_and_path_give_the_same_run():
+    by_path = cnsim.run(cnsim.Scenario.from_path(PATH), set=SHORT)
+    by_dict = cnsim.run(DOC)
+    by_text = cnsim.run(cnsim.Scenario.from_toml(to_toml(DOC)))
+    built = (cnsim.Builder(duration="5ms", measure_from="1ms")
+             .defaults(link={"rate": "10Gbps", "delay": "0.5us"}, queue={"capacity": "100 frames"})
+             .table("cp", qcn={})
+             .switches("SW").hosts("H1..H4", "D")
+             .link("H1..H4", "SW").link("SW", "D")
+             .flow("H1..H4", "D", traffic={"kind": "cbr", "rate": "5Gbps"}, start=["0s", "1ms", "2ms", "3ms"],
+                   rp={"qcn": {}})
+             .build())
+    by_builder = cnsim.run(built)
+    for r in (by_dict, by_text, by_builder):
+        assert r.summary["global"] == by_path.summary["global"]
+
+
+def test_explicit_forms_and_errors_name_their_source():
+    assert cnsim.Scenario.from_toml("[simulation]\n").label == "<string>"
+    with pytest.raises(cnsim.ScenarioError, match="<dict>"):
+        cnsim.check({**DOC, "simulation": {"duration": "-1s"}})
+    with pytest.raises(TypeError, match="no TOML form"):
+        cnsim.Scenario.from_dict({"simulation": {"duration": object()}})
+    with pytest.raises(FileNotFoundError):
+        cnsim.Scenario.from_path("no-such.toml")
+    # A str without newline is a path, never TOML text.
+    with pytest.raises(FileNotFoundError):
+        cnsim.check('simulation.duration = "1s"')
