@@ -6,30 +6,9 @@ import pytest
 
 import cnsim
 from cnsim.metrics import jain
+from scenario_factory import star
 
-SCENARIO = """
-[simulation]
-duration = "1100ms"
-measure_from = "100ms"
-record_interval = "0s"
-[defaults]
-link = { rate = "10Gbps", delay = "0.5us" }
-queue = { capacity = "100 frames" }
-[cp.bcn]
-[[switch]]
-names = "SW"
-[[host]]
-names = ["S1..S4", "D"]
-[[link]]
-between = ["S1..S4", "SW"]
-[[link]]
-between = ["SW", "D"]
-[[flow]]
-from = "S1..S4"
-to = "D"
-traffic = { kind = "cbr", rate = "10Gbps" }
-rp = { bcn = {} }
-"""
+SCENARIO = star(duration="1100ms", measure_from="100ms", cp="bcn", rp="{ bcn = {} }")
 
 
 def run(seed=1, **sets):

@@ -4,6 +4,7 @@ hold items 1 and 2 at the state-machine level)."""
 
 import cnsim
 from cnsim.reproduce.common import with_rp
+from scenario_factory import star
 
 MU = "scenarios/mliki2016/dumbbell-multiple-unicast.toml"
 MULTILINK = "scenarios/mliki2016/multilink-multicast.toml"
@@ -31,26 +32,8 @@ def test_item2_fb_hat_reset_options_are_scenario_keys():
     assert len(set(runs.values())) > 1  # the options change what the CPs send
 
 
-IDENTICAL = """
-[simulation]
-duration = "1s"
-measure_from = "0.2s"
-record_interval = "0s"
-[defaults]
-link = { rate = "1Gbps", delay = "1us" }
-[[switch]]
-names = "SW"
-[[host]]
-names = ["S1..S4", "D"]
-[[link]]
-between = ["S1..S4", "SW"]
-[[link]]
-between = ["SW", "D"]
-[[flow]]
-from = "S1..S4"
-to = "D"
-traffic = { kind = "cbr", rate = "400Mbps" }
-"""
+IDENTICAL = star(duration="1s", measure_from="0.2s", rate="1Gbps", delay="1us", capacity=None,
+                 traffic='{ kind = "cbr", rate = "400Mbps" }')
 
 
 def throughputs(res):

@@ -8,30 +8,13 @@ import pytest
 
 import cnsim
 from cnsim.metrics import jain
+from scenario_factory import star
 
-LOSSY = """
-[simulation]
-duration = "DUR"
-measure_from = "1s"
-record_interval = "0s"
-[defaults]
-link = { rate = "10Gbps", delay = "0.5ms" }
-queue = { capacity = "10000 frames" }
-[[switch]]
-names = "SW"
-[[host]]
-names = ["S", "D"]
-[[link]]
-between = ["S", "SW"]
-loss = LOSS
-[[link]]
-between = ["SW", "D"]
-[[flow]]
-from = "S"
-to = "D"
-traffic = { kind = "tcp-bulk" }
-tcp = { rwnd = 100000 }
-"""
+
+def lossy(p, duration):
+    """One connection on a 2 ms RTT path with Bernoulli loss p on the source's link."""
+    return star("S", duration=duration, measure_from="1s", delay="0.5ms", capacity="10000 frames",
+                traffic='{ kind = "tcp-bulk" }', access=f"loss = {p}", flow="tcp = { rwnd = 100000 }")
 
 
 def padhye(p, rtt, mss_bits, rto, b=1):
@@ -42,7 +25,7 @@ def padhye(p, rtt, mss_bits, rto, b=1):
 @pytest.mark.parametrize("p,duration", [(1e-4, "3s"), (1e-3, "4s"), (1e-2, "8s")])
 def test_throughput_follows_mathis_and_padhye(p, duration):
     # One connection, 2 ms RTT, a window that never limits, Bernoulli loss p on the wire.
-    res = cnsim.run(LOSSY.replace("LOSS", str(p)).replace("DUR", duration), progress=False, figures=False)
+    res = cnsim.run(lossy(p, duration), progress=False, figures=False)
     f = res.stats["flows"][0]
     rtt, mss = f["tcp_srtt_s"], 1460 * 8
     mathis = 1.22 * mss / (rtt * math.sqrt(p))  # Mathis et al. 1997, periodic loss
@@ -52,28 +35,8 @@ def test_throughput_follows_mathis_and_padhye(p, duration):
     assert 0.8 * low <= f["tcp_goodput_bps"] <= 1.3 * mathis, (f["tcp_goodput_bps"], mathis, low)
 
 
-BOTTLENECK = """
-[simulation]
-duration = "200ms"
-measure_from = "50ms"
-record_interval = "0s"
-[defaults]
-link = { rate = "10Gbps", delay = "0.5us" }
-queue = { capacity = "100 frames" }
-[[switch]]
-names = "SW"
-[[host]]
-names = ["S1..S4", "D"]
-[[link]]
-between = ["S1..S4", "SW"]
-[[link]]
-between = ["SW", "D"]
-[[flow]]
-from = "S1..S4"
-to = "D"
-traffic = { kind = "tcp-bulk" }
-tcp = { max_rto = "1ms" }
-"""
+BOTTLENECK = star(duration="200ms", measure_from="50ms", traffic='{ kind = "tcp-bulk" }',
+                  flow='tcp = { max_rto = "1ms" }')
 
 
 @pytest.mark.parametrize("seed", [1, 2])

@@ -4,32 +4,14 @@ on average and are burstier than CBR at the same mean rate."""
 import pytest
 
 import cnsim
-
-SCENARIO = """
-[simulation]
-duration = "4s"
-record_interval = "0s"
-[defaults]
-link = { rate = "10Gbps", delay = "1us" }
-queue = { capacity = "100000 frames" }
-[[switch]]
-names = "SW"
-[[host]]
-names = ["S", "D"]
-[[link]]
-between = ["S", "SW"]
-[[link]]
-between = ["SW", "D"]
-rate = "2Gbps"
-[[flow]]
-from = "S"
-to = "D"
-limiter = { buffer = 100000 }
-"""
+from scenario_factory import star
 
 
 def run(traffic: str, seed: int = 1):
-    return cnsim.run(SCENARIO + f"traffic = {traffic}\n", seed=seed, progress=False, figures=False)
+    # One source behind a 2 Gb/s bottleneck, its limiter holding what the link cannot take.
+    text = star("S", duration="4s", delay="1us", capacity="100000 frames", bottleneck='rate = "2Gbps"',
+                traffic=traffic, flow="limiter = { buffer = 100000 }")
+    return cnsim.run(text, seed=seed, progress=False, figures=False)
 
 
 def throughput(res) -> float:
