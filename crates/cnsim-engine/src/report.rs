@@ -3,7 +3,6 @@
 //! the engine's own and in the protocol modules for theirs (`protocols::metrics::all()`).
 
 use crate::core::time::to_secs;
-use crate::net::node::NodeKind;
 use crate::protocols::metrics::Metric;
 use crate::net::flow::TcpFlow;
 use crate::sim::{Counters, Sim};
@@ -36,6 +35,8 @@ pub const METRICS: &[Metric] = &[
     Metric { scope: "frames", name: "ack_delivered", unit: "frames", kind: "counter", doc: "TCP ACK frames that reached their source" },
     Metric { scope: "frames", name: "ack_dropped", unit: "frames", kind: "counter", doc: "TCP ACK frames dropped by a full queue" },
     Metric { scope: "frames", name: "ack_in_flight", unit: "frames", kind: "gauge", doc: "TCP ACK frames in queues or on wires at the end" },
+    Metric { scope: "frames", name: "ttl_expired", unit: "frames", kind: "counter", doc: "frames routers dropped because their IP TTL reached 0 (with routers only; also in the *_dropped counters)" },
+    Metric { scope: "queues", name: "aqm", unit: "name", kind: "parameter", doc: "active queue management of the port (\"red\"), when configured" },
     Metric { scope: "frames", name: "data_in_limiters", unit: "frames", kind: "gauge", doc: "copies waiting in rate limiters at the end" },
     Metric { scope: "queues", name: "q_mean_frames", unit: "frames", kind: "time-average", doc: "queue length, time-averaged over the window" },
     Metric { scope: "queues", name: "q_std_frames", unit: "frames", kind: "time-average", doc: "standard deviation of the queue length over the window" },
@@ -109,6 +110,7 @@ fn diff(a: &Counters, b: &Counters) -> Counters {
         ack_sent: a.ack_sent - b.ack_sent,
         ack_delivered: a.ack_delivered - b.ack_delivered,
         ack_dropped: a.ack_dropped - b.ack_dropped,
+        ttl_expired: a.ttl_expired - b.ttl_expired,
     }
 }
 
@@ -140,12 +142,12 @@ impl Sim {
             })
             .collect();
         let queues: Vec<Value> = (0..self.ports.len())
-            .filter(|&i| self.nodes[self.ports[i].node as usize].kind == NodeKind::Switch)
+            .filter(|&i| self.nodes[self.ports[i].node as usize].kind.forwards())
             .map(|i| {
                 let p = &self.ports[i];
                 let (mean, std) = p.q.mean_std(now);
                 let w = if in_window { p.c_w0 } else { p.c };
-                json!({
+                let mut v = json!({
                     "name": self.port_name(i),
                     "node": name(p.node), "peer": name(p.peer_node),
                     "cp": p.cp.is_some(),
@@ -157,7 +159,14 @@ impl Sim {
                     "cnms_sent": p.c.feedback_sent, "cnms_sent_window": p.c.feedback_sent - w.feedback_sent,
                     "busy_s_window": to_secs(p.busy_window), "rate_bps": p.rate_bps,
                     "peak_frames": p.peak_frames, "peak_bytes": p.peak_bytes,
-                })
+                });
+                if let Some(a) = &p.aqm {
+                    merge(&mut v, a.report());
+                }
+                if let Some(m) = &p.sirens {
+                    merge(&mut v, json!({"sirens_stamped": m.stamped, "sirens_util": m.util}));
+                }
+                v
             })
             .collect();
         let flows: Vec<Value> = self
@@ -171,8 +180,12 @@ impl Sim {
                     .iter()
                     .map(|r| {
                         let bw = if in_window { r.bytes - r.bytes_w0 } else { 0 };
-                        json!({"host": name(r.host), "frames": r.frames, "bytes_window": bw,
-                               "throughput_bps": if window_s > 0.0 { bw as f64 * 8.0 / window_s } else { 0.0 }})
+                        let mut v = json!({"host": name(r.host), "frames": r.frames, "bytes_window": bw,
+                               "throughput_bps": if window_s > 0.0 { bw as f64 * 8.0 / window_s } else { 0.0 }});
+                        if let Some(t) = &r.sirens {
+                            merge(&mut v, sirens_report(t, now));
+                        }
+                        v
                     })
                     .collect();
                 let mut v = json!({"name": f.name, "source": name(f.src), "mode": f.mode, "group": f.group,
@@ -216,6 +229,9 @@ impl Sim {
         }
         let waiting: u64 = self.senders.iter().map(|s| (s.buf.len() * s.flows.len()) as u64).sum();
         frames["data_in_limiters"] = json!(waiting);
+        if self.nodes.iter().any(|n| n.kind == crate::net::node::NodeKind::Router) {
+            frames["ttl_expired"] = json!(self.c.ttl_expired);
+        }
         let mut doc = json!({
             "version": env!("CARGO_PKG_VERSION"),
             "seed": self.seed,
@@ -267,6 +283,21 @@ fn tcp_report(t: &TcpFlow, in_window: bool, window_s: f64) -> Value {
         "tcp_transactions_window": txns, "tcp_transactions_per_s": per_s(txns as f64),
         "tcp_transaction_latency_s": if txns > 0 { Some(to_secs(lat) / txns as f64) } else { None },
     })
+}
+
+/// A receiver's SIRENS table (declared in `sirens::METRICS`).
+fn sirens_report(t: &crate::protocols::sirens::Table, now: crate::core::time::Time) -> Value {
+    let hops: Vec<Value> = (1..=t.path_len.max(t.hops.len()))
+        .map(|k| match t.hops.get(k - 1).copied().flatten() {
+            Some(s) => json!([k, s.data[0], s.data[1], to_secs(now.saturating_sub(s.at))]),
+            None => json!([k, null, null, null]),
+        })
+        .collect();
+    let bottleneck = match t.probe {
+        crate::protocols::sirens::Probe::Link => t.min_fresh(1, now).map(|(_, v)| v),
+        _ => None,
+    };
+    json!({"sirens_hops": hops, "sirens_path_len": t.path_len, "sirens_known": t.known(now), "sirens_bottleneck_bps": bottleneck})
 }
 
 /// Add the fields of `extra` (an object) to `v` (an object).

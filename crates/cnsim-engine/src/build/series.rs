@@ -1,7 +1,7 @@
 //! The recorded series: names and probes (docs/internals/core-api.md lists the names).
 
 use crate::net::flow::{Flow, Session};
-use crate::net::node::{Node, NodeKind};
+use crate::net::node::Node;
 use crate::net::port::Port;
 use crate::sim::{Probe, Series};
 
@@ -23,7 +23,7 @@ pub fn series(nodes: &[Node], ports: &[Port], flows: &[Flow], sessions: &[Sessio
         }
     }
     for (p, port) in ports.iter().enumerate() {
-        if nodes[port.node as usize].kind == NodeKind::Switch {
+        if nodes[port.node as usize].kind.forwards() {
             add(format!("q.{}>{}", nodes[port.node as usize].name, nodes[port.peer_node as usize].name), Probe::Queue(p as u32));
         }
     }

@@ -50,7 +50,7 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
     let span_to = fs.to.span();
     let (dest_host, group) = match (ctx.ids.get(to), groups.get(to)) {
         (Some(&h), _) if nodes[h].kind == NodeKind::Host => (Some(h), None),
-        (Some(_), _) => return Err(ctx.err(span_to, format!("flow destination {to:?} is a switch"))),
+        (Some(&n), _) => return Err(ctx.err(span_to, format!("flow destination {to:?} is a {}", nodes[n].kind.name()))),
         (None, Some(g)) => (None, Some(g)),
         (None, None) => return Err(ctx.err(span_to, format!("unknown host or group {to:?}"))),
     };
@@ -96,6 +96,11 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
             None => traffic(&fs.traffic, line_rate, ports[first as usize].overhead).map_err(in_flow)?,
         };
         let make_rp = protocols::rp(&fs.rp, line_rate as f64).map_err(in_flow)?;
+        let sirens = match &fs.sirens {
+            Some(spec) if tcp.is_some() => return Err(in_flow(format!("sirens is for open-loop traffic (got {:?})", spec.mode))),
+            Some(spec) => Some(protocols::sirens_flow(spec).map_err(in_flow)?),
+            None => None,
+        };
         let base = fs.name.clone().unwrap_or_else(|| sname.clone());
         // (flow name, destination, receivers)
         let mut parts: Vec<(String, Dest, Vec<usize>)> = vec![];
@@ -156,7 +161,11 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
                         Mode::MultipleUnicast => "multiple-unicast",
                     },
                     group: group.map(|_| to.clone()),
-                    receivers: recv.into_iter().map(|h| Receiver { host: h as u32, frames: 0, bytes: 0, bytes_w0: 0 }).collect(),
+                    receivers: recv
+                        .into_iter()
+                        .map(|h| Receiver { host: h as u32, sirens: sirens.as_ref().map(|s| Box::new(s.1.clone())), frames: 0, bytes: 0, bytes_w0: 0 })
+                        .collect(),
+                    sirens: sirens.as_ref().map(|s| Box::new(s.0.clone())),
                     cr: TimeAvg::new(line_rate as f64),
                     rp: make_rp.as_ref().map(|m| m()),
                     tcp: tcp.map(|app| {

@@ -52,6 +52,8 @@ pub struct Session {
 
 pub struct Receiver {
     pub host: NodeId,
+    /// The receiver's SIRENS table, when the flow carries SIRENS requests.
+    pub sirens: Option<Box<crate::protocols::sirens::Table>>,
     pub frames: u64,
     pub bytes: u64,
     pub bytes_w0: u64,
@@ -97,6 +99,8 @@ pub struct Flow {
     pub group: Option<String>,
     pub receivers: Vec<Receiver>,
     pub rp: Option<Rp>,
+    /// The SIRENS request writer of the flow's source, when configured.
+    pub sirens: Option<Box<crate::protocols::sirens::Sender>>,
     /// A TCP connection (closed-loop flows); None for open-loop generators.
     pub tcp: Option<Box<TcpFlow>>,
     pub rp_rng: Rng,

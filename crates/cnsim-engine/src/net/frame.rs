@@ -46,6 +46,8 @@ pub enum Proto {
     Pause,
     Bcn,
     Tcp,
+    /// The SIRENS header (seed 003; `protocols::sirens`).
+    Sirens,
 }
 
 #[derive(Clone, Copy, Debug)]

@@ -1,6 +1,6 @@
 //! Forwarding computed once from the topology (PROTOCOLS.md §1): shortest paths in hops with a
 //! deterministic tie-break by node name; multicast over the shortest-path tree from each source.
-//! Hosts never forward: paths run through switches only.
+//! Hosts never forward: paths run through switches and routers only.
 //!
 //! Memory stays proportional to nodes × (routing targets), never nodes²: only hosts that are an
 //! end of some flow are targets, and a host with a single link to a switch is reached through
@@ -38,7 +38,7 @@ fn toward(nodes: &[Node], ports: &[Port], dist: &[u32], u: usize, root: usize) -
     let mut best: Option<(&str, u32)> = None;
     for &p in &nodes[u].ports {
         let v = ports[p as usize].peer_node as usize;
-        let usable = v == root || nodes[v].kind == NodeKind::Switch;
+        let usable = v == root || nodes[v].kind.forwards();
         if usable && dist[u] != u32::MAX && dist[v] != u32::MAX && dist[v] + 1 == dist[u] {
             let name = nodes[v].name.as_str();
             if best.is_none_or(|(b, _)| name < b) {
@@ -143,7 +143,7 @@ fn attachments(nodes: &[Node], ports: &[Port]) -> Vec<(u32, u32)> {
             [p] if nd.kind == NodeKind::Host => {
                 let port = &ports[*p as usize];
                 match nodes[port.peer_node as usize].kind {
-                    NodeKind::Switch => (port.peer_node, port.peer_port),
+                    NodeKind::Switch | NodeKind::Router => (port.peer_node, port.peer_port),
                     NodeKind::Host => (NONE, NONE),
                 }
             }

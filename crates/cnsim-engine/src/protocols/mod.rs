@@ -10,6 +10,8 @@
 //! | reaction point `Rp` | a flow's rate limiter at its source | QCN, E-QCN, BCN |
 //! | flow control `pause::PauseCfg` + `pause::PauseGen` | every switch port | 802.3x PAUSE, 802.1Qbb PFC |
 //! | endpoint / traffic `traffic::TrafficGen` | a flow's source | CBR, Poisson, Bernoulli |
+//! | active queue management `Aqm` | an output queue, before its drop-tail check | RED (`red.rs`) |
+//! | router feedback `sirens::LinkMeter` | a router output port | SIRENS (`sirens.rs`) |
 //!
 //! Adding a protocol = its module, a variant here (and its arms), its scenario table
 //! (`scenario/model.rs`) and its build step (`build/protocols.rs`).
@@ -19,6 +21,8 @@ pub mod eqcn;
 pub mod metrics;
 pub mod pause;
 pub mod qcn;
+pub mod red;
+pub mod sirens;
 pub mod tcp;
 
 use crate::core::rng::Rng;
@@ -93,6 +97,29 @@ impl Cp {
         match self {
             Cp::Qcn(c) => c.cp.p.qeq,
             Cp::Bcn(c) => (c.cp.p.qeq * frame as f64) as u64,
+        }
+    }
+}
+
+/// Active queue management in front of an output queue's drop-tail check (docs/architecture.md:
+/// the queue-discipline slot).
+pub enum Aqm {
+    Red(red::Red, Rng),
+}
+
+impl Aqm {
+    /// A data frame is offered with `q` frames waiting; `idle` = how long the port has been idle.
+    #[inline]
+    pub fn on_arrival(&mut self, q: u64, idle: Option<Time>, ect: bool) -> red::Verdict {
+        match self {
+            Aqm::Red(r, rng) => r.on_arrival(q, idle, ect, rng),
+        }
+    }
+    /// The protocol's fields of the port's statistics (declared in `red::METRICS`).
+    pub fn report(&self) -> Value {
+        match self {
+            Aqm::Red(r, _) => json!({"aqm": "red", "red_avg_frames": r.avg, "red_early_drops": r.early_drops,
+                                      "red_forced_drops": r.forced_drops, "red_marks": r.marks}),
         }
     }
 }

@@ -134,6 +134,15 @@ default_fns! {
     d_max_rto: Duration = Duration(60_000_000_000_000);
     d_initial_rto: Duration = Duration(1_000_000_000_000);
     d_delack: Duration = Duration(100_000_000_000);
+    d_min_th: f64 = 5.0;
+    d_max_th: f64 = 15.0;
+    d_w_q: f64 = 0.002;
+    d_max_p: f64 = 0.1;
+    d_red_pkt: Bytes = Bytes(500);
+    d_sirens_window: Duration = Duration(200_000_000_000);
+    d_req_data: u8 = 1;
+    d_init_ttl: u8 = 64;
+    d_max_age: Duration = Duration(1_000_000_000_000);
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -149,8 +158,13 @@ pub struct Scenario {
     /// Link-level flow control on every switch port.
     #[serde(default)]
     pub flow_control: FlowControlSlot,
+    /// SIRENS on every router output port (seed 003 §2); absent: routers write no SIRENS data.
+    pub sirens: Option<SirensRouterSpec>,
     #[serde(default, rename = "switch", skip_serializing_if = "Vec::is_empty")]
     pub switches: Vec<NodeSpec>,
+    /// IP routers (PROTOCOLS.md §8): TTL decrement, RED or drop-tail queues, SIRENS.
+    #[serde(default, rename = "router", skip_serializing_if = "Vec::is_empty")]
+    pub routers: Vec<NodeSpec>,
     #[serde(default, rename = "host", skip_serializing_if = "Vec::is_empty")]
     pub hosts: Vec<NodeSpec>,
     #[serde(default, rename = "link", skip_serializing_if = "Vec::is_empty")]
@@ -238,6 +252,8 @@ pub struct QueueParams {
     /// "fifo" (one drop-tail queue) or "prio" (strict priority over the 8 classes). Default:
     /// "prio" when flow control is PFC, "fifo" otherwise.
     pub discipline: Option<DisciplineSpec>,
+    /// RED's parameters with `discipline = "red"` (defaults when absent).
+    pub red: Option<RedSpec>,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
@@ -245,6 +261,41 @@ pub struct QueueParams {
 pub enum DisciplineSpec {
     Fifo,
     Prio,
+    /// A drop-tail FIFO with RED in front (`protocols::red`), parameters in `red`.
+    Red,
+}
+
+/// `queue.red`: Floyd & Jacobson's RED; defaults are ns-2's (`Queue/RED`), thresholds in frames.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct RedSpec {
+    /// Default 5 frames (ns-2 `thresh_`); seed 003 uses 50.
+    #[serde(default = "d_min_th")]
+    pub min_th: f64,
+    /// Default 15 frames (ns-2 `maxthresh_`).
+    #[serde(default = "d_max_th")]
+    pub max_th: f64,
+    /// EWMA weight w_q, default 0.002 (FJ93 §11).
+    #[serde(default = "d_w_q")]
+    pub w_q: f64,
+    /// Drop probability at max_th, default 0.1 (ns-2 `linterm_` = 10).
+    #[serde(default = "d_max_p")]
+    pub max_p: f64,
+    /// "gentle" ramp from max_p to 1 between max_th and 2·max_th, default true (ns-2).
+    #[serde(default = "d_true")]
+    pub gentle: bool,
+    /// Mark ECN-capable frames instead of dropping them early, default false.
+    #[serde(default)]
+    pub ecn: bool,
+    /// Packet size s of the idle-time correction m = idle / (s at the link rate), default 500 B
+    /// (ns-2 `mean_pktsize_`).
+    #[serde(default = "d_red_pkt")]
+    pub mean_pktsize: Bytes,
+}
+impl Default for RedSpec {
+    fn default() -> Self {
+        toml::from_str("").expect("defaults")
+    }
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -718,6 +769,61 @@ pub struct FlowSpec {
     pub limiter: LimiterSpec,
     /// TCP settings of `tcp-bulk` and `tcp-transactions` traffic (defaults when absent).
     pub tcp: Option<TcpSpec>,
+    /// A SIRENS request in every data frame, and a SIRENS table at every receiver (seed 003 §2.2).
+    pub sirens: Option<SirensFlowSpec>,
+}
+
+/// `[sirens]`: the routers' side of SIRENS.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct SirensRouterSpec {
+    /// Utilisation (and loss) window behind the available bandwidth, default 0.2 s [assumed:
+    /// PROTOCOLS.md §8; the seed gives none].
+    #[serde(default = "d_sirens_window")]
+    pub window: Duration,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum SirensModeSpec {
+    #[default]
+    Ttl,
+    Min,
+    Max,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum SirensProbeSpec {
+    #[default]
+    Link,
+    Loss,
+    Queue,
+}
+
+/// `[flow.sirens]`: the sender's request and the receivers' tables.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct SirensFlowSpec {
+    /// req_mode: "ttl" (one hop per packet, default), "min" or "max" (aggregate along the path).
+    #[serde(default)]
+    pub mode: SirensModeSpec,
+    /// req_probe: "link" (default), "loss" or "queue".
+    #[serde(default)]
+    pub probe: SirensProbeSpec,
+    /// MIN/MAX: which of the profile's two values to aggregate (0 or 1), default 1 (LINK: the
+    /// available bandwidth).
+    #[serde(default = "d_req_data")]
+    pub req_data: u8,
+    /// IP TTL the sender sets, default 64.
+    #[serde(default = "d_init_ttl")]
+    pub init_ttl: u8,
+    /// TTL mode: how many routers the req_ttl cycle covers, default init_ttl − 1 (the seed's cycle
+    /// "from TTL to 1").
+    pub hops: Option<u8>,
+    /// A receiver's sample older than this is stale, default 1 s [assumed].
+    #[serde(default = "d_max_age")]
+    pub max_age: Duration,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]

@@ -80,8 +80,12 @@ impl Sim {
             let fl = &mut self.flows[f as usize];
             let mut frame = Frame::new(FrameKind::Data, size, host, fl.dst, f, created);
             frame.prio = prio;
+            frame.seq = fl.injected as u32; // per-flow sequence (receivers measure loss from gaps)
             if let Some(rp) = &mut fl.rp {
                 rp.stamp(&mut frame, now);
+            }
+            if let Some(s) = &mut fl.sirens {
+                s.stamp(&mut frame);
             }
             fl.injected += 1;
             self.c.data_injected += 1;
@@ -198,6 +202,9 @@ impl Sim {
                 };
                 r.frames += 1;
                 r.bytes += f.size as u64;
+                if let Some(t) = &mut r.sirens {
+                    t.on_frame(&f, self.now);
+                }
                 self.c.data_delivered += 1;
                 self.frames.release(fid);
                 if fl.tcp.is_some() {

@@ -74,6 +74,8 @@ pub struct Counters {
     pub ack_sent: u64,
     pub ack_delivered: u64,
     pub ack_dropped: u64,
+    /// Frames routers dropped because their TTL reached 0 (also counted in `*_dropped`).
+    pub ttl_expired: u64,
 }
 
 pub struct Sim {
