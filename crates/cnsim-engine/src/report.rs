@@ -37,6 +37,9 @@ pub const METRICS: &[Metric] = &[
     Metric { scope: "frames", name: "ack_in_flight", unit: "frames", kind: "gauge", doc: "TCP ACK frames in queues or on wires at the end" },
     Metric { scope: "frames", name: "ttl_expired", unit: "frames", kind: "counter", doc: "frames routers dropped because their IP TTL reached 0 (with routers only; also in the *_dropped counters)" },
     Metric { scope: "queues", name: "aqm", unit: "name", kind: "parameter", doc: "active queue management of the port (\"red\"), when configured" },
+    Metric { scope: "groups", name: "joins", unit: "count", kind: "counter", doc: "membership joins that took effect (after the join latency)" },
+    Metric { scope: "groups", name: "leaves", unit: "count", kind: "counter", doc: "membership leaves that took effect (after the leave latency): branches pruned" },
+    Metric { scope: "groups", name: "members_joined", unit: "hosts", kind: "gauge", doc: "members joined at the end (with run-time membership only)" },
     Metric { scope: "frames", name: "data_in_limiters", unit: "frames", kind: "gauge", doc: "copies waiting in rate limiters at the end" },
     Metric { scope: "queues", name: "q_mean_frames", unit: "frames", kind: "time-average", doc: "queue length, time-averaged over the window" },
     Metric { scope: "queues", name: "q_std_frames", unit: "frames", kind: "time-average", doc: "standard deviation of the queue length over the window" },
@@ -246,6 +249,18 @@ impl Sim {
         });
         if fc {
             doc["ports"] = self.pause_report(in_window);
+        }
+        // Groups whose membership changed or is partial (a static, fully joined group adds nothing).
+        if self.groups.iter().any(|g| g.joins + g.leaves > 0 || g.joined.contains(&false)) {
+            let groups: Vec<Value> = self
+                .groups
+                .iter()
+                .map(|g| {
+                    let joined: Vec<String> = g.members.iter().zip(&g.joined).filter(|(_, &j)| j).map(|(&h, _)| name(h)).collect();
+                    json!({"name": g.name, "joins": g.joins, "leaves": g.leaves, "members_joined": joined.len(), "joined": joined})
+                })
+                .collect();
+            doc["groups"] = json!(groups);
         }
         doc
     }

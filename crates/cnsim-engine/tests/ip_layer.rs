@@ -170,3 +170,73 @@ between = ["H1", "R1"]
     let b = rx["sirens_bottleneck_bps"].as_f64().unwrap() / 1e6;
     assert!((b - 18.8).abs() < 0.5, "bottleneck {b}");
 }
+
+/// A multicast tree over routers and a switch; R2 joins late and R1 leaves with a 100 ms leave
+/// latency: frames reach a member only while it is joined (plus the leave latency), and stop
+/// flowing down the pruned branch.
+#[test]
+fn membership_changes_prune_and_graft_branches() {
+    let s = |leave_latency: &str| {
+        run(&format!(
+            r#"
+[simulation]
+duration = "1s"
+record_interval = "0s"
+[defaults.link]
+overhead = "0B"
+[[switch]]
+names = "S1"
+[[router]]
+names = ["RA", "RB", "RC"]
+[[host]]
+names = ["H", "R1", "R2"]
+[[link]]
+between = ["H", "RA"]
+[[link]]
+between = ["RA", "S1"]
+[[link]]
+between = ["S1", "RB"]
+[[link]]
+between = ["S1", "RC"]
+[[link]]
+between = ["RB", "R1"]
+[[link]]
+between = ["RC", "R2"]
+[[group]]
+name = "G"
+members = ["R1", "R2"]
+joined = ["R1"]
+leave_latency = "{leave_latency}"
+[[group.change]]
+at = "300ms"
+join = "R2"
+[[group.change]]
+at = "600ms"
+leave = "R1"
+[[flow]]
+from = "H"
+to = "G"
+traffic = {{ kind = "cbr", rate = "12Mbps" }}
+"#
+        ))
+    };
+    // 1000 frames/s: R1 gets 600 (+100 during the leave latency), R2 400, ±1 at the edges.
+    let near = |v: &Value, x: u64| {
+        let n = v.as_u64().unwrap();
+        assert!(n + 2 >= x && n <= x + 2, "{n} frames, expected {x}");
+    };
+    let r = s("100ms");
+    let rx = &r["flows"][0]["receivers"];
+    near(&rx[0]["frames"], 700);
+    near(&rx[1]["frames"], 700);
+    assert_eq!(r["groups"][0]["joins"], 1);
+    assert_eq!(r["groups"][0]["leaves"], 1);
+    assert_eq!(r["groups"][0]["joined"], serde_json::json!(["R2"]));
+    // Nothing is dropped: the pruned branch simply gets no copies.
+    assert_eq!(r["frames"]["data_dropped"], 0);
+    let r = s("0s");
+    near(&r["flows"][0]["receivers"][0]["frames"], 600);
+    // The branch to RB is pruned: the RB>R1 port carried R1's frames only while joined.
+    let q = queue(&r, "RB>R1");
+    near(&q["arrivals"], 600);
+}

@@ -23,6 +23,8 @@ pub struct Needs {
     pub pairs: Vec<(usize, usize, Range<usize>)>,
     pub ends: Vec<usize>,
     pub trees: Vec<(usize, Vec<(usize, u32)>)>,
+    /// Per multicast flow and member: the member's branch of the tree.
+    pub branches: Vec<(usize, u32, Vec<(usize, u32)>)>,
 }
 
 pub struct Traffic {
@@ -122,6 +124,10 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
                 let (gid, members) = group.expect("checked");
                 let edges = routing::multicast_tree(nodes, ports, s, members)
                     .map_err(|m| ctx.err(span_to.clone(), format!("group member {} is not reachable from {sname}", nodes[m].name)))?;
+                for &m in members.iter().filter(|&&m| m != s) {
+                    let b = routing::member_branch(nodes, ports, s, m).unwrap_or_default();
+                    t.needs.branches.push((t.flows.len(), m as u32, b));
+                }
                 t.needs.trees.push((t.flows.len(), edges));
                 let recv = members.iter().copied().filter(|&m| m != s).collect();
                 parts.push((base, Dest::Group(*gid as u32), recv));

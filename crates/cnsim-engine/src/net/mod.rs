@@ -3,6 +3,7 @@
 
 pub mod flow;
 pub mod frame;
+pub mod group;
 pub mod node;
 pub mod port;
 pub mod qdisc;

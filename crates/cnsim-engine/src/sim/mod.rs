@@ -6,6 +6,7 @@
 
 mod flow_control;
 mod host;
+mod membership;
 mod record;
 mod switch;
 mod tcp;
@@ -40,7 +41,13 @@ pub enum Event {
     Record,
     /// Start of the measurement window: counters are snapshotted.
     WindowStart,
+    /// A member of a group asks to join or leave (`member | MEMBERSHIP_REQUEST`, with
+    /// `MEMBERSHIP_JOIN` for a join), or its request's latency ran out (the bare member index).
+    Membership { group: u32, member: u32 },
 }
+
+pub const MEMBERSHIP_REQUEST: u32 = 1 << 31;
+pub const MEMBERSHIP_JOIN: u32 = 1 << 30;
 
 /// Who a timer belongs to: an entity and its slot, never a protocol by name.
 #[derive(Clone, Copy, Debug)]
@@ -107,6 +114,8 @@ pub struct Sim {
     pub sessions: Vec<Session>,
     pub routes: Routes,
     pub mcast: McastTable,
+    /// Multicast groups and their run-time membership.
+    pub groups: Vec<crate::net::group::Group>,
     /// Link-level flow control on switch ports, when configured.
     pub fc: Option<PauseCfg>,
     /// Frames waiting in rate limiters (one per sender buffer entry).
@@ -194,6 +203,7 @@ impl Sim {
             },
             Event::Record => self.on_record(),
             Event::WindowStart => self.on_window_start(),
+            Event::Membership { group, member } => self.on_membership(group, member),
         }
     }
 

@@ -26,7 +26,7 @@ impl Sim {
                 let mut first = true;
                 for i in range {
                     let p = self.mcast.port(i);
-                    if p == in_port {
+                    if p == in_port || !self.mcast.active(i) {
                         continue;
                     }
                     let id = if first {
