@@ -17,11 +17,13 @@
 //! (`scenario/model.rs`) and its build step (`build/protocols.rs`).
 
 pub mod bcn;
+pub mod emcast;
 pub mod eqcn;
 pub mod metrics;
 pub mod pause;
 pub mod qcn;
 pub mod red;
+pub mod rlm;
 pub mod sirens;
 pub mod tcp;
 
