@@ -250,6 +250,21 @@ impl Sim {
         if fc {
             doc["ports"] = self.pause_report(in_window);
         }
+        if !self.endpoints.is_empty() {
+            let eps: Vec<Value> = self
+                .endpoints
+                .iter()
+                .map(|e| {
+                    let (mean, _) = e.level.mean_std(now);
+                    let (adds, drops) = e.cc.changes();
+                    let bw = if in_window { e.bytes - e.bytes_w0 } else { 0 };
+                    json!({"name": name(e.host), "protocol": e.cc.name(), "level_final": e.cc.level(), "level_mean": mean,
+                           "adds": adds, "drops": drops, "lost": e.lost_total + e.lost, "received": e.received_total + e.received,
+                           "throughput_bps": if window_s > 0.0 { bw as f64 * 8.0 / window_s } else { 0.0 }})
+                })
+                .collect();
+            doc["endpoints"] = json!(eps);
+        }
         // Groups whose membership changed or is partial (a static, fully joined group adds nothing).
         if self.groups.iter().any(|g| g.joins + g.leaves > 0 || g.joined.contains(&false)) {
             let groups: Vec<Value> = self

@@ -4,6 +4,7 @@
 //! the first events. Every semantic check happens here, before the run, and fails with an error
 //! that names the place in the file.
 
+mod endpoints;
 mod protocols;
 mod series;
 mod topology;
@@ -174,7 +175,8 @@ impl Sim {
         for (f, host, edges) in &tr.needs.branches {
             mcast.set_branch(*f, *host, edges);
         }
-        let (groups, changes) = membership(&ctx, &groups, &tr.flows, &mut mcast)?;
+        let (mut group_state, changes) = membership(&ctx, &groups, &tr.flows, &mut mcast)?;
+        let mut endpoints = endpoints::endpoints(&ctx, &groups, &mut tr.flows, &mut group_state, &mut mcast)?;
 
         // Timers: one per flow with an RP; per port, pause resume and flow-control refresh.
         let mut timers = Timers::default();
@@ -193,6 +195,9 @@ impl Sim {
                 t.app_timer = add_timer(TimerOwner::FlowApp(i as u32));
             }
         }
+        for (i, e) in endpoints.iter_mut().enumerate() {
+            e.timer = add_timer(TimerOwner::Endpoint(i as u32));
+        }
         if fc.is_some() {
             for (i, p) in ports.iter_mut().enumerate() {
                 p.pause_timer = add_timer(TimerOwner::PortResume(i as u32));
@@ -202,7 +207,7 @@ impl Sim {
             }
         }
 
-        let series = if simc.record_interval.0 > 0 { series::series(&nodes, &ports, &tr.flows, &tr.sessions) } else { Default::default() };
+        let series = if simc.record_interval.0 > 0 { series::series(&nodes, &ports, &tr.flows, &tr.sessions, &endpoints) } else { Default::default() };
         // Equal-time events in a permutation drawn from the seed (never key 0, which means FIFO).
         let mut queue = match simc.tie_order {
             TieOrder::Seeded => EventQueue::with_tie_key(crate::core::rng::Rng::stream(simc.seed, "ties", "").next_u64() | 1),
@@ -211,6 +216,11 @@ impl Sim {
         queue.push(simc.measure_from.0, Event::WindowStart);
         if simc.record_interval.0 > 0 {
             queue.push(0, Event::Record);
+        }
+        for e in &endpoints {
+            if let TimerStep::Queue(at, gen) = timers.arm(e.timer, e.tick) {
+                queue.push_slow(at, Event::Timer { id: e.timer, gen });
+            }
         }
         for (at, ev) in changes {
             if at < simc.duration.0 {
@@ -256,7 +266,8 @@ impl Sim {
             sessions: tr.sessions,
             routes,
             mcast,
-            groups,
+            groups: group_state,
+            endpoints,
             fc,
             limited: 0,
             c: Default::default(),

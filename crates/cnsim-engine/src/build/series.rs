@@ -5,7 +5,7 @@ use crate::net::node::Node;
 use crate::net::port::Port;
 use crate::sim::{Probe, Series};
 
-pub fn series(nodes: &[Node], ports: &[Port], flows: &[Flow], sessions: &[Session]) -> Series {
+pub fn series(nodes: &[Node], ports: &[Port], flows: &[Flow], sessions: &[Session], endpoints: &[crate::net::endpoint::Endpoint]) -> Series {
     let mut s = Series::default();
     let mut add = |name: String, probe: Probe| {
         s.names.push(name);
@@ -26,6 +26,10 @@ pub fn series(nodes: &[Node], ports: &[Port], flows: &[Flow], sessions: &[Sessio
         if nodes[port.node as usize].kind.forwards() {
             add(format!("q.{}>{}", nodes[port.node as usize].name, nodes[port.peer_node as usize].name), Probe::Queue(p as u32));
         }
+    }
+    for (i, e) in endpoints.iter().enumerate() {
+        add(format!("level.{}", nodes[e.host as usize].name), Probe::Level(i as u32));
+        add(format!("mrx.{}", nodes[e.host as usize].name), Probe::EndpointRx(i as u32));
     }
     for (i, f) in flows.iter().enumerate() {
         for (j, r) in f.receivers.iter().enumerate() {

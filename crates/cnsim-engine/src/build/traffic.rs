@@ -169,7 +169,7 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
                     group: group.map(|_| to.clone()),
                     receivers: recv
                         .into_iter()
-                        .map(|h| Receiver { host: h as u32, sirens: sirens.as_ref().map(|s| Box::new(s.1.clone())), frames: 0, bytes: 0, bytes_w0: 0 })
+                        .map(|h| Receiver { host: h as u32, endpoint: NONE, next_seq: NONE, sirens: sirens.as_ref().map(|s| Box::new(s.1.clone())), frames: 0, bytes: 0, bytes_w0: 0 })
                         .collect(),
                     sirens: sirens.as_ref().map(|s| Box::new(s.0.clone())),
                     cr: TimeAvg::new(line_rate as f64),

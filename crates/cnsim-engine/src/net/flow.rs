@@ -54,6 +54,10 @@ pub struct Receiver {
     pub host: NodeId,
     /// The receiver's SIRENS table, when the flow carries SIRENS requests.
     pub sirens: Option<Box<crate::protocols::sirens::Table>>,
+    /// The multi-rate multicast endpoint this host runs for the flow (NONE: none), and the next
+    /// sequence number it expects (NONE: not known since it joined).
+    pub endpoint: u32,
+    pub next_seq: u32,
     pub frames: u64,
     pub bytes: u64,
     pub bytes_w0: u64,

@@ -126,6 +126,34 @@ impl Aqm {
     }
 }
 
+/// The congestion control of a multi-rate multicast receiver (`net::endpoint::Endpoint`).
+pub enum McastCc {
+    Emcast(emcast::Emcast),
+    Rlm(rlm::Rlm),
+}
+
+impl McastCc {
+    pub fn level(&self) -> usize {
+        match self {
+            McastCc::Emcast(e) => e.level,
+            McastCc::Rlm(r) => r.level,
+        }
+    }
+    pub fn name(&self) -> &'static str {
+        match self {
+            McastCc::Emcast(_) => "emcast",
+            McastCc::Rlm(_) => "rlm",
+        }
+    }
+    /// (adds, drops) so far.
+    pub fn changes(&self) -> (u64, u64) {
+        match self {
+            McastCc::Emcast(e) => (e.adds, e.drops),
+            McastCc::Rlm(r) => (r.joins, r.drops + r.failed),
+        }
+    }
+}
+
 /// The reaction point of one flow: the rate controller of its source's rate limiter.
 pub enum Rp {
     Qcn(ReactionPoint),

@@ -139,6 +139,17 @@ default_fns! {
     d_w_q: f64 = 0.002;
     d_max_p: f64 = 0.1;
     d_red_pkt: Bytes = Bytes(500);
+    d_level: usize = 1;
+    d_c3: f64 = 0.8;
+    d_rtt: Duration = Duration(60_000_000_000);
+    d_base_rate: Rate = Rate(100_000);
+    d_join_timer: Duration = Duration(3_000_000_000_000);
+    d_max_join_timer: Duration = Duration(600_000_000_000_000);
+    d_detection_timer: Duration = Duration(4_000_000_000_000);
+    d_rlm_loss: f64 = 0.1;
+    d_beta: f64 = 0.75;
+    d_gain: f64 = 0.25;
+    d_tick: Duration = Duration(500_000_000_000);
     d_sirens_window: Duration = Duration(200_000_000_000);
     d_req_data: u8 = 1;
     d_init_ttl: u8 = 64;
@@ -175,6 +186,88 @@ pub struct Scenario {
     pub groups: Vec<GroupSpec>,
     #[serde(default, rename = "flow", skip_serializing_if = "Vec::is_empty")]
     pub flows: Vec<FlowSpec>,
+    /// Multi-rate multicast receivers (EMcast, RLM) that join and leave groups at run time.
+    #[serde(default, rename = "mcast_receiver", skip_serializing_if = "Vec::is_empty")]
+    pub mcast_receivers: Vec<McastReceiverSpec>,
+}
+
+/// `[[mcast_receiver]]`: hosts running a multi-rate multicast receiver over `groups` (level order:
+/// EMcast channels 1..n, or RLM layers 1..n).
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct McastReceiverSpec {
+    pub hosts: Spanned<Names>,
+    pub groups: Spanned<Vec<String>>,
+    /// Level at the start, default 1.
+    #[serde(default = "d_level")]
+    pub initial_level: usize,
+    pub cc: McastCcSpec,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum McastCcSpec {
+    Emcast(EmcastSpec),
+    Rlm(RlmSpec),
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum EmcastAddSpec {
+    #[default]
+    While,
+    One,
+}
+
+/// `cc = { emcast = { … } }`: seed 003 §3.2–3.3 by default.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct EmcastSpec {
+    /// Evaluation interval, default 0.2 s (seed 003).
+    #[serde(default = "d_sirens_window")]
+    pub interval: Duration,
+    #[serde(default = "d_c3")]
+    pub c3: f64,
+    /// The receiver's RTT estimate in R_i, default 60 ms [assumed: twice seed 003's 30 ms delay].
+    #[serde(default = "d_rtt")]
+    pub rtt: Duration,
+    /// MTU in R_i, default 1500 B.
+    #[serde(default = "d_frame")]
+    pub mtu: Bytes,
+    /// Channel i's rate is base_rate·ratio^(i−1): default 100 kb/s and 2 (seed 003 §3.3).
+    #[serde(default = "d_base_rate")]
+    pub base_rate: Rate,
+    #[serde(default = "d_w")]
+    pub ratio: f64,
+    #[serde(default)]
+    pub add: EmcastAddSpec,
+    /// T counts the receiver's own channel as room (T + T_i), default false.
+    #[serde(default)]
+    pub own_rate_added: bool,
+}
+
+/// `cc = { rlm = { … } }`: seed 003 §3.3's settings by default.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct RlmSpec {
+    #[serde(default = "d_join_timer")]
+    pub join_timer: Duration,
+    #[serde(default = "d_max_join_timer")]
+    pub max_join_timer: Duration,
+    #[serde(default = "d_detection_timer")]
+    pub detection_timer: Duration,
+    #[serde(default = "d_rlm_loss")]
+    pub loss_threshold: f64,
+    #[serde(default = "d_w")]
+    pub alpha: f64,
+    #[serde(default = "d_beta")]
+    pub beta: f64,
+    /// Gains g1 = g2 of the detection-time estimate, default 0.25.
+    #[serde(default = "d_gain")]
+    pub gain: f64,
+    /// Loss measurement period, default 0.5 s [assumed].
+    #[serde(default = "d_tick")]
+    pub tick: Duration,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]

@@ -200,6 +200,7 @@ impl Sim {
                 let Some(r) = fl.receivers.iter_mut().find(|r| r.host == node) else {
                     return self.discard(fid); // not a receiver of this flow: cannot happen with built routes
                 };
+                let endpoint = r.endpoint;
                 r.frames += 1;
                 r.bytes += f.size as u64;
                 if let Some(t) = &mut r.sirens {
@@ -209,6 +210,9 @@ impl Sim {
                 self.frames.release(fid);
                 if fl.tcp.is_some() {
                     self.on_tcp_data(node, f.flow, &f);
+                }
+                if endpoint != NONE {
+                    self.on_endpoint_data(endpoint, f.flow, node, &f);
                 }
             }
             FrameKind::Feedback => {

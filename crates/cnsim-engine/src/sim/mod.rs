@@ -4,6 +4,7 @@
 //! transmitters, congestion points), `flow_control.rs` (PAUSE/PFC), `record.rs` (series, window,
 //! accounting).
 
+mod endpoint;
 mod flow_control;
 mod host;
 mod membership;
@@ -62,6 +63,8 @@ pub enum TimerOwner {
     FlowRto(u32),
     FlowDelAck(u32),
     FlowApp(u32),
+    /// A multi-rate multicast receiver's evaluation tick.
+    Endpoint(u32),
 }
 
 /// Whole-run frame counters (DESIGN.md §6: conservation is checked on them).
@@ -116,6 +119,8 @@ pub struct Sim {
     pub mcast: McastTable,
     /// Multicast groups and their run-time membership.
     pub groups: Vec<crate::net::group::Group>,
+    /// Multi-rate multicast receivers (EMcast, RLM).
+    pub endpoints: Vec<crate::net::endpoint::Endpoint>,
     /// Link-level flow control on switch ports, when configured.
     pub fc: Option<PauseCfg>,
     /// Frames waiting in rate limiters (one per sender buffer entry).
@@ -215,6 +220,7 @@ impl Sim {
             TimerOwner::FlowRto(f) => self.on_tcp_rto(f),
             TimerOwner::FlowDelAck(f) => self.on_tcp_delack(f),
             TimerOwner::FlowApp(f) => self.on_tcp_app(f),
+            TimerOwner::Endpoint(e) => self.on_endpoint_tick(e),
         }
     }
 
