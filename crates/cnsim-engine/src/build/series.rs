@@ -30,6 +30,7 @@ pub fn series(nodes: &[Node], ports: &[Port], flows: &[Flow], sessions: &[Sessio
     for (i, e) in endpoints.iter().enumerate() {
         add(format!("level.{}", nodes[e.host as usize].name), Probe::Level(i as u32));
         add(format!("mrx.{}", nodes[e.host as usize].name), Probe::EndpointRx(i as u32));
+        add(format!("mlost.{}", nodes[e.host as usize].name), Probe::EndpointLost(i as u32));
     }
     for (i, f) in flows.iter().enumerate() {
         for (j, r) in f.receivers.iter().enumerate() {

@@ -19,6 +19,7 @@ pub enum Probe {
     /// A multi-rate multicast receiver's level, and the bytes it received.
     Level(u32),
     EndpointRx(u32),
+    EndpointLost(u32),
 }
 
 #[derive(Default)]
@@ -49,6 +50,10 @@ impl Sim {
                 Probe::Session(s) => self.sessions[s as usize].cr.value(),
                 Probe::Level(e) => self.endpoints[e as usize].cc.level() as f64,
                 Probe::EndpointRx(e) => self.endpoints[e as usize].bytes as f64,
+                Probe::EndpointLost(e) => {
+                    let ep = &self.endpoints[e as usize];
+                    (ep.lost_total + ep.lost) as f64
+                }
             };
             self.series.idx.push(i as u32);
             self.series.t.push(t);
