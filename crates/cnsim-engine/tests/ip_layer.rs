@@ -240,3 +240,38 @@ traffic = {{ kind = "cbr", rate = "12Mbps" }}
     let q = queue(&r, "RB>R1");
     near(&q["arrivals"], 600);
 }
+
+/// Bad values of the new tables are errors that name the place, never a panic.
+#[test]
+fn bad_inputs_are_errors() {
+    let base = r#"
+[simulation]
+duration = "10ms"
+[[router]]
+names = "R"
+[[host]]
+names = ["A", "B"]
+[[link]]
+between = ["A", "R"]
+[[link]]
+between = ["R", "B"]
+"#;
+    let bad = [
+        ("[[port]]\nat = \"R>B\"\nqueue = { discipline = \"red\", red = { min_th = 10, max_th = 5 } }\n", "min_th < max_th"),
+        ("[[port]]\nat = \"R>B\"\nqueue = { red = { min_th = 1 } }\n", "needs queue.discipline"),
+        ("[[port]]\nat = \"R>B\"\nqueue = { discipline = \"red\", red = { w_q = 0 } }\n", "w_q"),
+        ("[[flow]]\nfrom = \"A\"\nto = \"B\"\ntraffic = { kind = \"cbr\", rate = \"1Mbps\" }\nsirens = { init_ttl = 4, hops = 4 }\n", "sirens.hops"),
+        ("[sirens]\nwindow = \"0s\"\n", "sirens.window"),
+        ("[[group]]\nname = \"G\"\nmembers = \"B\"\njoined = \"A\"\n", "not a member"),
+        ("[[group]]\nname = \"G\"\nmembers = \"B\"\n[[mcast_receiver]]\nhosts = \"B\"\ngroups = [\"G\"]\ncc = { rlm = {} }\n", "no multicast flow"),
+        ("[[group]]\nname = \"G\"\nmembers = \"B\"\n[[flow]]\nfrom = \"A\"\nto = \"G\"\ntraffic = { kind = \"cbr\", rate = \"1Mbps\" }\n[[mcast_receiver]]\nhosts = \"B\"\ngroups = [\"G\"]\ncc = { emcast = {} }\n", "SIRENS"),
+        ("[[group]]\nname = \"G\"\nmembers = \"B\"\n[[flow]]\nfrom = \"A\"\nto = \"G\"\ntraffic = { kind = \"cbr\", rate = \"1Mbps\" }\n[[mcast_receiver]]\nhosts = \"B\"\ngroups = [\"G\"]\ninitial_level = 2\ncc = { rlm = {} }\n", "initial_level"),
+    ];
+    for (extra, want) in bad {
+        let text = format!("{base}{extra}");
+        match cnsim_engine::simulation(&text, "bad.toml", &[], None) {
+            Ok(_) => panic!("accepted:\n{extra}"),
+            Err(e) => assert!(e.to_string().contains(want), "{e} (wanted {want:?})"),
+        }
+    }
+}

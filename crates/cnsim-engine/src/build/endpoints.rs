@@ -40,7 +40,8 @@ fn cc(spec: &McastCcSpec, levels: usize, level: usize) -> Result<(McastCc, crate
             if !(s.loss_threshold > 0.0 && s.loss_threshold <= 1.0) {
                 return Err(format!("rlm.loss_threshold must be in (0, 1], got {}", s.loss_threshold));
             }
-            if !(s.alpha >= 1.0 && s.alpha <= 100.0) || !(s.beta > 0.0 && s.beta <= 1.0) || !(s.gain > 0.0 && s.gain <= 1.0) {
+            let ok = (1.0..=100.0).contains(&s.alpha) && s.beta > 0.0 && s.beta <= 1.0 && s.gain > 0.0 && s.gain <= 1.0;
+            if !ok {
                 return Err("rlm: need alpha in [1, 100], beta and gain in (0, 1]".into());
             }
             if s.join_timer.0 == 0 || s.detection_timer.0 == 0 || s.tick.0 == 0 || s.max_join_timer.0 < s.join_timer.0 {

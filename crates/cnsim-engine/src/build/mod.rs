@@ -89,13 +89,16 @@ fn routes(ctx: &Ctx, nodes: &[Node], ports: &[crate::net::port::Port], needs: &t
     Ok(routes)
 }
 
+/// An event queued before the run starts.
+type Scheduled = (crate::core::time::Time, Event);
+
 /// Groups with their initial members joined (their branches active) and the scheduled requests.
 fn membership(
     ctx: &Ctx,
     groups: &HashMap<String, (usize, Vec<usize>)>,
     flows: &[crate::net::flow::Flow],
     mcast: &mut McastTable,
-) -> R<(Vec<Group>, Vec<(crate::core::time::Time, Event)>)> {
+) -> R<(Vec<Group>, Vec<Scheduled>)> {
     let mut out: Vec<Option<Group>> = (0..groups.len()).map(|_| None).collect();
     let mut changes = vec![];
     for spec in &ctx.loaded.scenario.groups {

@@ -24,8 +24,11 @@ pub struct Needs {
     pub ends: Vec<usize>,
     pub trees: Vec<(usize, Vec<(usize, u32)>)>,
     /// Per multicast flow and member: the member's branch of the tree.
-    pub branches: Vec<(usize, u32, Vec<(usize, u32)>)>,
+    pub branches: Vec<Branch>,
 }
+
+/// (flow, member host, the member's branch as (node, port) edges).
+pub type Branch = (usize, u32, Vec<(usize, u32)>);
 
 pub struct Traffic {
     pub flows: Vec<Flow>,
