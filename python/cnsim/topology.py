@@ -69,7 +69,7 @@ def load_topology(scenario, set=None) -> Topology:
 
     net = describe(scenario, set=set)
     nodes = net["nodes"]
-    switches = [n["name"] for n in nodes if n["kind"] == "switch"]
+    switches = [n["name"] for n in nodes if n["kind"] != "host"]  # switches and routers forward
     hosts = [n["name"] for n in nodes if n["kind"] == "host"]
     links = [(ln["a"], ln["b"], _rate_label(ln["rate_bps"])) for ln in net["links"]]
     groups: dict[str, list[str]] = {}
@@ -252,7 +252,7 @@ def draw_topology(scenario, out_png, *, set=None, title: str | None = None, dpi:
         handles.append(ax.scatter([], [], s=60, marker="o", color=UNICAST_COLOUR,
                                   edgecolors="black", linewidths=0.6, label="unicast"))
     handles.append(ax.scatter([], [], s=80, marker="s", color="white", edgecolors="black",
-                              linewidths=1.2, label="switch"))
+                              linewidths=1.2, label="switch / router"))
     ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=1,
               fontsize=7, frameon=False)
 

@@ -3,7 +3,6 @@
 //! declarations. Python asks for these instead of re-implementing name expansion or routing.
 
 use crate::net::frame::Dest;
-use crate::net::node::NodeKind;
 use crate::sim::Sim;
 use serde_json::{json, Value};
 
@@ -13,7 +12,7 @@ impl Sim {
         let nodes: Vec<Value> = self
             .nodes
             .iter()
-            .map(|n| json!({"name": n.name, "kind": if n.kind == NodeKind::Switch { "switch" } else { "host" }}))
+            .map(|n| json!({"name": n.name, "kind": n.kind.name()}))
             .collect();
         // One entry per link (the port of the end that comes first).
         let links: Vec<Value> = self

@@ -3,7 +3,6 @@
 //! the engine's own and in the protocol modules for theirs (`protocols::metrics::all()`).
 
 use crate::core::time::to_secs;
-use crate::net::node::NodeKind;
 use crate::protocols::metrics::Metric;
 use crate::net::flow::TcpFlow;
 use crate::sim::{Counters, Sim};
@@ -36,6 +35,11 @@ pub const METRICS: &[Metric] = &[
     Metric { scope: "frames", name: "ack_delivered", unit: "frames", kind: "counter", doc: "TCP ACK frames that reached their source" },
     Metric { scope: "frames", name: "ack_dropped", unit: "frames", kind: "counter", doc: "TCP ACK frames dropped by a full queue" },
     Metric { scope: "frames", name: "ack_in_flight", unit: "frames", kind: "gauge", doc: "TCP ACK frames in queues or on wires at the end" },
+    Metric { scope: "frames", name: "ttl_expired", unit: "frames", kind: "counter", doc: "frames routers dropped because their IP TTL reached 0 (with routers only; also in the *_dropped counters)" },
+    Metric { scope: "queues", name: "aqm", unit: "name", kind: "parameter", doc: "active queue management of the port (\"red\"), when configured" },
+    Metric { scope: "groups", name: "joins", unit: "count", kind: "counter", doc: "membership joins that took effect (after the join latency)" },
+    Metric { scope: "groups", name: "leaves", unit: "count", kind: "counter", doc: "membership leaves that took effect (after the leave latency): branches pruned" },
+    Metric { scope: "groups", name: "members_joined", unit: "hosts", kind: "gauge", doc: "members joined at the end (with run-time membership only)" },
     Metric { scope: "frames", name: "data_in_limiters", unit: "frames", kind: "gauge", doc: "copies waiting in rate limiters at the end" },
     Metric { scope: "queues", name: "q_mean_frames", unit: "frames", kind: "time-average", doc: "queue length, time-averaged over the window" },
     Metric { scope: "queues", name: "q_std_frames", unit: "frames", kind: "time-average", doc: "standard deviation of the queue length over the window" },
@@ -119,6 +123,7 @@ fn diff(a: &Counters, b: &Counters) -> Counters {
         probe_answered: a.probe_answered - b.probe_answered,
         probe_unanswered: a.probe_unanswered - b.probe_unanswered,
         probe_dropped: a.probe_dropped - b.probe_dropped,
+        ttl_expired: a.ttl_expired - b.ttl_expired,
     }
 }
 
@@ -150,12 +155,12 @@ impl Sim {
             })
             .collect();
         let queues: Vec<Value> = (0..self.ports.len())
-            .filter(|&i| self.nodes[self.ports[i].node as usize].kind == NodeKind::Switch)
+            .filter(|&i| self.nodes[self.ports[i].node as usize].kind.forwards())
             .map(|i| {
                 let p = &self.ports[i];
                 let (mean, std) = p.q.mean_std(now);
                 let w = if in_window { p.c_w0 } else { p.c };
-                json!({
+                let mut v = json!({
                     "name": self.port_name(i),
                     "node": name(p.node), "peer": name(p.peer_node),
                     "cp": p.cp.is_some(),
@@ -167,7 +172,14 @@ impl Sim {
                     "cnms_sent": p.c.feedback_sent, "cnms_sent_window": p.c.feedback_sent - w.feedback_sent,
                     "busy_s_window": to_secs(p.busy_window), "rate_bps": p.rate_bps,
                     "peak_frames": p.peak_frames, "peak_bytes": p.peak_bytes,
-                })
+                });
+                if let Some(a) = &p.aqm {
+                    merge(&mut v, a.report());
+                }
+                if let Some(m) = &p.sirens {
+                    merge(&mut v, json!({"sirens_stamped": m.stamped, "sirens_util": m.util}));
+                }
+                v
             })
             .collect();
         let flows: Vec<Value> = self
@@ -181,8 +193,12 @@ impl Sim {
                     .iter()
                     .map(|r| {
                         let bw = if in_window { r.bytes - r.bytes_w0 } else { 0 };
-                        json!({"host": name(r.host), "frames": r.frames, "bytes_window": bw,
-                               "throughput_bps": if window_s > 0.0 { bw as f64 * 8.0 / window_s } else { 0.0 }})
+                        let mut v = json!({"host": name(r.host), "frames": r.frames, "bytes_window": bw,
+                               "throughput_bps": if window_s > 0.0 { bw as f64 * 8.0 / window_s } else { 0.0 }});
+                        if let Some(t) = &r.sirens {
+                            merge(&mut v, sirens_report(t, now));
+                        }
+                        v
                     })
                     .collect();
                 let mut v = json!({"name": f.name, "source": name(f.src), "mode": f.mode, "group": f.group,
@@ -230,6 +246,9 @@ impl Sim {
         }
         let waiting: u64 = self.senders.iter().map(|s| (s.buf.len() * s.flows.len()) as u64).sum();
         frames["data_in_limiters"] = json!(waiting);
+        if self.nodes.iter().any(|n| n.kind == crate::net::node::NodeKind::Router) {
+            frames["ttl_expired"] = json!(self.c.ttl_expired);
+        }
         let mut doc = json!({
             "version": env!("CARGO_PKG_VERSION"),
             "seed": self.seed,
@@ -244,6 +263,33 @@ impl Sim {
         });
         if fc {
             doc["ports"] = self.pause_report(in_window);
+        }
+        if !self.endpoints.is_empty() {
+            let eps: Vec<Value> = self
+                .endpoints
+                .iter()
+                .map(|e| {
+                    let (mean, _) = e.level.mean_std(now);
+                    let (adds, drops) = e.cc.changes();
+                    let bw = if in_window { e.bytes - e.bytes_w0 } else { 0 };
+                    json!({"name": name(e.host), "protocol": e.cc.name(), "level_final": e.cc.level(), "level_mean": mean,
+                           "adds": adds, "drops": drops, "lost": e.lost_total + e.lost, "received": e.received_total + e.received,
+                           "throughput_bps": if window_s > 0.0 { bw as f64 * 8.0 / window_s } else { 0.0 }})
+                })
+                .collect();
+            doc["endpoints"] = json!(eps);
+        }
+        // Groups whose membership changed or is partial (a static, fully joined group adds nothing).
+        if self.groups.iter().any(|g| g.joins + g.leaves > 0 || g.joined.contains(&false)) {
+            let groups: Vec<Value> = self
+                .groups
+                .iter()
+                .map(|g| {
+                    let joined: Vec<String> = g.members.iter().zip(&g.joined).filter(|(_, &j)| j).map(|(&h, _)| name(h)).collect();
+                    json!({"name": g.name, "joins": g.joins, "leaves": g.leaves, "members_joined": joined.len(), "joined": joined})
+                })
+                .collect();
+            doc["groups"] = json!(groups);
         }
         doc
     }
@@ -281,6 +327,21 @@ fn tcp_report(t: &TcpFlow, in_window: bool, window_s: f64) -> Value {
         "tcp_transactions_window": txns, "tcp_transactions_per_s": per_s(txns as f64),
         "tcp_transaction_latency_s": if txns > 0 { Some(to_secs(lat) / txns as f64) } else { None },
     })
+}
+
+/// A receiver's SIRENS table (declared in `sirens::METRICS`).
+fn sirens_report(t: &crate::protocols::sirens::Table, now: crate::core::time::Time) -> Value {
+    let hops: Vec<Value> = (1..=t.path_len.max(t.hops.len()))
+        .map(|k| match t.hops.get(k - 1).copied().flatten() {
+            Some(s) => json!([k, s.data[0], s.data[1], to_secs(now.saturating_sub(s.at))]),
+            None => json!([k, null, null, null]),
+        })
+        .collect();
+    let bottleneck = match t.probe {
+        crate::protocols::sirens::Probe::Link => t.min_fresh(1, now).map(|(_, v)| v),
+        _ => None,
+    };
+    json!({"sirens_hops": hops, "sirens_path_len": t.path_len, "sirens_known": t.known(now), "sirens_bottleneck_bps": bottleneck})
 }
 
 /// Add the fields of `extra` (an object) to `v` (an object).

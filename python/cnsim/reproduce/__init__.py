@@ -6,6 +6,7 @@ common.Experiment (the QCN seeds, run by common.reproduce) or an object with its
 path. Every experiment runs on the sweep machinery (common.stored_runs).
 """
 
+import inspect
 from importlib import import_module
 from pathlib import Path
 
@@ -14,22 +15,25 @@ from . import common
 # Specifications are built lazily (module, attribute): some read scenario files to count their flows.
 _NAMES = {"mliki2016-dumbbell": ("mliki2016", "DUMBBELL_EXP"), "mliki2016-legacy": ("mliki2016", "LEGACY"),
           "mliki2016-enhanced": ("mliki2016", "ENHANCED"), "jiang2007-bcn": ("jiang2007", "EXPERIMENT"),
-          "roeck2007-qau": ("roeck2007", None)}
+          "roeck2007-qau": ("roeck2007", None), "nakauchi-sirens": ("nakauchi", None)}
 TITLES = {
     "mliki2016-dumbbell": "Seed 000 — legacy QCN on the dumbbell, multicast vs multiple unicast (fast)",
     "mliki2016-legacy": "Seed 000 — legacy QCN, multicast vs multiple unicast (dumbbell and multi-link)",
     "mliki2016-enhanced": "Seed 001 — QCN vs enhanced QCN for multicast (star and multi-link)",
     "jiang2007-bcn": "Seed 002 — BCN: six-source, 2² factorial, parking lot, asymmetric, TCP/UDP, bursty",
     "roeck2007-qau": "Seed 004 — ECM vs QCN, QCN-FbHat and probing QCN in complex scenarios",
+    "nakauchi-sirens": "Seed 003 — SIRENS / EMcast vs TCP, RLM vs EMcast under a CBR burst",
 }
 EXPERIMENTS = TITLES
 
 
 class _Module:
-    """An experiment that is a module with `reproduce(out, *, seeds, …)` and `MAX_SEEDS`."""
+    """An experiment that is a module with `reproduce(out, *, seeds, …)`; its default seeds are
+    its `MAX_SEEDS`, else the default of `reproduce`'s `seeds`."""
 
     def __init__(self, module):
-        self.module, self.seeds = module, module.MAX_SEEDS
+        self.module = module
+        self.seeds = getattr(module, "MAX_SEEDS", None) or inspect.signature(module.reproduce).parameters["seeds"].default
 
     def reproduce(self, out: Path, **kw) -> Path:
         return self.module.reproduce(out, **kw)

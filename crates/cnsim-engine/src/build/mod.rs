@@ -4,6 +4,7 @@
 //! the first events. Every semantic check happens here, before the run, and fails with an error
 //! that names the place in the file.
 
+mod endpoints;
 mod protocols;
 mod series;
 mod topology;
@@ -14,7 +15,9 @@ use crate::core::timer::{TimerStep, Timers};
 use crate::net::node::Node;
 use crate::net::routing::{McastTable, Routes};
 use crate::scenario::*;
-use crate::sim::{Event, Sim, TimerOwner};
+use crate::net::frame::Dest;
+use crate::net::group::Group;
+use crate::sim::{Event, Sim, TimerOwner, MEMBERSHIP_JOIN, MEMBERSHIP_REQUEST};
 use std::collections::HashMap;
 use std::ops::Range;
 
@@ -52,6 +55,10 @@ impl Ctx<'_> {
     pub fn nodes(&self, names: &Spanned<Names>) -> R<Vec<usize>> {
         self.nodes_of(names.get_ref(), names.span())
     }
+    /// The name of node `i` (for messages).
+    pub fn loaded_name(&self, i: usize) -> String {
+        self.ids.iter().find(|(_, &v)| v == i).map_or_else(|| format!("node {i}"), |(k, _)| k.clone())
+    }
 }
 
 fn check_simulation(loaded: &Loaded) -> R<()> {
@@ -82,6 +89,69 @@ fn routes(ctx: &Ctx, nodes: &[Node], ports: &[crate::net::port::Port], needs: &t
     Ok(routes)
 }
 
+/// An event queued before the run starts.
+type Scheduled = (crate::core::time::Time, Event);
+
+/// Groups with their initial members joined (their branches active) and the scheduled requests.
+fn membership(
+    ctx: &Ctx,
+    groups: &HashMap<String, (usize, Vec<usize>)>,
+    flows: &[crate::net::flow::Flow],
+    mcast: &mut McastTable,
+) -> R<(Vec<Group>, Vec<Scheduled>)> {
+    let mut out: Vec<Option<Group>> = (0..groups.len()).map(|_| None).collect();
+    let mut changes = vec![];
+    for spec in &ctx.loaded.scenario.groups {
+        let (gi, members) = &groups[spec.name.get_ref()];
+        let members: Vec<u32> = members.iter().map(|&m| m as u32).collect();
+        let in_group = |names: &Spanned<Names>| -> R<Vec<usize>> {
+            ctx.nodes(names)?
+                .into_iter()
+                .map(|h| members.iter().position(|&m| m as usize == h).ok_or_else(|| ctx.err(names.span(), format!("{} is not a member of group {:?}", ctx.loaded_name(h), spec.name.get_ref()))))
+                .collect()
+        };
+        let joined: Vec<bool> = match &spec.joined {
+            None => vec![true; members.len()],
+            Some(names) => {
+                let mut j = vec![false; members.len()];
+                for m in in_group(names)? {
+                    j[m] = true;
+                }
+                j
+            }
+        };
+        let gflows: Vec<u32> = (0..flows.len() as u32).filter(|&f| flows[f as usize].dst == Dest::Group(*gi as u32) && flows[f as usize].mode == "multicast").collect();
+        for (m, &j) in joined.iter().enumerate() {
+            if j {
+                for &f in &gflows {
+                    mcast.member(f as usize, members[m], true);
+                }
+            }
+        }
+        for c in &spec.change {
+            for (names, join) in [(&c.join, true), (&c.leave, false)] {
+                if let Some(names) = names {
+                    for m in in_group(names)? {
+                        changes.push((c.at.0, Event::Membership { group: *gi as u32, member: m as u32 | MEMBERSHIP_REQUEST | if join { MEMBERSHIP_JOIN } else { 0 } }));
+                    }
+                }
+            }
+        }
+        out[*gi] = Some(Group {
+            name: spec.name.get_ref().clone(),
+            members,
+            flows: gflows,
+            want: joined.clone(),
+            joined,
+            join_latency: spec.join_latency.0,
+            leave_latency: spec.leave_latency.0,
+            joins: 0,
+            leaves: 0,
+        });
+    }
+    Ok((out.into_iter().flatten().collect(), changes))
+}
+
 impl Sim {
     pub fn build(loaded: &Loaded) -> R<Sim> {
         let t0 = std::time::Instant::now();
@@ -105,6 +175,11 @@ impl Sim {
         for (f, edges) in &tr.needs.trees {
             mcast.set(*f, edges);
         }
+        for (f, host, edges) in &tr.needs.branches {
+            mcast.set_branch(*f, *host, edges);
+        }
+        let (mut group_state, changes) = membership(&ctx, &groups, &tr.flows, &mut mcast)?;
+        let mut endpoints = endpoints::endpoints(&ctx, &groups, &mut tr.flows, &mut group_state, &mut mcast)?;
 
         // Timers: one per flow with an RP; per port, pause resume and flow-control refresh.
         let mut timers = Timers::default();
@@ -128,6 +203,9 @@ impl Sim {
                 p.osc_timer = add_timer(TimerOwner::PortRate(i as u32));
             }
         }
+        for (i, e) in endpoints.iter_mut().enumerate() {
+            e.timer = add_timer(TimerOwner::Endpoint(i as u32));
+        }
         if fc.is_some() {
             for (i, p) in ports.iter_mut().enumerate() {
                 p.pause_timer = add_timer(TimerOwner::PortResume(i as u32));
@@ -137,7 +215,7 @@ impl Sim {
             }
         }
 
-        let series = if simc.record_interval.0 > 0 { series::series(&nodes, &ports, &tr.flows, &tr.sessions) } else { Default::default() };
+        let series = if simc.record_interval.0 > 0 { series::series(&nodes, &ports, &tr.flows, &tr.sessions, &endpoints) } else { Default::default() };
         // Equal-time events in a permutation drawn from the seed (never key 0, which means FIFO).
         let mut queue = match simc.tie_order {
             TieOrder::Seeded => EventQueue::with_tie_key(crate::core::rng::Rng::stream(simc.seed, "ties", "").next_u64() | 1),
@@ -152,6 +230,16 @@ impl Sim {
                 if let TimerStep::Queue(at, gen) = timers.arm(p.osc_timer, o.from) {
                     queue.push_slow(at, Event::Timer { id: p.osc_timer, gen });
                 }
+            }
+        }
+        for e in &endpoints {
+            if let TimerStep::Queue(at, gen) = timers.arm(e.timer, e.tick) {
+                queue.push_slow(at, Event::Timer { id: e.timer, gen });
+            }
+        }
+        for (at, ev) in changes {
+            if at < simc.duration.0 {
+                queue.push_slow(at, ev);
             }
         }
         for (i, s) in tr.senders.iter().enumerate() {
@@ -193,6 +281,8 @@ impl Sim {
             sessions: tr.sessions,
             routes,
             mcast,
+            groups: group_state,
+            endpoints,
             fc,
             limited: 0,
             c: Default::default(),

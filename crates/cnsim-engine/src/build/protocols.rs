@@ -6,7 +6,7 @@ use crate::core::time::Time;
 use crate::protocols::eqcn::{Decrease, EqcnRp, Reset};
 use crate::protocols::pause::{PauseCfg, Trigger};
 use crate::protocols::qcn::{CongestionPoint, CpParams, ProbeMode, ReactionPoint, RpParams, RpVariant, Sampling};
-use crate::protocols::{bcn, ecm, BcnCp, Cp, EcmCp, QcnCp, Rp};
+use crate::protocols::{bcn, ecm, red, sirens, Aqm, BcnCp, Cp, EcmCp, QcnCp, Rp};
 use crate::scenario::*;
 use crate::protocols::tcp::TcpParams;
 use crate::units::Bytes;
@@ -23,6 +23,64 @@ pub fn frame_size(b: Bytes, key: &str) -> Result<u32, String> {
         return Err(format!("{key} must be between 1 B and {MAX_FRAME} B, got {b}"));
     }
     Ok(b.0 as u32)
+}
+
+/// A flow's SIRENS sender and the table each of its receivers starts with.
+pub fn sirens_flow(s: &SirensFlowSpec) -> Result<(sirens::Sender, sirens::Table), String> {
+    if s.init_ttl < 2 {
+        return Err(format!("sirens.init_ttl must be at least 2, got {}", s.init_ttl));
+    }
+    let hops = s.hops.unwrap_or(s.init_ttl - 1);
+    if hops == 0 || hops >= s.init_ttl {
+        return Err(format!("sirens.hops must be in 1..{} (below init_ttl), got {hops}", s.init_ttl));
+    }
+    if s.req_data > 1 {
+        return Err(format!("sirens.req_data must be 0 or 1, got {}", s.req_data));
+    }
+    if s.max_age.0 == 0 {
+        return Err("sirens.max_age must be positive".into());
+    }
+    let mode = match s.mode {
+        SirensModeSpec::Ttl => sirens::Mode::Ttl,
+        SirensModeSpec::Min => sirens::Mode::Min,
+        SirensModeSpec::Max => sirens::Mode::Max,
+    };
+    let probe = match s.probe {
+        SirensProbeSpec::Link => sirens::Probe::Link,
+        SirensProbeSpec::Loss => sirens::Probe::Loss,
+        SirensProbeSpec::Queue => sirens::Probe::Queue,
+    };
+    Ok((sirens::Sender::new(mode, probe, s.req_data, s.init_ttl, hops), sirens::Table::new(probe, s.init_ttl, s.max_age.0)))
+}
+
+/// RED in front of a port's queue (`discipline = "red"`), with its random stream.
+pub fn aqm(q: &QueueParams, rate_bps: u64, seed: u64, name: &str) -> Result<Option<Aqm>, String> {
+    let spec = match (q.discipline, &q.red) {
+        (Some(DisciplineSpec::Red), r) => r.clone().unwrap_or_default(),
+        (_, Some(_)) => return Err("queue.red needs queue.discipline = \"red\"".into()),
+        (_, None) => return Ok(None),
+    };
+    let ok = |x: f64| x.is_finite() && x >= 0.0;
+    if !ok(spec.min_th) || !ok(spec.max_th) || spec.max_th <= spec.min_th || spec.max_th > 1e9 {
+        return Err(format!("queue.red: need 0 ≤ min_th < max_th ≤ 1e9 frames, got {} and {}", spec.min_th, spec.max_th));
+    }
+    if !(spec.w_q > 0.0 && spec.w_q <= 1.0) {
+        return Err(format!("queue.red.w_q must be in (0, 1], got {}", spec.w_q));
+    }
+    if !(spec.max_p > 0.0 && spec.max_p <= 1.0) {
+        return Err(format!("queue.red.max_p must be in (0, 1], got {}", spec.max_p));
+    }
+    let s = frame_size(spec.mean_pktsize, "queue.red.mean_pktsize")?;
+    let p = red::RedParams {
+        min_th: spec.min_th,
+        max_th: spec.max_th,
+        w_q: spec.w_q,
+        max_p: spec.max_p,
+        gentle: spec.gentle,
+        ecn: spec.ecn,
+        idle_pkt_time: crate::core::time::tx_time(s as u64, rate_bps).max(1),
+    };
+    Ok(Some(Aqm::Red(red::Red::new(p), Rng::stream(seed, "red", name))))
 }
 
 /// The congestion point of the port named `name`, or None for `cp = "none"`.

@@ -1,11 +1,11 @@
 //! The recorded series: names and probes (docs/internals/core-api.md lists the names).
 
 use crate::net::flow::{Flow, Session};
-use crate::net::node::{Node, NodeKind};
+use crate::net::node::Node;
 use crate::net::port::Port;
 use crate::sim::{Probe, Series};
 
-pub fn series(nodes: &[Node], ports: &[Port], flows: &[Flow], sessions: &[Session]) -> Series {
+pub fn series(nodes: &[Node], ports: &[Port], flows: &[Flow], sessions: &[Session], endpoints: &[crate::net::endpoint::Endpoint]) -> Series {
     let mut s = Series::default();
     let mut add = |name: String, probe: Probe| {
         s.names.push(name);
@@ -23,9 +23,14 @@ pub fn series(nodes: &[Node], ports: &[Port], flows: &[Flow], sessions: &[Sessio
         }
     }
     for (p, port) in ports.iter().enumerate() {
-        if nodes[port.node as usize].kind == NodeKind::Switch {
+        if nodes[port.node as usize].kind.forwards() {
             add(format!("q.{}>{}", nodes[port.node as usize].name, nodes[port.peer_node as usize].name), Probe::Queue(p as u32));
         }
+    }
+    for (i, e) in endpoints.iter().enumerate() {
+        add(format!("level.{}", nodes[e.host as usize].name), Probe::Level(i as u32));
+        add(format!("mrx.{}", nodes[e.host as usize].name), Probe::EndpointRx(i as u32));
+        add(format!("mlost.{}", nodes[e.host as usize].name), Probe::EndpointLost(i as u32));
     }
     for (i, f) in flows.iter().enumerate() {
         for (j, r) in f.receivers.iter().enumerate() {

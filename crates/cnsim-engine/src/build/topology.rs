@@ -16,11 +16,11 @@ use std::collections::{HashMap, VecDeque};
 pub const MAX_NODES: usize = 2_000_000;
 pub const MAX_LINKS: usize = 8_000_000;
 
-/// Switches first, then hosts, in file order.
+/// Switches first, then routers, then hosts, in file order.
 pub fn nodes(ctx: &mut Ctx) -> R<Vec<Node>> {
     let sc = &ctx.loaded.scenario;
     let mut nodes: Vec<Node> = vec![];
-    for (specs, kind) in [(&sc.switches, NodeKind::Switch), (&sc.hosts, NodeKind::Host)] {
+    for (specs, kind) in [(&sc.switches, NodeKind::Switch), (&sc.routers, NodeKind::Router), (&sc.hosts, NodeKind::Host)] {
         for spec in specs {
             for name in ctx.expand(&spec.names)? {
                 if name.is_empty() || name.contains(['>', ':', ' ']) {
@@ -55,6 +55,7 @@ fn discipline(q: &QueueParams, fc: Option<&PauseCfg>) -> Discipline {
     match q.discipline {
         Some(DisciplineSpec::Fifo) => Discipline::Fifo,
         Some(DisciplineSpec::Prio) => Discipline::Prio,
+        Some(DisciplineSpec::Red) => Discipline::Fifo, // RED sits in front of a drop-tail FIFO
         None if fc.is_some_and(|c| c.pfc) => Discipline::Prio,
         None => Discipline::Fifo,
     }
@@ -101,6 +102,8 @@ pub fn links(ctx: &Ctx, nodes: &mut [Node], fc: Option<&PauseCfg>) -> R<Vec<Port
                     nodes[u].ports.push(ports.len() as u32);
                     let qdisc = Qdisc::new(discipline(queue, fc), queue.capacity, frame);
                     let mut port = new_port(u, v, peer, rate, delay + nodes[v].latency, overhead as u32, qdisc);
+                    let pname = format!("{}>{}", nodes[u].name, nodes[v].name);
+                    port.aqm = protocols::aqm(queue, rate, sc.simulation.seed, &pname).map_err(|m| ctx.err(l.between.span(), m))?;
                     if loss > 0.0 {
                         let name = format!("{}>{}", nodes[u].name, nodes[v].name);
                         port.loss = Some((loss, crate::core::rng::Rng::stream(sc.simulation.seed, "loss", &name)));
@@ -117,6 +120,9 @@ pub fn links(ctx: &Ctx, nodes: &mut [Node], fc: Option<&PauseCfg>) -> R<Vec<Port
 pub fn port_settings(ctx: &Ctx, nodes: &[Node], ports: &mut [Port], fc: Option<&PauseCfg>) -> R<()> {
     let sc = &ctx.loaded.scenario;
     let src = ctx.loaded.source();
+    if sc.sirens.as_ref().is_some_and(|s| s.window.0 == 0) {
+        return Err(src.key_err("sirens", "window", "sirens.window must be positive"));
+    }
     let frame = sc.simulation.frame_size.0;
     let seed = sc.simulation.seed;
     protocols::cp(&sc.cp, frame, seed, "").map_err(|m| src.key_err("cp", "qeq", format!("[cp]: {m}")))?;
@@ -136,6 +142,8 @@ pub fn port_settings(ctx: &Ctx, nodes: &[Node], ports: &mut [Port], fc: Option<&
                 if let Some(q) = &ps.queue {
                     check_capacity(q.capacity).map_err(|m| ctx.err(ps.at.span(), m))?;
                     ports[p as usize].qdisc = Qdisc::new(discipline(q, fc), q.capacity, frame);
+                    let pname = format!("{us}>{vs}");
+                    ports[p as usize].aqm = protocols::aqm(q, ports[p as usize].rate_bps, seed, &pname).map_err(|m| ctx.err(ps.at.span(), m))?;
                 }
                 if let Some(o) = &ps.oscillate {
                     let port = &mut ports[p as usize];
@@ -157,6 +165,11 @@ pub fn port_settings(ctx: &Ctx, nodes: &[Node], ports: &mut [Port], fc: Option<&
         }
         if fc.is_some() && nodes[ports[p].node as usize].kind == NodeKind::Switch {
             ports[p].fc = Some(FlowControl::default());
+        }
+        if let Some(s) = &sc.sirens {
+            if nodes[ports[p].node as usize].kind == NodeKind::Router {
+                ports[p].sirens = Some(crate::protocols::sirens::LinkMeter::new(s.window.0));
+            }
         }
     }
     Ok(())
@@ -185,6 +198,8 @@ fn new_port(u: usize, v: usize, peer: u32, rate: u64, delay: Time, overhead: u32
         blocked: vec![],
         cp: None,
         fc: None,
+        aqm: None,
+        sirens: None,
         c: PortCounters::default(),
         c_w0: PortCounters::default(),
         q: TimeAvg::new(0.0),

@@ -23,7 +23,12 @@ pub struct Needs {
     pub pairs: Vec<(usize, usize, Range<usize>)>,
     pub ends: Vec<usize>,
     pub trees: Vec<(usize, Vec<(usize, u32)>)>,
+    /// Per multicast flow and member: the member's branch of the tree.
+    pub branches: Vec<Branch>,
 }
+
+/// (flow, member host, the member's branch as (node, port) edges).
+pub type Branch = (usize, u32, Vec<(usize, u32)>);
 
 pub struct Traffic {
     pub flows: Vec<Flow>,
@@ -50,7 +55,7 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
     let span_to = fs.to.span();
     let (dest_host, group) = match (ctx.ids.get(to), groups.get(to)) {
         (Some(&h), _) if nodes[h].kind == NodeKind::Host => (Some(h), None),
-        (Some(_), _) => return Err(ctx.err(span_to, format!("flow destination {to:?} is a switch"))),
+        (Some(&n), _) => return Err(ctx.err(span_to, format!("flow destination {to:?} is a {}", nodes[n].kind.name()))),
         (None, Some(g)) => (None, Some(g)),
         (None, None) => return Err(ctx.err(span_to, format!("unknown host or group {to:?}"))),
     };
@@ -104,6 +109,11 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
         if probes && mode != Mode::Unicast {
             return Err(in_flow("probes (rp.*.probe) need a unicast flow".into()));
         }
+        let sirens = match &fs.sirens {
+            Some(spec) if tcp.is_some() => return Err(in_flow(format!("sirens is for open-loop traffic (got {:?})", spec.mode))),
+            Some(spec) => Some(protocols::sirens_flow(spec).map_err(in_flow)?),
+            None => None,
+        };
         let base = fs.name.clone().unwrap_or_else(|| sname.clone());
         // (flow name, destination, receivers)
         let mut parts: Vec<(String, Dest, Vec<usize>)> = vec![];
@@ -125,6 +135,10 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
                 let (gid, members) = group.expect("checked");
                 let edges = routing::multicast_tree(nodes, ports, s, members)
                     .map_err(|m| ctx.err(span_to.clone(), format!("group member {} is not reachable from {sname}", nodes[m].name)))?;
+                for &m in members.iter().filter(|&&m| m != s) {
+                    let b = routing::member_branch(nodes, ports, s, m).unwrap_or_default();
+                    t.needs.branches.push((t.flows.len(), m as u32, b));
+                }
                 t.needs.trees.push((t.flows.len(), edges));
                 let recv = members.iter().copied().filter(|&m| m != s).collect();
                 parts.push((base, Dest::Group(*gid as u32), recv));
@@ -164,7 +178,11 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
                         Mode::MultipleUnicast => "multiple-unicast",
                     },
                     group: group.map(|_| to.clone()),
-                    receivers: recv.into_iter().map(|h| Receiver { host: h as u32, frames: 0, bytes: 0, bytes_w0: 0 }).collect(),
+                    receivers: recv
+                        .into_iter()
+                        .map(|h| Receiver { host: h as u32, endpoint: NONE, next_seq: NONE, sirens: sirens.as_ref().map(|s| Box::new(s.1.clone())), frames: 0, bytes: 0, bytes_w0: 0 })
+                        .collect(),
+                    sirens: sirens.as_ref().map(|s| Box::new(s.0.clone())),
                     cr: TimeAvg::new(line_rate as f64),
                     rp: make_rp.as_ref().map(|m| m()),
                     tcp: tcp.map(|app| {

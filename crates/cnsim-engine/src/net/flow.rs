@@ -56,6 +56,12 @@ pub struct Session {
 
 pub struct Receiver {
     pub host: NodeId,
+    /// The receiver's SIRENS table, when the flow carries SIRENS requests.
+    pub sirens: Option<Box<crate::protocols::sirens::Table>>,
+    /// The multi-rate multicast endpoint this host runs for the flow (NONE: none), and the next
+    /// sequence number it expects (NONE: not known since it joined).
+    pub endpoint: u32,
+    pub next_seq: u32,
     pub frames: u64,
     pub bytes: u64,
     pub bytes_w0: u64,
@@ -101,6 +107,8 @@ pub struct Flow {
     pub group: Option<String>,
     pub receivers: Vec<Receiver>,
     pub rp: Option<Rp>,
+    /// The SIRENS request writer of the flow's source, when configured.
+    pub sirens: Option<Box<crate::protocols::sirens::Sender>>,
     /// A TCP connection (closed-loop flows); None for open-loop generators.
     pub tcp: Option<Box<TcpFlow>>,
     pub rp_rng: Rng,

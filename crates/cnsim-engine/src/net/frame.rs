@@ -51,6 +51,8 @@ pub enum Proto {
     Ecm,
     QcnProbe,
     Tcp,
+    /// The SIRENS header (seed 003; `protocols::sirens`).
+    Sirens,
 }
 
 #[derive(Clone, Copy, Debug)]

@@ -1,10 +1,27 @@
 //! Nodes: hosts (traffic sources, rate limiters, sinks) and switches (forwarding, queues, CPs,
-//! flow control). Routers come with the IP layer.
+//! flow control) and IP routers (forwarding with TTL decrement, PROTOCOLS.md §8).
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NodeKind {
     Host,
     Switch,
+    /// An IP router: forwards like a switch, decrements the TTL (drops at 0), may run RED and SIRENS.
+    Router,
+}
+
+impl NodeKind {
+    /// Switches and routers forward; hosts never do.
+    #[inline]
+    pub fn forwards(self) -> bool {
+        self != NodeKind::Host
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            NodeKind::Host => "host",
+            NodeKind::Switch => "switch",
+            NodeKind::Router => "router",
+        }
+    }
 }
 
 pub struct Node {

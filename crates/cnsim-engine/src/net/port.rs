@@ -7,7 +7,8 @@ use crate::core::stats::TimeAvg;
 use crate::core::time::Time;
 use crate::core::timer::TimerId;
 use crate::protocols::pause::PauseGen;
-use crate::protocols::Cp;
+use crate::protocols::sirens::LinkMeter;
+use crate::protocols::{Aqm, Cp};
 use std::collections::VecDeque;
 
 /// Counters of one output queue (whole run; `c_w0` holds the values at window start).
@@ -107,6 +108,10 @@ pub struct Port {
     pub blocked: Vec<u32>,
     pub cp: Option<Cp>,
     pub fc: Option<FlowControl>,
+    /// Active queue management (RED) in front of the drop-tail check.
+    pub aqm: Option<Aqm>,
+    /// SIRENS measurements of a router port's link (routers with `[sirens]`).
+    pub sirens: Option<LinkMeter>,
     pub c: PortCounters,
     pub c_w0: PortCounters,
     /// Queue length in frames, time-weighted over the window.

@@ -1,6 +1,6 @@
 //! Forwarding computed once from the topology (PROTOCOLS.md §1): shortest paths in hops with a
 //! deterministic tie-break by node name; multicast over the shortest-path tree from each source.
-//! Hosts never forward: paths run through switches only.
+//! Hosts never forward: paths run through switches and routers only.
 //!
 //! Memory stays proportional to nodes × (routing targets), never nodes²: only hosts that are an
 //! end of some flow are targets, and a host with a single link to a switch is reached through
@@ -38,7 +38,7 @@ fn toward(nodes: &[Node], ports: &[Port], dist: &[u32], u: usize, root: usize) -
     let mut best: Option<(&str, u32)> = None;
     for &p in &nodes[u].ports {
         let v = ports[p as usize].peer_node as usize;
-        let usable = v == root || nodes[v].kind == NodeKind::Switch;
+        let usable = v == root || nodes[v].kind.forwards();
         if usable && dist[u] != u32::MAX && dist[v] != u32::MAX && dist[v] + 1 == dist[u] {
             let name = nodes[v].name.as_str();
             if best.is_none_or(|(b, _)| name < b) {
@@ -143,7 +143,7 @@ fn attachments(nodes: &[Node], ports: &[Port]) -> Vec<(u32, u32)> {
             [p] if nd.kind == NodeKind::Host => {
                 let port = &ports[*p as usize];
                 match nodes[port.peer_node as usize].kind {
-                    NodeKind::Switch => (port.peer_node, port.peer_port),
+                    NodeKind::Switch | NodeKind::Router => (port.peer_node, port.peer_port),
                     NodeKind::Host => (NONE, NONE),
                 }
             }
@@ -176,8 +176,29 @@ pub fn multicast_tree(nodes: &[Node], ports: &[Port], src: usize, members: &[usi
     Ok(edges)
 }
 
+/// The (node, output port) pairs from `src` down to `member` along the shortest-path tree (the
+/// member's branch), or None when unreachable.
+pub fn member_branch(nodes: &[Node], ports: &[Port], src: usize, member: usize) -> Option<Vec<(usize, u32)>> {
+    let dist = bfs(nodes, ports, src);
+    if dist[member] == u32::MAX {
+        return None;
+    }
+    let mut edges = vec![];
+    let mut v = member;
+    while v != src {
+        let up = toward(nodes, ports, &dist, v, src);
+        let parent = ports[up as usize].peer_node as usize;
+        edges.push((parent, ports[up as usize].peer_port));
+        v = parent;
+    }
+    Some(edges)
+}
+
 /// Multicast forwarding: per multicast flow, the ports each tree node sends copies on, found by
-/// binary search over the tree's nodes (a tree is small; no flows × nodes table).
+/// binary search over the tree's nodes (a tree is small; no flows × nodes table). A tree covers
+/// every potential member of the group; each tree edge counts the joined members below it
+/// (`active`), so a branch with none is pruned without rebuilding the tree (run-time membership,
+/// PROTOCOLS.md §8).
 #[derive(Default)]
 pub struct McastTable {
     /// Per flow: a range of `rows`, sorted by node.
@@ -185,11 +206,36 @@ pub struct McastTable {
     /// (node, start, len) into `ports`.
     rows: Vec<(u32, u32, u32)>,
     ports: Vec<u32>,
+    /// Per entry of `ports`: joined members downstream of that edge.
+    active: Vec<u32>,
+    /// Per flow: (member host, the entries of `ports` on its branch).
+    branches: Vec<Vec<(u32, Vec<u32>)>>,
 }
 
 impl McastTable {
     pub fn new(n_flows: usize) -> Self {
-        McastTable { flows: vec![(0, 0); n_flows], ..Default::default() }
+        McastTable { flows: vec![(0, 0); n_flows], branches: vec![vec![]; n_flows], ..Default::default() }
+    }
+    /// Record member `host`'s branch of flow `f` (after `set`); the member starts not joined.
+    pub fn set_branch(&mut self, f: usize, host: u32, edges: &[(usize, u32)]) {
+        let entries = edges
+            .iter()
+            .filter_map(|&(node, port)| self.range(f, node as u32).find(|&i| self.ports[i] == port).map(|i| i as u32))
+            .collect();
+        self.branches[f].push((host, entries));
+    }
+    /// Member `host` of flow `f`'s group joins (`true`) or leaves: its branch's edges count it.
+    pub fn member(&mut self, f: usize, host: u32, join: bool) {
+        let Some((_, entries)) = self.branches[f].iter().find(|b| b.0 == host) else { return };
+        for &i in entries {
+            let a = &mut self.active[i as usize];
+            *a = if join { *a + 1 } else { a.saturating_sub(1) };
+        }
+    }
+    /// Does entry `i` lead to a joined member?
+    #[inline]
+    pub fn active(&self, i: usize) -> bool {
+        self.active[i] > 0
     }
     /// Set flow `f`'s tree from its sorted (node, port) edges.
     pub fn set(&mut self, f: usize, edges: &[(usize, u32)]) {
@@ -197,6 +243,7 @@ impl McastTable {
         for chunk in edges.chunk_by(|a, b| a.0 == b.0) {
             self.rows.push((chunk[0].0 as u32, self.ports.len() as u32, chunk.len() as u32));
             self.ports.extend(chunk.iter().map(|e| e.1));
+            self.active.extend(chunk.iter().map(|_| 0));
         }
         self.flows[f] = (start, self.rows.len() as u32 - start);
     }
@@ -217,7 +264,7 @@ impl McastTable {
     pub fn port(&self, i: usize) -> u32 {
         self.ports[i]
     }
-    /// The tree of flow `f` as (node, port) pairs.
+    /// The tree of flow `f` as (node, port) pairs (every branch, joined or not).
     pub fn edges(&self, f: usize) -> impl Iterator<Item = (u32, u32)> + '_ {
         let (s, n) = self.flows[f];
         self.rows[s as usize..(s + n) as usize]

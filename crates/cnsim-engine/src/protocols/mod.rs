@@ -10,16 +10,22 @@
 //! | reaction point `Rp` | a flow's rate limiter at its source | QCN, E-QCN, BCN, ECM |
 //! | flow control `pause::PauseCfg` + `pause::PauseGen` | every switch port | 802.3x PAUSE, 802.1Qbb PFC |
 //! | endpoint / traffic `traffic::TrafficGen` | a flow's source | CBR, Poisson, Bernoulli |
+//! | active queue management `Aqm` | an output queue, before its drop-tail check | RED (`red.rs`) |
+//! | router feedback `sirens::LinkMeter` | a router output port | SIRENS (`sirens.rs`) |
 //!
 //! Adding a protocol = its module, a variant here (and its arms), its scenario table
 //! (`scenario/model.rs`) and its build step (`build/protocols.rs`).
 
 pub mod bcn;
 pub mod ecm;
+pub mod emcast;
 pub mod eqcn;
 pub mod metrics;
 pub mod pause;
 pub mod qcn;
+pub mod red;
+pub mod rlm;
+pub mod sirens;
 pub mod tcp;
 
 use crate::core::rng::Rng;
@@ -134,6 +140,57 @@ impl Cp {
 pub fn probe_at_destination(f: &Frame, node: NodeId, now: Time) -> Option<Frame> {
     let ans = Probe::read(f)?.at_destination()?;
     Some(ans.frame(f, node, f.size, now))
+}
+
+/// Active queue management in front of an output queue's drop-tail check (docs/architecture.md:
+/// the queue-discipline slot).
+pub enum Aqm {
+    Red(red::Red, Rng),
+}
+
+impl Aqm {
+    /// A data frame is offered with `q` frames waiting; `idle` = how long the port has been idle.
+    #[inline]
+    pub fn on_arrival(&mut self, q: u64, idle: Option<Time>, ect: bool) -> red::Verdict {
+        match self {
+            Aqm::Red(r, rng) => r.on_arrival(q, idle, ect, rng),
+        }
+    }
+    /// The protocol's fields of the port's statistics (declared in `red::METRICS`).
+    pub fn report(&self) -> Value {
+        match self {
+            Aqm::Red(r, _) => json!({"aqm": "red", "red_avg_frames": r.avg, "red_early_drops": r.early_drops,
+                                      "red_forced_drops": r.forced_drops, "red_marks": r.marks}),
+        }
+    }
+}
+
+/// The congestion control of a multi-rate multicast receiver (`net::endpoint::Endpoint`).
+pub enum McastCc {
+    Emcast(emcast::Emcast),
+    Rlm(rlm::Rlm),
+}
+
+impl McastCc {
+    pub fn level(&self) -> usize {
+        match self {
+            McastCc::Emcast(e) => e.level,
+            McastCc::Rlm(r) => r.level,
+        }
+    }
+    pub fn name(&self) -> &'static str {
+        match self {
+            McastCc::Emcast(_) => "emcast",
+            McastCc::Rlm(_) => "rlm",
+        }
+    }
+    /// (adds, drops) so far.
+    pub fn changes(&self) -> (u64, u64) {
+        match self {
+            McastCc::Emcast(e) => (e.adds, e.drops),
+            McastCc::Rlm(r) => (r.joins, r.drops + r.failed),
+        }
+    }
 }
 
 /// The reaction point of one flow: the rate controller of its source's rate limiter.

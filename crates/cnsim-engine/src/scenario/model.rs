@@ -143,6 +143,26 @@ default_fns! {
     d_max_rto: Duration = Duration(60_000_000_000_000);
     d_initial_rto: Duration = Duration(1_000_000_000_000);
     d_delack: Duration = Duration(100_000_000_000);
+    d_min_th: f64 = 5.0;
+    d_max_th: f64 = 15.0;
+    d_w_q: f64 = 0.002;
+    d_max_p: f64 = 0.1;
+    d_red_pkt: Bytes = Bytes(500);
+    d_level: usize = 1;
+    d_c3: f64 = 0.8;
+    d_rtt: Duration = Duration(60_000_000_000);
+    d_base_rate: Rate = Rate(100_000);
+    d_join_timer: Duration = Duration(3_000_000_000_000);
+    d_max_join_timer: Duration = Duration(600_000_000_000_000);
+    d_detection_timer: Duration = Duration(4_000_000_000_000);
+    d_rlm_loss: f64 = 0.1;
+    d_beta: f64 = 0.75;
+    d_gain: f64 = 0.25;
+    d_tick: Duration = Duration(500_000_000_000);
+    d_sirens_window: Duration = Duration(200_000_000_000);
+    d_req_data: u8 = 1;
+    d_init_ttl: u8 = 64;
+    d_max_age: Duration = Duration(1_000_000_000_000);
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -158,8 +178,13 @@ pub struct Scenario {
     /// Link-level flow control on every switch port.
     #[serde(default)]
     pub flow_control: FlowControlSlot,
+    /// SIRENS on every router output port (seed 003 §2); absent: routers write no SIRENS data.
+    pub sirens: Option<SirensRouterSpec>,
     #[serde(default, rename = "switch", skip_serializing_if = "Vec::is_empty")]
     pub switches: Vec<NodeSpec>,
+    /// IP routers (PROTOCOLS.md §8): TTL decrement, RED or drop-tail queues, SIRENS.
+    #[serde(default, rename = "router", skip_serializing_if = "Vec::is_empty")]
+    pub routers: Vec<NodeSpec>,
     #[serde(default, rename = "host", skip_serializing_if = "Vec::is_empty")]
     pub hosts: Vec<NodeSpec>,
     #[serde(default, rename = "link", skip_serializing_if = "Vec::is_empty")]
@@ -170,6 +195,88 @@ pub struct Scenario {
     pub groups: Vec<GroupSpec>,
     #[serde(default, rename = "flow", skip_serializing_if = "Vec::is_empty")]
     pub flows: Vec<FlowSpec>,
+    /// Multi-rate multicast receivers (EMcast, RLM) that join and leave groups at run time.
+    #[serde(default, rename = "mcast_receiver", skip_serializing_if = "Vec::is_empty")]
+    pub mcast_receivers: Vec<McastReceiverSpec>,
+}
+
+/// `[[mcast_receiver]]`: hosts running a multi-rate multicast receiver over `groups` (level order:
+/// EMcast channels 1..n, or RLM layers 1..n).
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct McastReceiverSpec {
+    pub hosts: Spanned<Names>,
+    pub groups: Spanned<Vec<String>>,
+    /// Level at the start, default 1.
+    #[serde(default = "d_level")]
+    pub initial_level: usize,
+    pub cc: McastCcSpec,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum McastCcSpec {
+    Emcast(EmcastSpec),
+    Rlm(RlmSpec),
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum EmcastAddSpec {
+    #[default]
+    While,
+    One,
+}
+
+/// `cc = { emcast = { … } }`: seed 003 §3.2–3.3 by default.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct EmcastSpec {
+    /// Evaluation interval, default 0.2 s (seed 003).
+    #[serde(default = "d_sirens_window")]
+    pub interval: Duration,
+    #[serde(default = "d_c3")]
+    pub c3: f64,
+    /// The receiver's RTT estimate in R_i, default 60 ms [assumed: twice seed 003's 30 ms delay].
+    #[serde(default = "d_rtt")]
+    pub rtt: Duration,
+    /// MTU in R_i, default 1500 B.
+    #[serde(default = "d_frame")]
+    pub mtu: Bytes,
+    /// Channel i's rate is base_rate·ratio^(i−1): default 100 kb/s and 2 (seed 003 §3.3).
+    #[serde(default = "d_base_rate")]
+    pub base_rate: Rate,
+    #[serde(default = "d_w")]
+    pub ratio: f64,
+    #[serde(default)]
+    pub add: EmcastAddSpec,
+    /// T counts the receiver's own channel as room (T + T_i), default false.
+    #[serde(default)]
+    pub own_rate_added: bool,
+}
+
+/// `cc = { rlm = { … } }`: seed 003 §3.3's settings by default.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct RlmSpec {
+    #[serde(default = "d_join_timer")]
+    pub join_timer: Duration,
+    #[serde(default = "d_max_join_timer")]
+    pub max_join_timer: Duration,
+    #[serde(default = "d_detection_timer")]
+    pub detection_timer: Duration,
+    #[serde(default = "d_rlm_loss")]
+    pub loss_threshold: f64,
+    #[serde(default = "d_w")]
+    pub alpha: f64,
+    #[serde(default = "d_beta")]
+    pub beta: f64,
+    /// Gains g1 = g2 of the detection-time estimate, default 0.25.
+    #[serde(default = "d_gain")]
+    pub gain: f64,
+    /// Loss measurement period, default 0.5 s [assumed].
+    #[serde(default = "d_tick")]
+    pub tick: Duration,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -247,6 +354,8 @@ pub struct QueueParams {
     /// "fifo" (one drop-tail queue) or "prio" (strict priority over the 8 classes). Default:
     /// "prio" when flow control is PFC, "fifo" otherwise.
     pub discipline: Option<DisciplineSpec>,
+    /// RED's parameters with `discipline = "red"` (defaults when absent).
+    pub red: Option<RedSpec>,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
@@ -254,6 +363,41 @@ pub struct QueueParams {
 pub enum DisciplineSpec {
     Fifo,
     Prio,
+    /// A drop-tail FIFO with RED in front (`protocols::red`), parameters in `red`.
+    Red,
+}
+
+/// `queue.red`: Floyd & Jacobson's RED; defaults are ns-2's (`Queue/RED`), thresholds in frames.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct RedSpec {
+    /// Default 5 frames (ns-2 `thresh_`); seed 003 uses 50.
+    #[serde(default = "d_min_th")]
+    pub min_th: f64,
+    /// Default 15 frames (ns-2 `maxthresh_`).
+    #[serde(default = "d_max_th")]
+    pub max_th: f64,
+    /// EWMA weight w_q, default 0.002 (FJ93 §11).
+    #[serde(default = "d_w_q")]
+    pub w_q: f64,
+    /// Drop probability at max_th, default 0.1 (ns-2 `linterm_` = 10).
+    #[serde(default = "d_max_p")]
+    pub max_p: f64,
+    /// "gentle" ramp from max_p to 1 between max_th and 2·max_th, default true (ns-2).
+    #[serde(default = "d_true")]
+    pub gentle: bool,
+    /// Mark ECN-capable frames instead of dropping them early, default false.
+    #[serde(default)]
+    pub ecn: bool,
+    /// Packet size s of the idle-time correction m = idle / (s at the link rate), default 500 B
+    /// (ns-2 `mean_pktsize_`).
+    #[serde(default = "d_red_pkt")]
+    pub mean_pktsize: Bytes,
+}
+impl Default for RedSpec {
+    fn default() -> Self {
+        toml::from_str("").expect("defaults")
+    }
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -506,7 +650,29 @@ pub struct OscillateSpec {
 #[serde(deny_unknown_fields)]
 pub struct GroupSpec {
     pub name: Spanned<String>,
+    /// Potential members: every multicast tree of the group covers them.
     pub members: Spanned<Names>,
+    /// Members joined at time 0, default all of them.
+    pub joined: Option<Spanned<Names>>,
+    /// Time from a join request to the branch carrying frames (graft), default 0 s.
+    #[serde(default)]
+    pub join_latency: Duration,
+    /// Time from a leave request to the branch being pruned (IGMP's leave latency), default 0 s
+    /// [assumed: PROTOCOLS.md §8 asks for a parameter, the seed gives no value].
+    #[serde(default)]
+    pub leave_latency: Duration,
+    /// Scheduled membership requests (`[[group.change]]`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub change: Vec<GroupChange>,
+}
+
+/// `[[group.change]]`: at `at`, these members ask to join or leave.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct GroupChange {
+    pub at: Duration,
+    pub join: Option<Spanned<Names>>,
+    pub leave: Option<Spanned<Names>>,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
@@ -846,6 +1012,61 @@ pub struct FlowSpec {
     pub limiter: LimiterSpec,
     /// TCP settings of `tcp-bulk` and `tcp-transactions` traffic (defaults when absent).
     pub tcp: Option<TcpSpec>,
+    /// A SIRENS request in every data frame, and a SIRENS table at every receiver (seed 003 §2.2).
+    pub sirens: Option<SirensFlowSpec>,
+}
+
+/// `[sirens]`: the routers' side of SIRENS.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct SirensRouterSpec {
+    /// Utilisation (and loss) window behind the available bandwidth, default 0.2 s [assumed:
+    /// PROTOCOLS.md §8; the seed gives none].
+    #[serde(default = "d_sirens_window")]
+    pub window: Duration,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum SirensModeSpec {
+    #[default]
+    Ttl,
+    Min,
+    Max,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum SirensProbeSpec {
+    #[default]
+    Link,
+    Loss,
+    Queue,
+}
+
+/// `[flow.sirens]`: the sender's request and the receivers' tables.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct SirensFlowSpec {
+    /// req_mode: "ttl" (one hop per packet, default), "min" or "max" (aggregate along the path).
+    #[serde(default)]
+    pub mode: SirensModeSpec,
+    /// req_probe: "link" (default), "loss" or "queue".
+    #[serde(default)]
+    pub probe: SirensProbeSpec,
+    /// MIN/MAX: which of the profile's two values to aggregate (0 or 1), default 1 (LINK: the
+    /// available bandwidth).
+    #[serde(default = "d_req_data")]
+    pub req_data: u8,
+    /// IP TTL the sender sets, default 64.
+    #[serde(default = "d_init_ttl")]
+    pub init_ttl: u8,
+    /// TTL mode: how many routers the req_ttl cycle covers, default init_ttl − 1 (the seed's cycle
+    /// "from TTL to 1").
+    pub hops: Option<u8>,
+    /// A receiver's sample older than this is stale, default 1 s [assumed].
+    #[serde(default = "d_max_age")]
+    pub max_age: Duration,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]

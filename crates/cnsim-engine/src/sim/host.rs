@@ -136,8 +136,12 @@ impl Sim {
             let fl = &mut self.flows[f as usize];
             let mut frame = Frame::new(FrameKind::Data, size, host, fl.dst, f, created);
             frame.prio = prio;
+            frame.seq = fl.injected as u32; // per-flow sequence (receivers measure loss from gaps)
             if let Some(rp) = &mut fl.rp {
                 rp.stamp(&mut frame, now);
+            }
+            if let Some(s) = &mut fl.sirens {
+                s.stamp(&mut frame);
             }
             fl.injected += 1;
             self.c.data_injected += 1;
@@ -284,12 +288,19 @@ impl Sim {
                 let Some(r) = fl.receivers.iter_mut().find(|r| r.host == node) else {
                     return self.discard(fid); // not a receiver of this flow: cannot happen with built routes
                 };
+                let endpoint = r.endpoint;
                 r.frames += 1;
                 r.bytes += f.size as u64;
+                if let Some(t) = &mut r.sirens {
+                    t.on_frame(&f, self.now);
+                }
                 self.c.data_delivered += 1;
                 self.frames.release(fid);
                 if fl.tcp.is_some() {
                     self.on_tcp_data(node, f.flow, &f);
+                }
+                if endpoint != NONE {
+                    self.on_endpoint_data(endpoint, f.flow, node, &f);
                 }
             }
             FrameKind::Feedback => {

@@ -4,8 +4,10 @@
 //! transmitters, congestion points), `flow_control.rs` (PAUSE/PFC), `record.rs` (series, window,
 //! accounting).
 
+mod endpoint;
 mod flow_control;
 mod host;
+mod membership;
 mod record;
 mod switch;
 mod tap;
@@ -44,7 +46,13 @@ pub enum Event {
     Record,
     /// Start of the measurement window: counters are snapshotted.
     WindowStart,
+    /// A member of a group asks to join or leave (`member | MEMBERSHIP_REQUEST`, with
+    /// `MEMBERSHIP_JOIN` for a join), or its request's latency ran out (the bare member index).
+    Membership { group: u32, member: u32 },
 }
+
+pub const MEMBERSHIP_REQUEST: u32 = 1 << 31;
+pub const MEMBERSHIP_JOIN: u32 = 1 << 30;
 
 /// Who a timer belongs to: an entity and its slot, never a protocol by name.
 #[derive(Clone, Copy, Debug)]
@@ -61,6 +69,8 @@ pub enum TimerOwner {
     FlowRto(u32),
     FlowDelAck(u32),
     FlowApp(u32),
+    /// A multi-rate multicast receiver's evaluation tick.
+    Endpoint(u32),
 }
 
 /// Whole-run frame counters (DESIGN.md §6: conservation is checked on them).
@@ -84,6 +94,8 @@ pub struct Counters {
     pub probe_answered: u64,
     pub probe_unanswered: u64,
     pub probe_dropped: u64,
+    /// Frames routers dropped because their TTL reached 0 (also counted in `*_dropped`).
+    pub ttl_expired: u64,
 }
 
 pub struct Sim {
@@ -115,6 +127,10 @@ pub struct Sim {
     pub sessions: Vec<Session>,
     pub routes: Routes,
     pub mcast: McastTable,
+    /// Multicast groups and their run-time membership.
+    pub groups: Vec<crate::net::group::Group>,
+    /// Multi-rate multicast receivers (EMcast, RLM).
+    pub endpoints: Vec<crate::net::endpoint::Endpoint>,
     /// Link-level flow control on switch ports, when configured.
     pub fc: Option<PauseCfg>,
     /// Frames waiting in rate limiters (one per sender buffer entry).
@@ -206,6 +222,7 @@ impl Sim {
             Event::FeedbackDue { frame } => self.on_feedback(frame),
             Event::Record => self.on_record(),
             Event::WindowStart => self.on_window_start(),
+            Event::Membership { group, member } => self.on_membership(group, member),
         }
     }
 
@@ -218,6 +235,7 @@ impl Sim {
             TimerOwner::FlowRto(f) => self.on_tcp_rto(f),
             TimerOwner::FlowDelAck(f) => self.on_tcp_delack(f),
             TimerOwner::FlowApp(f) => self.on_tcp_app(f),
+            TimerOwner::Endpoint(e) => self.on_endpoint_tick(e),
         }
     }
 

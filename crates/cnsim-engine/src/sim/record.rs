@@ -16,6 +16,10 @@ pub enum Probe {
     Rx(u32, u32),
     /// A session's rate (min over its RPs).
     Session(u32),
+    /// A multi-rate multicast receiver's level, and the bytes it received.
+    Level(u32),
+    EndpointRx(u32),
+    EndpointLost(u32),
 }
 
 #[derive(Default)]
@@ -44,6 +48,12 @@ impl Sim {
                 Probe::Queue(p) => self.ports[p as usize].qdisc.len() as f64,
                 Probe::Rx(f, r) => self.flows[f as usize].receivers[r as usize].bytes as f64,
                 Probe::Session(s) => self.sessions[s as usize].cr.value(),
+                Probe::Level(e) => self.endpoints[e as usize].cc.level() as f64,
+                Probe::EndpointRx(e) => self.endpoints[e as usize].bytes as f64,
+                Probe::EndpointLost(e) => {
+                    let ep = &self.endpoints[e as usize];
+                    (ep.lost_total + ep.lost) as f64
+                }
             };
             self.series.idx.push(i as u32);
             self.series.t.push(t);
@@ -67,6 +77,10 @@ impl Sim {
         }
         for s in &mut self.senders {
             s.generated_w0 = s.generated;
+        }
+        for e in &mut self.endpoints {
+            e.bytes_w0 = e.bytes;
+            e.level.reset(now);
         }
         for s in &mut self.sessions {
             s.cr.reset(now);

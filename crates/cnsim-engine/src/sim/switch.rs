@@ -4,6 +4,8 @@
 use super::{Event, Sim};
 use crate::net::frame::{Dest, FrameId, FrameKind, NodeId, NONE};
 use crate::net::node::NodeKind;
+use crate::protocols::red::{Verdict, ECN_CE, ECN_ECT0};
+use crate::protocols::sirens::LinkState;
 use crate::protocols::QueueView;
 use crate::tap::trace;
 
@@ -28,7 +30,7 @@ impl Sim {
                 let mut first = true;
                 for i in range {
                     let p = self.mcast.port(i);
-                    if p == in_port {
+                    if p == in_port || !self.mcast.active(i) {
                         continue;
                     }
                     let id = if first {
@@ -75,8 +77,33 @@ impl Sim {
             (f.kind, f.prio, f.size)
         };
         let p = &mut self.ports[port as usize];
+        // Active queue management decides before the drop-tail check (data frames only).
+        let mut early_drop = false;
+        if kind == FrameKind::Data {
+            if let Some(aqm) = &mut p.aqm {
+                let idle = (p.qdisc.is_empty() && now >= p.busy_until).then(|| now - p.busy_until);
+                let f = self.frames.get_mut(fid);
+                match aqm.on_arrival(p.qdisc.len() as u64, idle, f.ecn & ECN_ECT0 != 0) {
+                    Verdict::Enqueue => {}
+                    Verdict::Mark => f.ecn = ECN_CE,
+                    Verdict::EarlyDrop | Verdict::ForcedDrop => early_drop = true,
+                }
+            }
+            if p.sirens.is_some() {
+                let link = LinkState { rate_bps: p.rate_bps as f64, queue: p.qdisc.len() as u64, delay: p.delay, error_rate: p.loss.as_ref().map_or(0.0, |l| l.0) };
+                let f = self.frames.get_mut(fid);
+                if let Some(m) = &mut p.sirens {
+                    m.on_offer(now, early_drop || !p.qdisc.fits(prio, size));
+                    m.stamp(f, link, now);
+                }
+            }
+        }
         let accepted;
-        if p.qdisc.is_empty() && now >= p.busy_until && p.ctrl.is_empty() && p.pause.mask(now) & (1 << prio) == 0 {
+        if early_drop {
+            accepted = false;
+            p.c.drops += 1;
+            self.discard(fid);
+        } else if p.qdisc.is_empty() && now >= p.busy_until && p.ctrl.is_empty() && p.pause.mask(now) & (1 << prio) == 0 {
             accepted = true;
             self.start_tx(port, fid);
         } else if p.qdisc.fits(prio, size) {
@@ -152,6 +179,9 @@ impl Sim {
         let p = &mut self.ports[port as usize];
         let ser = p.wire_time(size);
         p.busy_until = now + ser;
+        if let Some(m) = &mut p.sirens {
+            m.on_tx(now, ser);
+        }
         if now >= self.measure_from {
             p.busy_window += ser;
         }
@@ -236,7 +266,19 @@ impl Sim {
                 return self.discard(fid); // lost on the wire
             }
         }
-        if self.nodes[node as usize].kind == NodeKind::Switch {
+        let kind_at = self.nodes[node as usize].kind;
+        if kind_at == NodeKind::Router {
+            // IP forwarding: decrement the TTL; a frame whose TTL reaches 0 is dropped (RFC 791, 1812 §5.3.1).
+            let f = self.frames.get_mut(fid);
+            f.ttl = f.ttl.saturating_sub(1);
+            if f.ttl == 0 {
+                self.c.ttl_expired += 1;
+                return self.discard(fid);
+            }
+            self.forward(node, fid, in_port);
+            return;
+        }
+        if kind_at == NodeKind::Switch {
             if self.fc.is_some() {
                 self.frames.get_mut(fid).ingress = in_port;
             }
