@@ -7,6 +7,22 @@ client); the report sets each result beside the seed's findings.
 Each scenario file runs QCN as shipped; a *variant* replaces every congestion point and reaction
 point with the parameters of the seed's backup slides (`VARIANTS`). What the seed leaves open is
 listed in `CHOICES` and in docs/modelling.md.
+
+Seed 004's metrics, per run, from the engine's stats document (each engine field is declared by
+its protocol's `METRICS`; window = simulation.measure_from … end):
+
+| metric | definition |
+|---|---|
+| `cm_messages_per_s` | frames.cnm_sent (CNMs, ECM messages and probe answers) ÷ run time |
+| `limiters_created` | Σ rps.limiters_created (QCN, ECM; BCN's regulators_created) |
+| `false_positives` | Σ rps.false_positives: positive feedback from a CP other than the one limiting the flow |
+| `positive_feedback` | Σ rps.ecm_positive + rps.probe_positive |
+| `cpid_changes_per_flow_s` | Σ rps.cpid_changes ÷ flows ÷ run time (CPID thrashing) |
+| `total_throughput_gbps` | Σ receivers' throughput_bps (window) |
+| `flow_throughput_cov`, `jain_throughput` | std-dev ÷ mean, and Jain's index, of the per-flow throughputs |
+| `hotspot_throughput_gbps`, `hotspot_q_*_kb` | throughput delivered to the hotspot's host; its port's queue (mean, std-dev, max; 1.5 kB frames) |
+| `switch_throughput_*_gbps` | 20-stage chain: each SWk>SWk+1 port's busy share × its rate; mean, std-dev over k, and k = 2 |
+| `bandwidth_loss_gbps` | oscillating hotspot: ideal − total throughput (`with_bandwidth_loss`) |
 """
 
 from __future__ import annotations

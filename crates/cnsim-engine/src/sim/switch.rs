@@ -63,13 +63,13 @@ impl Sim {
     /// control accounts for what the queue holds.
     fn enqueue(&mut self, port: u32, fid: FrameId) {
         let now = self.now;
-        if self.frames.get(fid).kind == FrameKind::Probe && self.probe_at_cp(port, fid) {
-            return;
-        }
         let (kind, prio, size) = {
             let f = self.frames.get(fid);
             (f.kind, f.prio, f.size)
         };
+        if kind == FrameKind::Probe && self.probe_at_cp(port, fid) {
+            return;
+        }
         let p = &mut self.ports[port as usize];
         let accepted;
         if p.qdisc.is_empty() && now >= p.busy_until && p.ctrl.is_empty() && p.pause.mask(now) & (1 << prio) == 0 {
