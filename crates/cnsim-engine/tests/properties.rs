@@ -1,7 +1,7 @@
 //! Property tests over random small networks (issue 8): whatever the topology, traffic, queue
-//! sizes and protocols (QCN, E-QCN, BCN, PAUSE, PFC), frames are conserved — every copy generated is
+//! sizes and protocols (QCN, E-QCN, BCN, ECM, QCN probes, PAUSE, PFC), frames are conserved — every copy generated is
 //! dropped at the source, injected or still waiting; every copy in the network is delivered,
-//! dropped or still in flight; every CNM and PAUSE frame likewise — and no queue ever holds more
+//! dropped or still in flight; every CNM, probe and PAUSE frame likewise — and no queue ever holds more
 //! than its capacity.
 
 use proptest::prelude::*;
@@ -38,11 +38,11 @@ fn net() -> impl Strategy<Value = Net> {
             prop::collection::vec(any::<bool>(), n_sw + n_h),
             prop_oneof![(1u32..=60).prop_map(|n| format!("{n} frames")), (1500u32..=90_000).prop_map(|b| format!("{b}B"))],
             prop::collection::vec(
-                (0..n_h, 0..n_h, 0u8..3, 0u8..3, 50u32..=6000, 0u8..8, 0u8..4)
+                (0..n_h, 0..n_h, 0u8..3, 0u8..3, 50u32..=6000, 0u8..8, 0u8..6)
                     .prop_map(|(src, dst, mode, kind, rate_mbps, prio, rp)| FlowSpec { src, dst, mode, kind, rate_mbps, prio, rp }),
                 1..=4,
             ),
-            0u8..4,
+            0u8..5,
             0u8..4,
             any::<u64>(),
         )
@@ -61,6 +61,7 @@ fn toml(n: &Net) -> String {
         1 => s += "[cp.qcn]\nqeq = \"5 frames\"\nsampling = \"every-frame\"\n",
         2 => s += "[cp.qcn]\nqeq = \"5 frames\"\n",
         3 => s += "[cp.bcn]\nqeq = \"4 frames\"\nqsc = \"10 frames\"\npm = 0.2\n",
+        4 => s += "[cp.ecm]\nqeq = \"4 frames\"\nqsc = \"8 frames\"\nqmc = \"12 frames\"\nsample_interval = \"3000B\"\n",
         _ => {}
     }
     match n.fc {
@@ -90,7 +91,9 @@ fn toml(n: &Net) -> String {
             1 => format!("{{ kind = \"poisson\", rate = \"{}Mbps\" }}", f.rate_mbps),
             _ => format!("{{ kind = \"bernoulli\", load = {} }}", f.rate_mbps as f64 / 6000.0),
         };
-        let rp = ["\"none\"", "{ qcn = {} }", "{ eqcn = {} }", "{ bcn = { stop_max = \"100us\" } }"][f.rp as usize];
+        // Probes need a unicast flow: other modes get plain QCN.
+        let probe = if f.mode == 0 { "{ qcn = { probe = \"path\", bc_limit = \"15000B\" } }" } else { "{ qcn = {} }" };
+        let rp = ["\"none\"", "{ qcn = {} }", "{ eqcn = {} }", "{ bcn = { stop_max = \"100us\" } }", "{ ecm = { rtt_drop = true } }", probe][f.rp as usize];
         s += &format!(
             "[[flow]]\nname = \"f{i}\"\nfrom = \"H{}\"\nto = \"{to}\"\nmode = \"{mode}\"\ntraffic = {traffic}\npriority = {}\nrp = {rp}\nlimiter = {{ buffer = 20 }}\n",
             f.src + 1,
@@ -120,6 +123,9 @@ proptest! {
         if n.fc != 0 {
             prop_assert_eq!(u(f, "pause_sent"), u(f, "pause_delivered") + u(f, "pause_in_flight"), "{}", text);
         }
+        if f.get("probe_sent").is_some() {
+            prop_assert_eq!(u(f, "probe_sent"), u(f, "probe_answered") + u(f, "probe_unanswered") + u(f, "probe_dropped") + u(f, "probe_in_flight"), "{}", text);
+        }
         for q in st["queues"].as_array().unwrap() {
             let cap = q["capacity"].as_str().unwrap();
             // Under strict priority (the default with PFC) each of the 8 classes has the capacity.
@@ -140,7 +146,7 @@ fn random_networks_exercise_drops_cnms_and_pauses() {
     use proptest::strategy::ValueTree;
     use proptest::test_runner::TestRunner;
     let mut runner = TestRunner::deterministic();
-    let (mut drops, mut cnms, mut pauses) = (0, 0, 0);
+    let (mut drops, mut cnms, mut pauses, mut probes) = (0, 0, 0, 0);
     for _ in 0..64 {
         let n = net().new_tree(&mut runner).unwrap().current();
         let mut sim = cnsim_engine::simulation(&toml(&n), "prop.toml", &[], None).unwrap();
@@ -149,6 +155,7 @@ fn random_networks_exercise_drops_cnms_and_pauses() {
         drops += (u(f, "data_dropped") > 0) as u32;
         cnms += (u(f, "cnm_sent") > 0) as u32;
         pauses += (f["pause_sent"].as_u64().unwrap_or(0) > 0) as u32;
+        probes += (f["probe_sent"].as_u64().unwrap_or(0) > 0) as u32;
     }
-    assert!(drops >= 8 && cnms >= 8 && pauses >= 8, "drops {drops}, cnms {cnms}, pauses {pauses} of 64");
+    assert!(drops >= 8 && cnms >= 8 && pauses >= 8 && probes >= 1, "drops {drops}, cnms {cnms}, pauses {pauses}, probes {probes} of 64");
 }

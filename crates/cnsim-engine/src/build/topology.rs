@@ -76,6 +76,7 @@ pub fn links(ctx: &Ctx, nodes: &mut [Node], fc: Option<&PauseCfg>) -> R<Vec<Port
             return Err(ctx.err(l.between.span(), "link rate must be positive"));
         }
         let delay = l.delay.unwrap_or(d.link.delay).0;
+        let reverse = l.reverse_delay.map_or(delay, |r| r.0);
         let overhead = l.overhead.unwrap_or(d.link.overhead).0;
         if overhead > protocols::MAX_FRAME {
             return Err(ctx.err(l.between.span(), format!("link overhead must be at most {} B", protocols::MAX_FRAME)));
@@ -98,7 +99,7 @@ pub fn links(ctx: &Ctx, nodes: &mut [Node], fc: Option<&PauseCfg>) -> R<Vec<Port
                     return Err(ctx.err(l.between.span(), format!("a second link between {} and {} (parallel links are not supported)", nodes[x].name, nodes[y].name)));
                 }
                 let (px, py) = (ports.len() as u32, ports.len() as u32 + 1);
-                for (u, v, peer) in [(x, y, py), (y, x, px)] {
+                for (u, v, peer, delay) in [(x, y, py, delay), (y, x, px, reverse)] {
                     nodes[u].ports.push(ports.len() as u32);
                     let qdisc = Qdisc::new(discipline(queue, fc), queue.capacity, frame);
                     let mut port = new_port(u, v, peer, rate, delay + nodes[v].latency, overhead as u32, qdisc);

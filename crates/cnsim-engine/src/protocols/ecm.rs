@@ -218,6 +218,8 @@ pub struct ReactionPoint {
     pub negative: u64,
     pub rtt_dropped: u64,
     pub false_positives: u64,
+    /// Times the association moved to another CP (CPID thrashing, seed 004).
+    pub cpid_changes: u64,
     pub limiters_created: u64,
     pub first_message: Option<Time>,
 }
@@ -236,6 +238,7 @@ impl ReactionPoint {
             negative: 0,
             rtt_dropped: 0,
             false_positives: 0,
+            cpid_changes: 0,
             limiters_created: 0,
             first_message: None,
         }
@@ -290,7 +293,8 @@ impl ReactionPoint {
                 self.cpid = m.cpid;
             }
             self.rate *= (1.0 + self.p.gd * fb).max(self.p.min_dec_factor);
-            if self.p.association == Association::LatestNegative {
+            if self.p.association == Association::LatestNegative && self.cpid != m.cpid {
+                self.cpid_changes += 1;
                 self.cpid = m.cpid;
             }
         } else if fb > 0.0 {
@@ -345,6 +349,7 @@ pub const METRICS: &[Metric] = &[
     Metric { scope: "rps", name: "ecm_negative", unit: "frames", kind: "counter", doc: "ECM: negative CM messages accepted" },
     Metric { scope: "rps", name: "ecm_rtt_dropped", unit: "frames", kind: "counter", doc: "ECM: CM messages dropped because one from the same CPID was accepted less than one RTT earlier (seed 004)" },
     Metric { scope: "rps", name: "false_positives", unit: "frames", kind: "counter", doc: "positive feedback from a CP other than the one the flow's regulator is associated with (seed 004)" },
+    Metric { scope: "rps", name: "cpid_changes", unit: "count", kind: "counter", doc: "times the CP limiting the flow changed (ECM: the association; QCN: the CPID of successive CNMs) — CPID thrashing (seed 004)" },
     Metric { scope: "rps", name: "rtt_estimate_s", unit: "s", kind: "gauge", doc: "ECM: the latest RTT sample (now − echoed send time of the sampled frame)" },
 ];
 
@@ -497,7 +502,7 @@ mod tests {
         assert_eq!(s.false_positives, 0);
         // Negative from another CP moves the association; a positive from the old CP is then a false positive.
         s.on_message(&msg(-10.0, CPID + 1), 7);
-        assert_eq!(s.cpid, CPID + 1);
+        assert_eq!((s.cpid, s.cpid_changes), (CPID + 1, 1));
         s.on_message(&msg(10.0, CPID), 8);
         assert_eq!((s.false_positives, s.positive, s.negative), (1, 2, 2));
         // Floor and ceiling.

@@ -351,6 +351,7 @@ impl Rp {
                     "cnms_received": r.cnms_received, "limiters_created": r.limiters_created,
                     "probes_sent": r.prober.sent, "probe_positive": r.prober.positive,
                     "probe_negative": r.prober.negative, "false_positives": r.prober.false_positives,
+                    "cpid_changes": r.prober.cpid_changes,
                 })
             }
             Rp::Bcn(b) => json!({
@@ -363,6 +364,7 @@ impl Rp {
                 "limiters_created": e.limiters_created, "first_message_s": to_s(e.first_message),
                 "ecm_positive": e.positive, "ecm_negative": e.negative, "ecm_rtt_dropped": e.rtt_dropped,
                 "false_positives": e.false_positives, "rtt_estimate_s": to_s(e.rtt_estimate),
+                "cpid_changes": e.cpid_changes,
             }),
         }
     }

@@ -611,6 +611,9 @@ pub struct LinkSpec {
     pub between: Spanned<Ends>,
     pub rate: Option<Rate>,
     pub delay: Option<Duration>,
+    /// Propagation delay from the second end back to the first, default `delay` (seed 004's
+    /// "forward latency": long towards the switch, short back).
+    pub reverse_delay: Option<Duration>,
     pub overhead: Option<Bytes>,
     /// Probability that a data frame is lost on the wire, each direction, default 0 (random loss,
     /// e.g. to check TCP against the Mathis and Padhye formulas).

@@ -69,13 +69,13 @@ impl Sim {
     /// control accounts for what the queue holds.
     fn enqueue(&mut self, port: u32, fid: FrameId) {
         let now = self.now;
-        if self.frames.get(fid).kind == FrameKind::Probe && self.probe_at_cp(port, fid) {
-            return;
-        }
         let (kind, prio, size) = {
             let f = self.frames.get(fid);
             (f.kind, f.prio, f.size)
         };
+        if kind == FrameKind::Probe && self.probe_at_cp(port, fid) {
+            return;
+        }
         let p = &mut self.ports[port as usize];
         // Active queue management decides before the drop-tail check (data frames only).
         let mut early_drop = false;

@@ -148,6 +148,8 @@ pub struct Prober {
     pub positive: u64,
     pub negative: u64,
     pub false_positives: u64,
+    /// Times a CNM named another CP than the previous one (CPID thrashing, seed 004).
+    pub cpid_changes: u64,
 }
 
 /// What the RP does with an answer.
@@ -162,10 +164,13 @@ pub enum Reaction {
 
 impl Prober {
     pub fn new(mode: ProbeMode) -> Self {
-        Prober { mode, target: NONE, due: false, sent: 0, positive: 0, negative: 0, false_positives: 0 }
+        Prober { mode, target: NONE, due: false, sent: 0, positive: 0, negative: 0, false_positives: 0, cpid_changes: 0 }
     }
     /// A CNM from `cpid` arrived: it becomes the target.
     pub fn on_cnm(&mut self, cpid: u32) {
+        if self.target != NONE && self.target != cpid {
+            self.cpid_changes += 1;
+        }
         self.target = cpid;
     }
     /// The limiter went away.
@@ -278,7 +283,11 @@ mod tests {
         let mut r = Prober::new(ProbeMode::Cp);
         r.on_cycle();
         assert_eq!(r.take(), None); // no CNM yet: no target
+        r.on_cnm(3);
+        r.on_cnm(3);
+        assert_eq!(r.cpid_changes, 0);
         r.on_cnm(2);
+        assert_eq!(r.cpid_changes, 1);
         r.on_cycle();
         assert_eq!(r.take(), Some(Probe { mode: ProbeMode::Cp, target: 2, worst: None }));
         assert_eq!(r.take(), None); // one per cycle
