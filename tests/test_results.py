@@ -29,7 +29,7 @@ def result():
             ("rp.S1.cr", t, 1e9 - i * 5e7),
             ("rp.S2.cr", t, 5e8),
             ("q.SW1>SW2", t, float(i % 4) * 10),
-            ("rx.S1>R1", t, i * 1.25e6),  # 1.25 MB per 0.1 s = 100 Mb/s
+            ("rx.S1>R1", t, 1e8 if i else 0.0),  # 100 Mb/s over each 0.1-s interval (a rate, bit/s)
         ]
     doc = stats(
         rps=[rp("S1", 750), rp("S2", 500)],

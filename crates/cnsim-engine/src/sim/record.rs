@@ -12,7 +12,7 @@ pub enum Probe {
     Tr(u32),
     /// A port's queue length in frames.
     Queue(u32),
-    /// Bytes received by receiver r of flow f.
+    /// Throughput of receiver r of flow f over the interval since the previous sample, bit/s.
     Rx(u32, u32),
     /// A session's rate (min over its RPs).
     Session(u32),
@@ -29,6 +29,9 @@ pub struct Series {
     pub idx: Vec<u32>,
     pub t: Vec<f64>,
     pub v: Vec<f64>,
+    /// Per probe, the counter at the previous sample (rates: `Rx`), and that sample's time.
+    pub prev: Vec<f64>,
+    pub prev_t: f64,
 }
 
 impl Sim {
@@ -41,12 +44,20 @@ impl Sim {
             return;
         }
         let t = crate::core::time::to_secs(now);
-        for (i, probe) in self.series.probes.iter().enumerate() {
+        let series = &mut self.series;
+        series.prev.resize(series.probes.len(), 0.0);
+        let dt = t - series.prev_t;
+        for (i, probe) in series.probes.iter().enumerate() {
             let v = match *probe {
                 Probe::Cr(f) => self.flows[f as usize].rp.as_ref().map_or(0.0, |r| r.rate()),
                 Probe::Tr(f) => self.flows[f as usize].rp.as_ref().map_or(0.0, |r| r.target()),
                 Probe::Queue(p) => self.ports[p as usize].qdisc.len() as f64,
-                Probe::Rx(f, r) => self.flows[f as usize].receivers[r as usize].bytes as f64,
+                Probe::Rx(f, r) => {
+                    let bytes = self.flows[f as usize].receivers[r as usize].bytes as f64;
+                    let rate = if dt > 0.0 { (bytes - series.prev[i]) * 8.0 / dt } else { 0.0 };
+                    series.prev[i] = bytes;
+                    rate
+                }
                 Probe::Session(s) => self.sessions[s as usize].cr.value(),
                 Probe::Level(e) => self.endpoints[e as usize].cc.level() as f64,
                 Probe::EndpointRx(e) => self.endpoints[e as usize].bytes as f64,
@@ -55,10 +66,11 @@ impl Sim {
                     (ep.lost_total + ep.lost) as f64
                 }
             };
-            self.series.idx.push(i as u32);
-            self.series.t.push(t);
-            self.series.v.push(v);
+            series.idx.push(i as u32);
+            series.t.push(t);
+            series.v.push(v);
         }
+        series.prev_t = t;
         let next = now + self.record_interval;
         if next <= self.duration {
             self.queue.push_slow(next, Event::Record);
