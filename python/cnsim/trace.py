@@ -8,7 +8,7 @@ each kind fills (others are null):
 | cnm_sent | `qntz_fb`, `fb` (Fb in bytes, before quantization), `qoff_bytes`, `qdelta_bytes`, `cpid` |
 | cnm_received | `qntz_fb`, `cpid` (at the flow's source, before its RP reads it) |
 | bcn_sent, bcn_received | `e` (frames), `stop` (0/1), `cpid` |
-| drop | `reason` (queue_full, limiter_buffer, wire_loss, unroutable), `frame_kind` |
+| drop | `reason` (queue_full, limiter_buffer, wire_loss, unroutable, aqm: RED's early or forced drop, ttl: a router decremented the TTL to 0), `frame_kind` |
 | limiter_created | `rate_bps` (the limiter's rate right after the CNM that created it) |
 | limiter_released | — |
 | pause_sent, pause_received | `quanta` (0 = XON), `classes` (bit p = priority p; 255 = 802.3x PAUSE) |

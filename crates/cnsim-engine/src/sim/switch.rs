@@ -102,6 +102,10 @@ impl Sim {
         if early_drop {
             accepted = false;
             p.c.drops += 1;
+            if self.tap.is_some() {
+                let (node, flow) = (self.ports[port as usize].node, self.frames.get(fid).flow);
+                self.tap_drop(node, port, Some(fid), flow, trace::AQM);
+            }
             self.discard(fid);
         } else if p.qdisc.is_empty() && now >= p.busy_until && p.ctrl.is_empty() && p.pause.mask(now) & (1 << prio) == 0 {
             accepted = true;
@@ -273,6 +277,10 @@ impl Sim {
             f.ttl = f.ttl.saturating_sub(1);
             if f.ttl == 0 {
                 self.c.ttl_expired += 1;
+                if self.tap.is_some() {
+                    let flow = self.frames.get(fid).flow;
+                    self.tap_drop(node, in_port, Some(fid), flow, trace::TTL);
+                }
                 return self.discard(fid);
             }
             self.forward(node, fid, in_port);

@@ -24,7 +24,11 @@ pub const QUEUE_FULL: i64 = 0;
 pub const LIMITER_BUFFER: i64 = 1;
 pub const WIRE_LOSS: i64 = 2;
 pub const UNROUTABLE: i64 = 3;
-pub const REASON_NAMES: [&str; 4] = ["queue_full", "limiter_buffer", "wire_loss", "unroutable"];
+/// Dropped by active queue management (RED's early or forced drop) before the drop-tail check.
+pub const AQM: i64 = 4;
+/// An IP router decremented the TTL to 0.
+pub const TTL: i64 = 5;
+pub const REASON_NAMES: [&str; 6] = ["queue_full", "limiter_buffer", "wire_loss", "unroutable", "aqm", "ttl"];
 
 /// Fields of one row (meaning per kind, see `cnsim/trace.py`).
 #[derive(Clone, Copy, Debug, Default)]
