@@ -1,13 +1,17 @@
 """`cnsim bench --suite` (issue 15) in its smoke size: the output's shape and sanity, never a time."""
 
 import json
+import subprocess
 import sys
 
 import pytest
-from click.testing import CliRunner
 
 from cnsim import benchsuite
-from cnsim.cli import cli
+
+
+def cli(*args):
+    """The real command line, in its own process (as a user runs it)."""
+    return subprocess.run([sys.executable, "-m", "cnsim", *args], capture_output=True, text=True, timeout=600)
 
 FAST = ["dumbbell-n10-qcn-on", "tcp-bulk-n10", "pause-incast-n8", "fat-tree-k8-qcn", "seed000-multicast-dumbbell"]
 
@@ -40,15 +44,15 @@ def test_bad_requests_are_clear_errors(tmp_path):
         benchsuite.interpreter(tmp_path)
     mine = tmp_path / "mine.json"
     mine.write_text("keep me")
-    res = CliRunner().invoke(cli, ["bench", "--suite", "--size", "smoke", "--reps", "1", "--only", FAST[0], "--out", str(mine)])
-    assert res.exit_code != 0 and "exists" in res.output
+    res = cli("bench", "--suite", "--size", "smoke", "--reps", "1", "--only", FAST[0], "--out", str(mine))
+    assert res.returncode != 0 and "exists" in res.stderr
     assert mine.read_text() == "keep me"
 
 
 def test_cli_writes_json(tmp_path):
     out = tmp_path / "suite.json"
-    res = CliRunner().invoke(cli, ["bench", "--suite", "--size", "smoke", "--reps", "1", "--only", FAST[0], "--out", str(out)])
-    assert res.exit_code == 0, res.output
+    res = cli("bench", "--suite", "--size", "smoke", "--reps", "1", "--only", FAST[0], "--out", str(out))
+    assert res.returncode == 0, res.stderr
     rows = json.loads(out.read_text())
     assert rows[0]["case"] == FAST[0] and rows[0]["delivered_per_s"] > 0
-    assert FAST[0] in res.output  # the table
+    assert FAST[0] in res.stdout  # the table
