@@ -313,36 +313,23 @@ def reproduce(out: Path, *, seeds: int = 3, jobs: int | None = None, quick: bool
               progress: bool | None = None) -> Path:
     """Run the six cases × seeds on the sweep machinery into `out`; write results.parquet,
     figures/, report.md and summary.json; return the report's path."""
-    from ..sweep import Store, check_sweep_dir, execute_stored, run_key, validate_points, write_parquet
+    from ..sweep import write_parquet
+    from .common import _write_atomic, stored_runs
 
     t0 = time.monotonic()
     out = _args.path(out, "out")
     seeds = 1 if quick else min(_args.integer(seeds, "seeds", low=1), 3)
-    jobs = _args.jobs(jobs)
     labels, tasks = [], []
     for case in CASES:
         resource = scenario_file(f"{DIR}/{case.scenario}")
         text = resource.read_text(encoding="utf-8")
         sets = [(k, str(v)) for k, v in overrides(case, quick).items()]
-        report = validate_points(text, str(resource), [sets])[1]
-        if report:
-            raise ValueError(f"{NAME}: {report}")
         for seed in range(1, seeds + 1):
             tasks.append((text, str(resource), sets, seed))
             labels.append({"case": case.key, "seed": seed})
-    kind = f"reproduce {NAME}"
-    check_sweep_dir(out, kind)
-    with Store(out).lock() as store:
-        keys = [run_key(*t, salt="reproduce " + NAME) for t in tasks]
-        store.write_jobs(kind, NAME, ["case"], [({"case": lab["case"]}, lab["seed"]) for lab in labels], keys)
-        results, counts = execute_stored(run_case, tasks, store, keys, labels=[({"case": lab["case"]}, lab["seed"]) for lab in labels],
-                                         jobs=jobs, client=client, progress=progress, title=NAME, retry_failed=True)
-        failed = [(lab, r) for lab, r in zip(labels, results) if not isinstance(r, dict) or r.get("error") is not None]
-        if failed:
-            lab, r = failed[0]
-            why = r["error"] if isinstance(r, dict) else f"{type(r).__name__}: {r}"
-            raise RuntimeError(f"{len(failed)} of {len(tasks)} run(s) failed, e.g. {lab}: {why}; the finished ones "
-                               f"are kept in {out / 'runs'}: run the command again to retry the others")
+    salts = ["reproduce " + NAME] * len(tasks)
+    with stored_runs(NAME, out, run_case, tasks, labels, salts, jobs=jobs, client=client,
+                     progress=progress) as (results, counts):
         burst = QUICK_BURST if quick else BURST
         measure = 2.0 if quick else 20.0
         rows, by_seed = [], {}
@@ -360,10 +347,10 @@ def reproduce(out: Path, *, seeds: int = 3, jobs: int | None = None, quick: bool
                 figs[case.key] = draw(case, r, out / "figures" / f"{case.key}.png", burst)
         verdicts = claims(by_seed[1])
         report = write_report(out, df, verdicts, figs, seeds, quick, time.monotonic() - t0)
-        (out / "summary.json").write_text(json.dumps({"experiment": NAME, "seeds": seeds, "quick": quick,
-                                                      "runs": len(results), "ran": counts["ran"],
-                                                      "claims": [{"figure": f, "claim": c, "verdict": v} for f, c, _, v in verdicts]},
-                                                     indent=1), encoding="utf-8")
+        _write_atomic(out / "summary.json", json.dumps({"experiment": NAME, "seeds": seeds, "quick": quick,
+                                                        "runs": len(results), "ran": counts["ran"],
+                                                        "claims": [{"figure": f, "claim": c, "verdict": v}
+                                                                   for f, c, _, v in verdicts]}, indent=1))
     return report
 
 
