@@ -194,13 +194,16 @@ def extract(stats: dict, series: dict, spec: dict) -> tuple[list[list], dict]:
         if h["lat"]:
             parts.append([name, "latency_us", float(np.mean(h["lat"]))])
     ser = _series(series)
-    for a, b in spec.get("windows", []):   # throughput per window, from the cumulative rx series
+    for a, b in spec.get("windows", []):   # throughput per window, from the rx series
         for name, h in hosts.items():
-            total = 0.0
+            bits = 0.0
             for s, (t, v) in ser.items():
                 if s.startswith("rx.") and s[3:].split(">")[0] in h["flows"]:
-                    total += float(np.interp(b, t, v, left=0.0) - np.interp(a, t, v, left=0.0))
-            parts.append([name, f"thr_gbps_{b:g}s", total * 8 / (b - a) / 1e9])
+                    # A sample at t is the rate over the record interval ending at t (bit/s).
+                    dt = np.diff(t, prepend=t[0])
+                    inside = (t > a) & (t <= b)
+                    bits += float(np.sum(v[inside] * dt[inside]))
+            parts.append([name, f"thr_gbps_{b:g}s", bits / (b - a) / 1e9])
     for q in stats["queues"]:
         if not q["cp"] and q["name"] not in spec.get("traces", []) and q["drops_window"] == 0:
             continue

@@ -95,8 +95,11 @@ def run_case(task: tuple) -> dict:
 # ---------------------------------------------------------------- analysis
 
 def rate(series: dict, name: str, bin_s: float = 1.0) -> pd.Series:
-    """Mb/s per `bin_s` bin from a cumulative byte series."""
+    """Mb/s per `bin_s` bin from a cumulative byte series (`mrx.*`) or from an `rx.*` series (bit/s
+    over each record interval, integrated back to bytes first)."""
     t, v = (np.asarray(x, dtype=float) for x in series[name])
+    if name.startswith("rx."):
+        v = np.cumsum(v * np.diff(t, prepend=t[0])) / 8
     edges = np.arange(0.0, t[-1] + 1e-9, bin_s)
     at = np.interp(edges, t, v)
     return pd.Series(np.diff(at) * 8 / bin_s / 1e6, index=edges[1:])
