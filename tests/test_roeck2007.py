@@ -3,6 +3,7 @@ through the sweep store (and resumes), its report gives a verdict for each findi
 and its derived metrics are computed as documented."""
 
 import json
+import math
 
 import pandas as pd
 import pytest
@@ -64,7 +65,7 @@ def test_quick_reproduction_runs_resumes_and_reports(tmp_path):
     report = reproduce("roeck2007-qau", out, quick=True, jobs=2, progress=False)
     text = report.read_text()
     df = pd.read_parquet(out / "results.parquet")
-    assert set(df.scenario) == {"no-hotspot", "oscillating", "latency", "psample", "twenty-stage"}
+    assert set(df.scenario) == {"no-hotspot", "oscillating", "latency", "psample", "twenty-stage", "fbhat"}
     assert set(df.variant) == set(roeck2007.VARIANTS)
     for line in [x for x in text.splitlines() if x.startswith("- **")]:
         assert any(v in line for v in ("— supported.", "— not supported.", "— not tested.")), line
@@ -77,3 +78,16 @@ def test_quick_reproduction_runs_resumes_and_reports(tmp_path):
     # A second run finds every run in the store.
     reproduce("roeck2007-qau", out, quick=True, jobs=2, progress=False)
     assert json.loads((out / "summary.json").read_text())["ran"] == 0
+
+
+def test_reaction_time_and_cpid_effect_by_hand():
+    # Qeq = 16 frames: the queue exceeds it at 22 ms and is back at or below it at 25 ms → 5 ms after onset 20 ms.
+    q = pd.Series([0, 0, 40, 30, 20, 10, 50], index=[0.019, 0.021, 0.022, 0.023, 0.024, 0.025, 0.026])
+    assert roeck2007.reaction_ms(q, 0.020) == pytest.approx(5.0)
+    assert math.isnan(roeck2007.reaction_ms(pd.Series([1.0, 2.0], index=[0.02, 0.03]), 0.020))  # never above Qeq
+    # Six flows: throughput falls as cpid_changes rise → ρ = −1; top third (2 flows) ÷ bottom third.
+    rps = [{"flow": f"F{i}", "cpid_changes": i} for i in range(6)]
+    flows = [{"name": f"F{i}", "receivers": [{"throughput_bps": 6 - i}]} for i in range(6)]
+    e = roeck2007.cpid_effect(rps, flows)
+    assert e["cpid_throughput_rho"] == pytest.approx(-1.0)
+    assert e["cpid_top_bottom_ratio"] == pytest.approx((2 + 1) / (6 + 5))

@@ -23,6 +23,9 @@ its protocol's `METRICS`; window = simulation.measure_from … end):
 | `hotspot_throughput_gbps`, `hotspot_q_*_kb` | throughput delivered to the hotspot's host; its port's queue (mean, std-dev, max; 1.5 kB frames) |
 | `switch_throughput_*_gbps` | 20-stage chain: each SWk>SWk+1 port's busy share × its rate; mean, std-dev over k, and k = 2 |
 | `bandwidth_loss_gbps` | oscillating hotspot: ideal − total throughput (`with_bandwidth_loss`) |
+| `cpid_throughput_rho` | 20-stage: Spearman rank correlation, over the flows, of an RP's cpid_changes and its flow's throughput |
+| `cpid_top_bottom_ratio` | 20-stage: mean throughput of the third of flows with the most CPID changes ÷ that of the third with the fewest |
+| `reaction_ms` | FbHat grid: from the hotspot's onset (flow start) until the hotspot queue, having exceeded Qeq (24 kB), is first sampled (1 ms) at or below Qeq again |
 """
 
 from __future__ import annotations
@@ -107,6 +110,13 @@ SCENARIOS = [
     Scenario("twenty-stage", "twenty-stage.toml", "20-stage hotspot with bursty load (18 switches × 3 hosts)",
              ["ECM", "QCN-SP", "QCN", "QCN-FbHat", "QCN-P", "QCN-PP", "QCN-HP"], {"stage": (["-"], ["-"])}, "SW18>H53",
              "1s", "50ms"),
+    # The backup slides "QCN-FbHat: Throughput at Hotspot, W=2.0 / W=var, HAI / no HAI, RTT=100 µs …
+    # 1 ms", reduced to W ∈ {2, 4} × HAI {off, on} × forward latency {100 µs, 1 ms}, plus the seed's own
+    # W=var value at 1 ms (20 without HAI, 40 with); 300-ms runs (flows 20 … 280 ms). Point = "W/HAI/latency".
+    Scenario("fbhat", "symmetric-latency.toml", "QCN-FbHat: W × HAI × forward latency (symmetric, 4 sources at 50 %)",
+             ["QCN-FbHat"], {"w_hai_latency": ([f"{w}/{h}/{l}" for l in (100, 1000) for h in ("off", "on") for w in (2, 4)]
+                                               + ["20/off/1000", "40/on/1000"], ["2/off/1000", "4/off/1000"])},
+             "SW>N5", "300ms", "100ms"),
 ]
 
 CHOICES = [
@@ -181,6 +191,16 @@ def point(sc: Scenario, param: str, value, variant: str, quick: bool) -> dict:
                 cp["ecm"]["sample_interval"] = interval
     elif param == "stage" and quick:
         sets["simulation.measure_from"] = "10ms"
+    elif param == "w_hai_latency":
+        w, hai, latency = str(value).split("/")
+        cp["qcn"]["w"] = float(w)
+        if hai == "off":
+            rp["eqcn"]["r_hai"] = "0Mbps"
+        sets["link.0.delay"] = f"{latency}us"
+        stop = "80ms" if quick else "280ms"
+        sets.update({"flow.0.start": "20ms", "flow.0.stop": stop, "simulation.measure_from": "20ms",
+                     "simulation.record_interval": "1ms"})
+        sets["_onset_s"] = 0.020
     sets["cp"] = _inline(cp)
     for i in range(n):
         sets[f"flow.{i}.rp"] = _inline(rp)
@@ -198,7 +218,7 @@ def _runs(quick: bool, seeds: int) -> tuple[list[dict], list[tuple]]:
         for value in (short if quick else full):
             for variant in sc.variants:
                 sets = point(sc, param, value, variant, quick)
-                extra = {"on_fraction": sets.pop("_on_fraction")} if "_on_fraction" in sets else {}
+                extra = {k[1:]: sets.pop(k) for k in ("_on_fraction", "_onset_s") if k in sets}
                 overrides = [(k, _value_text(v)) for k, v in sets.items()]
                 for seed in range(1, seeds + 1):
                     tasks.append((text, str(resource), overrides, seed, (sc.hotspot, extra)))
@@ -217,8 +237,11 @@ def run_task(task: tuple) -> dict:
     try:
         sim = _core.Simulation(text, label, overrides, seed)
         _drive(sim, lambda: None)
-        stats = Result.from_simulation(sim).stats
-        return {"metrics": {**metrics(stats, hotspot), **extra}, "error": None}
+        result = Result.from_simulation(sim)
+        m = metrics(result.stats, hotspot)
+        if "onset_s" in extra:
+            m["reaction_ms"] = reaction_ms(result.series(f"q.{hotspot}"), extra["onset_s"])
+        return {"metrics": {**m, **extra}, "error": None}
     except Exception as exc:
         return {"metrics": {}, "error": str(exc) or type(exc).__name__}
 
@@ -228,6 +251,43 @@ def _std(xs: list[float]) -> float:
         return float("nan")
     m = sum(xs) / len(xs)
     return math.sqrt(sum((x - m) ** 2 for x in xs) / len(xs))
+
+
+QEQ_FRAMES = 24000 / 1500
+
+
+def reaction_ms(q: pd.Series, onset_s: float) -> float:
+    """Reaction time of the FbHat grid: from `onset_s` until the queue (frames, sampled every 1 ms),
+    having exceeded Qeq, is first sampled at or below Qeq again; NaN if it never exceeds or never
+    comes back."""
+    q = q[q.index >= onset_s]
+    above = q[q > QEQ_FRAMES]
+    if above.empty:
+        return float("nan")
+    back = q[(q.index > above.index[0]) & (q <= QEQ_FRAMES)]
+    return (float(back.index[0]) - onset_s) * 1e3 if not back.empty else float("nan")
+
+
+def _rank(xs: list[float]) -> list[float]:
+    return list(pd.Series(xs).rank().values)
+
+
+def cpid_effect(rps: list[dict], flows: list[dict]) -> dict:
+    """CPID thrashing, per run: Spearman ρ over the flows of cpid_changes vs throughput, and the
+    mean throughput of the third with the most changes ÷ that of the third with the fewest."""
+    thr = {f.get("name"): sum(r["throughput_bps"] for r in f["receivers"]) for f in flows}
+    pairs = [(r.get("cpid_changes", 0), thr[r["flow"]]) for r in rps if r.get("flow") is not None and r["flow"] in thr]
+    if len(pairs) < 6 or len({c for c, _ in pairs}) < 2:
+        return {}
+    rc, rt = _rank([c for c, _ in pairs]), _rank([t for _, t in pairs])
+    mc, mt = sum(rc) / len(rc), sum(rt) / len(rt)
+    cov = sum((a - mc) * (b - mt) for a, b in zip(rc, rt))
+    rho = cov / math.sqrt(sum((a - mc) ** 2 for a in rc) * sum((b - mt) ** 2 for b in rt))
+    srt = sorted(pairs)
+    k = len(srt) // 3
+    low, high = [t for _, t in srt[:k]], [t for _, t in srt[-k:]]
+    return {"cpid_throughput_rho": rho,
+            "cpid_top_bottom_ratio": (sum(high) / k) / (sum(low) / k) if sum(low) else float("nan")}
 
 
 def metrics(stats: dict, hotspot: str | None) -> dict:
@@ -271,6 +331,7 @@ def metrics(stats: dict, hotspot: str | None) -> dict:
         m["switch_throughput_mean_gbps"] = sum(per) / len(per)
         m["switch_throughput_std_gbps"] = _std(per)
         m["switch2_throughput_gbps"] = per[1] if len(per) > 1 else float("nan")
+        m.update(cpid_effect(rps, flows))
     return m
 
 
@@ -354,7 +415,9 @@ SECTIONS = {
     "psample": ["hotspot_throughput_gbps", "hotspot_q_mean_kb", "hotspot_q_std_kb", "hotspot_q_max_kb"],
     "twenty-stage": ["hotspot_throughput_gbps", "hotspot_q_std_kb", "switch_throughput_mean_gbps",
                      "switch_throughput_std_gbps", "switch2_throughput_gbps", "flow_throughput_cov",
-                     "false_positives", "positive_feedback", "cpid_changes_per_flow_s", "total_throughput_gbps"],
+                     "false_positives", "positive_feedback", "cpid_changes_per_flow_s", "cpid_throughput_rho",
+                     "cpid_top_bottom_ratio", "total_throughput_gbps"],
+    "fbhat": ["hotspot_throughput_gbps", "hotspot_q_std_kb", "hotspot_q_max_kb", "reaction_ms", "pause_sent"],
 }
 
 
@@ -395,7 +458,11 @@ def draw(df: pd.DataFrame, where: Path) -> dict[str, str]:
         rows = (len(tables) + cols - 1) // cols
         fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols, 3.2 * rows), squeeze=False)
         for ax, (m, t) in zip(axes.flat, tables):
-            if len(t.index) == 1:
+            numeric = all(str(i).replace(".", "", 1).isdigit() for i in t.index)
+            if len(t.index) == 1 or not numeric:
+                if len(t.index) > 1:  # categorical grid (FbHat): one bar per point, first variant
+                    t = t.T
+                    ax.set_xlabel(t.columns.name or "")
                 ax.bar(list(t.columns), list(t.iloc[0]), color="tab:blue")
                 ax.tick_params(axis="x", rotation=45)
             else:
@@ -534,12 +601,55 @@ def findings(df: pd.DataFrame) -> list[tuple[str, str, str]]:
             ok = bool(min(cov["QCN"], cov["QCN-FbHat"]) > cov["ECM"])
             out.append(("20-stage: high throughput std-dev for QCN and QCN-FbHat", verdict(ok),
                         "per-flow throughput std-dev / mean: " + ", ".join(f"{v} {_fmt(x)}" for v, x in cov.items()) + "."))
-    out.append(("QCN-FbHat: larger W stabilises it at large latency; W 2 → 4 slows its reaction 7 ms → 60 ms", "not tested",
-                "the W × RTT × HAI grid of the seed's backup figures is not part of this reproduction."))
+    out += fbhat_findings(df)
+    rho = table(df, "twenty-stage", "cpid_throughput_rho")
     cc = table(df, "twenty-stage", "cpid_changes_per_flow_s")
-    if not cc.empty:
-        out.append(("20-stage: no effects of CPID thrashing observed", "not tested",
-                    "cnsim counts how often the CP limiting a flow changes (per flow and second: "
-                    + ", ".join(f"{v} {_fmt(x)}" for v, x in cc.iloc[0].items())
-                    + "), but the seed does not say what an effect would look like, so there is nothing to hold it to."))
+    if not rho.empty:
+        ratio = table(df, "twenty-stage", "cpid_top_bottom_ratio").iloc[0]
+        r, c = rho.iloc[0], cc.iloc[0]
+        # An effect of thrashing = flows whose limiting CP changes often get clearly less: a Spearman
+        # ρ (cpid_changes vs flow throughput, over the 53 flows of one run) ≤ −0.5 for a variant
+        # that changes CPID at all. Confounded with the path (flows crossing more hotspots both
+        # change CP more and get less), so an effect found would be an upper bound.
+        tested = [v for v in r.index if r[v] == r[v] and c.get(v, 0) > 0]
+        ok = None if not tested else bool(all(r[v] > -0.5 for v in tested))
+        out.append(("20-stage: no effects of CPID thrashing observed", verdict(ok),
+                    "criterion: no variant with CPID changes has a Spearman ρ ≤ −0.5 between a flow's cpid_changes "
+                    "and its throughput; per variant ρ / throughput of the most-changing third ÷ least-changing third / "
+                    "changes per flow and second: "
+                    + ", ".join(f"{v} {_fmt(r[v])}/{_fmt(ratio.get(v))}/{_fmt(c.get(v))}" for v in r.index) + "."))
     return out
+
+
+def fbhat_findings(df: pd.DataFrame) -> list[tuple[str, str, str]]:
+    """The seed's QCN-FbHat W × HAI × RTT finding, from the `fbhat` grid (points "W/HAI/latency µs")."""
+    thr, qs, rt = (table(df, "fbhat", m) for m in ("hotspot_throughput_gbps", "hotspot_q_std_kb", "reaction_ms"))
+    text = "QCN-FbHat: larger W stabilises it at large latency; W 2 → 4 slows its reaction 7 ms → 60 ms"
+    if thr.empty:
+        return [(text, "not tested", "the FbHat grid did not run.")]
+    thr, qs, rt = thr.iloc[:, 0], qs.iloc[:, 0], rt.iloc[:, 0]
+    pts = [tuple(p.split("/")) for p in thr.index]
+    # Stable: at 1 ms, for each HAI setting, every W > 2 has a queue std-dev at least 20 % below W = 2's
+    # and a hotspot throughput not lower (the rule of the ECM-DT finding).
+    stab = []
+    for h in ("off", "on"):
+        base = f"2/{h}/1000"
+        if base not in thr:
+            continue
+        for w, hh, lat in pts:
+            if hh == h and lat == "1000" and float(w) > 2:
+                p = f"{w}/{h}/1000"
+                stab.append(bool(qs[p] < 0.8 * qs[base] and thr[p] >= thr[base]))
+    # Slower: the W = 4 reaction time at least twice W = 2's at every latency × HAI run (the seed: ×8).
+    slow = []
+    for w, h, lat in pts:
+        if w == "4" and f"2/{h}/{lat}" in rt:
+            a, b = rt[f"2/{h}/{lat}"], rt[f"4/{h}/{lat}"]
+            slow.append(bool(b >= 2 * a) if a == a and b == b else False)
+    ok = None if not stab or not slow else bool(all(stab) and all(slow))
+    return [(text, "not tested" if ok is None else ("supported" if ok else "not supported"),
+             f"stable at 1 ms latency = queue std-dev ≥ 20 % below W = 2's with throughput not lower "
+             f"({sum(stab)} of {len(stab)} larger-W runs); slower = W 4 reaction time ≥ 2 × W 2's "
+             f"({sum(slow)} of {len(slow)}); reaction = onset until the hotspot queue, once above Qeq, is sampled "
+             f"at or below it again (1-ms samples). W/HAI/latency µs: queue std-dev kB / throughput Gb/s / reaction ms: "
+             + "; ".join(f"{p} {_fmt(qs[p])}/{_fmt(thr[p])}/{_fmt(rt[p])}" for p in thr.index) + ".")]
