@@ -338,35 +338,15 @@ def metrics(stats: dict, hotspot: str | None) -> dict:
 def reproduce(out: Path, *, seeds: int = 1, jobs: int | None = None, quick: bool = False, client=None,
               progress: bool | None = None) -> Path:
     """Run the experiment into `out` (runs/, results.parquet, report.md, summary.json)."""
-    from ..sweep import Store, check_sweep_dir, execute_stored, run_key, validate_points, write_parquet
-    from .common import _write_atomic
+    from ..sweep import write_parquet
+    from .common import _write_atomic, stored_runs
 
     out = _args.path(out, "out")
     seeds = 1 if quick else min(_args.integer(seeds, "seeds", low=1), MAX_SEEDS)
-    jobs = _args.jobs(jobs)
     labels, tasks = _runs(quick, seeds)
-    seen = set()
-    for text, label, overrides, _, _ in tasks:  # every point checked before any run
-        if (label, tuple(overrides)) in seen:
-            continue
-        seen.add((label, tuple(overrides)))
-        report = validate_points(text, label, [overrides])[1]
-        if report:
-            raise ValueError(f"{NAME}: {report}")
-    kind = f"reproduce {NAME}"
-    check_sweep_dir(out, kind)
-    with Store(out).lock() as store:
-        run_keys = [run_key(*t[:4], salt=f"reproduce {NAME} {t[4]}") for t in tasks]
-        store.write_jobs(kind, NAME, list(labels[0])[:-1],
-                         [({k: str(v) for k, v in lab.items() if k != "seed"}, lab["seed"]) for lab in labels], run_keys)
-        results, counts = execute_stored(run_task, tasks, store, run_keys, labels=[(lab, lab["seed"]) for lab in labels],
-                                         jobs=jobs, client=client, progress=progress, title=NAME, retry_failed=True)
-        failed = [(lab, r) for lab, r in zip(labels, results) if not isinstance(r, dict) or r["error"] is not None]
-        if failed:
-            lab, r = failed[0]
-            why = r["error"] if isinstance(r, dict) else f"{type(r).__name__}: {r}"
-            raise RuntimeError(f"{len(failed)} of {len(tasks)} run(s) failed, e.g. {lab}: {why}; the finished ones "
-                               f"are kept in {out / 'runs'}: run the command again to retry the others")
+    salts = [f"reproduce {NAME} {t[4]}" for t in tasks]
+    with stored_runs(NAME, out, run_task, tasks, labels, salts, jobs=jobs, client=client,
+                     progress=progress) as (results, counts):
         df = pd.DataFrame([{**lab, "metric": k, "value": v} for lab, r in zip(labels, results)
                            for k, v in r["metrics"].items()])
         write_parquet(df, out / "results.parquet")
