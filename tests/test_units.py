@@ -120,3 +120,8 @@ def test_recorded_series_names_carry_their_unit():
     assert all(SERIES_NAME.match(n) for n in names), names
     with pytest.raises(KeyError, match="series names now carry their unit: 'q_frames.SW1>SW2'"):
         r.series("q.SW1>SW2")
+    # Mixed sizes (1500-B segments, a transaction's 1280-B last segment, 64-B BCN messages): the
+    # queue statistics are whole bytes ÷ frame_size, not frame counts.
+    queued = [q["q_max_frames"] * r.stats["frame_size_bytes"] for q in r.stats["queues"]]
+    assert all(b == pytest.approx(round(b)) and b <= q["peak_bytes"] for b, q in zip(queued, r.stats["queues"]))
+    assert any(round(b) % 1500 for b in queued)
