@@ -23,7 +23,7 @@ def test_run_writes_outputs(tmp_path):
     summary = json.loads((out / "summary.json").read_text())
     assert summary["stats"]["queues"][0]["qeq_frames"] == 50
     series = pd.read_parquet(out / "series.parquet")
-    assert {"rp.S1.cr", "q.Switch1>Switch2"} <= set(series["name"].astype(str))
+    assert {"rp_cr_bps.S1", "q_frames.Switch1>Switch2"} <= set(series["name"].astype(str))
     assert "50 frames" in (out / "scenario.toml").read_text()
     assert any((out / "figures").glob("*.png"))
 

@@ -15,7 +15,7 @@ from cnsim.outputs import write_run
 def fake_result(marker="new"):
     frame = pd.DataFrame(
         {
-            "name": pd.Categorical(["rp.S1.cr", "rp.S1.cr", "q.SW1>SW2"]),
+            "name": pd.Categorical(["rp_cr_bps.S1", "rp_cr_bps.S1", "q_frames.SW1>SW2"]),
             "t": [0.0, 0.1, 0.0],
             "value": [1e9, 9e8, 3.0],
         }
@@ -59,7 +59,7 @@ def test_writes_every_file(tmp_path):
     assert doc == {"summary": {"global": {"marker": "new"}}, "stats": {"events": 3}}
     frame = pq.read_table(out / "series.parquet").to_pandas()
     assert list(frame.columns) == ["name", "t", "value"]
-    assert list(frame["name"].astype(str)) == ["rp.S1.cr", "rp.S1.cr", "q.SW1>SW2"]
+    assert list(frame["name"].astype(str)) == ["rp_cr_bps.S1", "rp_cr_bps.S1", "q_frames.SW1>SW2"]
     assert (out / "scenario.toml").read_text() == "# new\n"
     assert siblings(out) == ["run"]
 

@@ -46,7 +46,7 @@ def test_incast_without_pause_drops():
 
 
 def empty_bins(res, flow="cold", host="R2"):
-    rx = res.series(f"rx.{flow}>{host}")  # bit/s over each record interval
+    rx = res.series(f"rx_bps.{flow}>{host}")  # bit/s over each record interval
     rx = rx[rx.index >= 0.005]
     return int((rx.values[1:] == 0).sum()), len(rx) - 1
 

@@ -1,5 +1,7 @@
 """`Result` built from engine-shaped series bytes, and the figures drawn from it (no engine)."""
 
+import re
+
 import numpy as np
 import pytest
 from factories import flow, queue, rp, stats
@@ -7,7 +9,7 @@ from factories import flow, queue, rp, stats
 from cnsim.figures import draw_run_figures
 from cnsim.results import Result
 
-NAMES = ["rp.S1.cr", "rp.S2.cr", "q.SW1>SW2", "rx.S1>R1"]
+NAMES = ["rp_cr_bps.S1", "rp_cr_bps.S2", "q_frames.SW1>SW2", "rx_bps.S1>R1"]
 
 
 def series_bytes(samples):
@@ -26,10 +28,10 @@ def result():
     for i in range(11):
         t = i * 0.1
         samples += [
-            ("rp.S1.cr", t, 1e9 - i * 5e7),
-            ("rp.S2.cr", t, 5e8),
-            ("q.SW1>SW2", t, float(i % 4) * 10),
-            ("rx.S1>R1", t, 1e8 if i else 0.0),  # 100 Mb/s over each 0.1-s interval (a rate, bit/s)
+            ("rp_cr_bps.S1", t, 1e9 - i * 5e7),
+            ("rp_cr_bps.S2", t, 5e8),
+            ("q_frames.SW1>SW2", t, float(i % 4) * 10),
+            ("rx_bps.S1>R1", t, 1e8 if i else 0.0),  # 100 Mb/s over each 0.1-s interval (a rate, bit/s)
         ]
     doc = stats(
         rps=[rp("S1", 750), rp("S2", 500)],
@@ -48,17 +50,25 @@ def test_series_frame_is_long_and_categorical(result):
 
 
 def test_series_by_name(result):
-    s = result.series("rp.S1.cr")
-    assert s.index.name == "t" and s.name == "rp.S1.cr"
+    s = result.series("rp_cr_bps.S1")
+    assert s.index.name == "t" and s.name == "rp_cr_bps.S1"
     assert s.index.tolist() == pytest.approx([i * 0.1 for i in range(11)])
     assert s.iloc[-1] == pytest.approx(5e8)
     assert result.names() == NAMES
     with pytest.raises(KeyError):
-        result.series("rp.S9.cr")
+        result.series("rp_cr_bps.S9")
+
+
+@pytest.mark.parametrize("old, new", [("rp.S1.cr", "rp_cr_bps.S1"), ("q.SW1>SW2", "q_frames.SW1>SW2"),
+                                      ("rx.S1>R1", "rx_bps.S1>R1"), ("mrx.R1", "mrx_bps.R1"),
+                                      ("tcp.a.b.srtt", "tcp_srtt_s.a.b")])
+def test_an_old_series_name_gets_the_new_name_in_the_error(result, old, new):
+    with pytest.raises(KeyError, match=f"series names now carry their unit: '{re.escape(new)}'"):
+        result.series(old)
 
 
 def test_mismatched_series_lengths_are_refused():
-    bad = series_bytes([("rp.S1.cr", 0.0, 1.0)]) | {"t": b""}
+    bad = series_bytes([("rp_cr_bps.S1", 0.0, 1.0)]) | {"t": b""}
     with pytest.raises(ValueError):
         Result(stats(), bad, "")
 

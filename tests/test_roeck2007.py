@@ -39,6 +39,7 @@ def test_bandwidth_loss_by_hand():
 
 def test_metrics_of_a_stats_document():
     stats = {
+        "frame_size_bytes": 1500,
         "time": {"duration_s": 1.0, "window_s": 0.5},
         "frames": {"cnm_sent": 40, "probe_sent": 7, "pause_sent": 3, "window": {"data_dropped": 2}},
         "rps": [{"limiters_created": 2, "false_positives": 1, "ecm_positive": 4},

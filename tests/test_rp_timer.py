@@ -29,7 +29,7 @@ rp = { qcn = { jitter = false } }
 
 def test_timer_recovers_cr_after_the_source_stops():
     res = cnsim.run(SCENARIO, figures=False, progress=False)
-    cr = res.series("rp.A.cr")
+    cr = res.series("rp_cr_bps.A")
     assert cr[cr.index <= 0.05].iloc[-1] < 0.9e9  # throttled while both sources overloaded the link
     # Frames still queued at 50 ms bring the last CNMs just after; from 60 ms on the source is
     # silent, so the byte counter is frozen and every increase comes from a timer expiry.

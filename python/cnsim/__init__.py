@@ -2,7 +2,7 @@
 
     import cnsim
     res = cnsim.run("scenarios/mliki2016/dumbbell-multicast.toml", set={"cp.qcn.qeq": "25 frames"})
-    res.summary["global"]["feedback_rate_pct"]; res.series("rp.S1.cr").plot()
+    res.summary["global"]["feedback_rate_pct"]; res.series("rp_cr_bps.S1").plot()
     df = cnsim.sweep("scenarios/mliki2016/dumbbell-multicast.toml", {"cp.qcn.qeq": ["25 frames", "50 frames"]}, seeds=3)
 
 `ScenarioError` and `__version__` come from the engine module and are loaded on first use, so the

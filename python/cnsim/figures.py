@@ -48,26 +48,27 @@ def _finish(result, ax) -> None:
         ax.legend(loc="best", frameon=False, ncols=2)
 
 
-def _names(result, prefix: str, suffix: str = "") -> list[str]:
-    return [n for n in result.names() if n.startswith(prefix) and n.endswith(suffix)]
+def _names(result, prefix: str) -> list[str]:
+    return [n for n in result.names() if n.startswith(prefix)]
 
 
 def cr_figure(result) -> Figure | None:
     """Current rate CR(t) of every reaction point, Mb/s (seed 000 Figs. 3-8)."""
-    names = _names(result, "rp.", ".cr")
+    names = _names(result, "rp_cr_bps.")
     if not names:
         return None
     fig, ax = _axes(result, "Current rate at the reaction points", "CR (Mb/s)")
     for name in names:
         s = result.series(name)
-        ax.plot(s.index, s.to_numpy() / 1e6, label=name.removeprefix("rp.").removesuffix(".cr"))
+        ax.plot(s.index, s.to_numpy() / 1e6, label=name.removeprefix("rp_cr_bps."))
     _finish(result, ax)
     return fig
 
 
 def queue_figure(result, queue: dict) -> Figure | None:
-    """Length q(t) of one output queue in frames, with Qeq dashed when the queue is a CP."""
-    name = f"q.{queue['name']}"
+    """Length q(t) of one output queue in frames of simulation.frame_size (queued bytes ÷
+    frame_size), with Qeq dashed when the queue is a CP."""
+    name = f"q_frames.{queue['name']}"
     if name not in result.names():
         return None
     fig, ax = _axes(result, f"Queue {queue['name']}", "queue length (frames)")
@@ -80,14 +81,14 @@ def queue_figure(result, queue: dict) -> Figure | None:
 
 
 def throughput_figure(result) -> Figure | None:
-    """Throughput of every (flow, receiver), Mb/s: the `rx.` series (bit/s over each record interval)."""
-    names = _names(result, "rx.")
+    """Throughput of every (flow, receiver), Mb/s: the `rx_bps.` series (bit/s over each record interval)."""
+    names = _names(result, "rx_bps.")
     if not names:
         return None
     fig, ax = _axes(result, "Throughput at the receivers", "throughput (Mb/s)")
     for name in names:
         s = result.series(name).iloc[1:]  # the first sample has no interval before it
-        ax.plot(s.index.to_numpy(), s.to_numpy() / 1e6, label=name.removeprefix("rx.").replace(">", " → "))
+        ax.plot(s.index.to_numpy(), s.to_numpy() / 1e6, label=name.removeprefix("rx_bps.").replace(">", " → "))
     _finish(result, ax)
     return fig
 

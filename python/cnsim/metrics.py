@@ -28,9 +28,9 @@ This table is the single definition of every metric in `summary.json`; `summariz
 | `cr_std_mbps` | rp | measure | Mb/s | time-weighted std-dev of CR |
 | `cnms_received` | rp | measure | frames | CNMs received by the RP |
 | `limiters_created` | rp | run | 1 | rate limiters the RP created |
-| `q_mean_frames` | queue | measure | frames | time-weighted mean queue length |
-| `q_std_frames` | queue | measure | frames | time-weighted std-dev of the queue length |
-| `q_dev_from_qeq_frames` | queue | measure | frames | `q_mean_frames` − Qeq (CP queues only) |
+| `q_mean_frames` | queue | measure | frames | time-weighted mean queue length: bytes queued ÷ simulation.frame_size |
+| `q_std_frames` | queue | measure | frames | time-weighted std-dev of the queue length (bytes queued ÷ simulation.frame_size) |
+| `q_dev_from_qeq_frames` | queue | measure | frames | `q_mean_frames` − Qeq, both in frames of simulation.frame_size (CP queues only) |
 | `utilisation` | queue | measure | 1 | busy_s_window / window_s |
 | `arrivals` | queue | measure | frames | frames that arrived at the queue |
 | `drops` | queue | measure | frames | frames dropped at the queue |

@@ -11,6 +11,23 @@ from .metrics import summarize
 from .outputs import write_run
 
 
+# Series names before they carried their unit (issue 14): old prefix (and suffix) → new prefix.
+# Only for the hint in `Result.series`; the engine's catalog (`cnsim.metric_declarations()`) is
+# the source of the current names.
+_OLD_SERIES = [("q.", "", "q_frames."), ("rx.", "", "rx_bps."), ("rp.", ".cr", "rp_cr_bps."),
+               ("rp.", ".tr", "rp_tr_bps."), ("session.", ".cr", "session_cr_bps."),
+               ("tcp.", ".cwnd", "tcp_cwnd_segments."), ("tcp.", ".srtt", "tcp_srtt_s."),
+               ("mrx.", "", "mrx_bps."), ("mlost.", "", "mlost_frames.")]
+
+
+def renamed_series(name: str) -> str | None:
+    """The current name of a series named the old way (`rx.F>H` → `rx_bps.F>H`), else None."""
+    for prefix, suffix, new in _OLD_SERIES:
+        if name.startswith(prefix) and name.endswith(suffix) and len(name) > len(prefix) + len(suffix):
+            return new + name[len(prefix):len(name) - len(suffix)]
+    return None
+
+
 def stat_rows(stats: dict) -> list[dict]:
     """Every number of the engine's stats document as a row {scope, entity, metric, element, value}.
 
@@ -168,6 +185,9 @@ class Result:
         try:
             code = self._names.index(name)
         except ValueError:
+            new = renamed_series(name)
+            if new is not None:
+                raise KeyError(f"no series {name!r}; series names now carry their unit: {new!r}") from None
             raise KeyError(f"no series {name!r}; see Result.names()") from None
         mask = self._codes == code
         return pd.Series(self._values[mask], index=pd.Index(self._t[mask], name="t"), name=name)

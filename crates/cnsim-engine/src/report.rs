@@ -13,6 +13,7 @@ use serde_json::{json, Value};
 pub const METRICS: &[Metric] = &[
     Metric { scope: "run", name: "events", unit: "count", kind: "counter", doc: "events the engine processed" },
     Metric { scope: "run", name: "seed", unit: "1", kind: "parameter", doc: "the run's random seed" },
+    Metric { scope: "run", name: "frame_size_bytes", unit: "B", kind: "parameter", doc: "simulation.frame_size: the size of one frame wherever a queue length or threshold is in frames" },
     Metric { scope: "time", name: "end_s", unit: "s", kind: "time", doc: "simulated time at the end (duration_s, or earlier when a guard stopped the run)" },
     Metric { scope: "time", name: "duration_s", unit: "s", kind: "parameter", doc: "simulation.duration" },
     Metric { scope: "time", name: "measure_from_s", unit: "s", kind: "parameter", doc: "simulation.measure_from: start of the window" },
@@ -41,16 +42,16 @@ pub const METRICS: &[Metric] = &[
     Metric { scope: "groups", name: "leaves", unit: "count", kind: "counter", doc: "membership leaves that took effect (after the leave latency): branches pruned" },
     Metric { scope: "groups", name: "members_joined", unit: "hosts", kind: "gauge", doc: "members joined at the end (with run-time membership only)" },
     Metric { scope: "frames", name: "data_in_limiters", unit: "frames", kind: "gauge", doc: "copies waiting in rate limiters at the end" },
-    Metric { scope: "queues", name: "q_mean_frames", unit: "frames", kind: "time-average", doc: "queue length, time-averaged over the window" },
-    Metric { scope: "queues", name: "q_std_frames", unit: "frames", kind: "time-average", doc: "standard deviation of the queue length over the window" },
-    Metric { scope: "queues", name: "q_max_frames", unit: "frames", kind: "gauge", doc: "largest queue length in the window" },
+    Metric { scope: "queues", name: "q_mean_frames", unit: "frames", kind: "time-average", doc: "queued bytes ÷ simulation.frame_size, time-averaged over the window" },
+    Metric { scope: "queues", name: "q_std_frames", unit: "frames", kind: "time-average", doc: "standard deviation of queued bytes ÷ simulation.frame_size over the window" },
+    Metric { scope: "queues", name: "q_max_frames", unit: "frames", kind: "gauge", doc: "largest queued bytes ÷ simulation.frame_size in the window" },
     Metric { scope: "queues", name: "arrivals", unit: "frames", kind: "counter", doc: "data frames offered to the queue" },
     Metric { scope: "queues", name: "arrivals_window", unit: "frames", kind: "counter-window", doc: "data frames offered to the queue in the window" },
     Metric { scope: "queues", name: "drops", unit: "frames", kind: "counter", doc: "data frames the full queue dropped" },
     Metric { scope: "queues", name: "drops_window", unit: "frames", kind: "counter-window", doc: "data frames the full queue dropped in the window" },
     Metric { scope: "queues", name: "rate_bps", unit: "bit/s", kind: "parameter", doc: "line rate of the port" },
     Metric { scope: "queues", name: "busy_s_window", unit: "s", kind: "counter-window", doc: "time the transmitter was sending in the window" },
-    Metric { scope: "queues", name: "peak_frames", unit: "frames", kind: "gauge", doc: "largest queue over the whole run (capacity invariant)" },
+    Metric { scope: "queues", name: "peak_frames", unit: "frames", kind: "gauge", doc: "most frames queued at once over the whole run, counted physically whatever their size (as a capacity in frames counts them; capacity invariant)" },
     Metric { scope: "queues", name: "peak_bytes", unit: "B", kind: "gauge", doc: "largest queue in bytes over the whole run" },
     Metric { scope: "flows", name: "frames_generated", unit: "frames", kind: "counter", doc: "frames the flow's sender generated (once per frame, whatever the copies)" },
     Metric { scope: "flows", name: "frames_generated_window", unit: "frames", kind: "counter-window", doc: "frames the flow's sender generated in the window" },
@@ -69,8 +70,8 @@ pub const METRICS: &[Metric] = &[
     Metric { scope: "sessions", name: "cr_std_bps", unit: "bit/s", kind: "time-average", doc: "standard deviation of the session rate over the window" },
     Metric { scope: "sessions", name: "cr_min_bps", unit: "bit/s", kind: "gauge", doc: "lowest session rate in the window" },
     Metric { scope: "sessions", name: "cr_final_bps", unit: "bit/s", kind: "gauge", doc: "session rate at the end of the run" },
-    Metric { scope: "series", name: "q.NODE>PEER", unit: "frames", kind: "series", doc: "queue length of a switch output port" },
-    Metric { scope: "series", name: "rx.FLOW>HOST", unit: "B", kind: "series", doc: "bytes received so far by a receiver" },
+    Metric { scope: "series", name: "q_frames.NODE>PEER", unit: "frames", kind: "series", doc: "queued bytes of a switch output port ÷ simulation.frame_size (all classes)" },
+    Metric { scope: "series", name: "rx_bps.FLOW>HOST", unit: "bit/s", kind: "series", doc: "throughput of a receiver over the record interval ending at t (0 at t = 0)" },
 ];
 
 fn counters(c: &Counters, fc: bool, tcp: bool, probes: bool) -> Value {
@@ -159,6 +160,7 @@ impl Sim {
             .map(|i| {
                 let p = &self.ports[i];
                 let (mean, std) = p.q.mean_std(now);
+                let fs = self.frame_size as f64; // p.q is in bytes: report frames of frame_size
                 let w = if in_window { p.c_w0 } else { p.c };
                 let mut v = json!({
                     "name": self.port_name(i),
@@ -166,7 +168,7 @@ impl Sim {
                     "cp": p.cp.is_some(),
                     "qeq_frames": p.cp.as_ref().map(|c| c.qeq(self.frame_size) as f64 / self.frame_size as f64),
                     "capacity": p.qdisc.capacity.to_string(),
-                    "q_mean_frames": mean, "q_std_frames": std, "q_max_frames": p.q.max,
+                    "q_mean_frames": mean / fs, "q_std_frames": std / fs, "q_max_frames": p.q.max / fs,
                     "arrivals": p.c.arrivals, "arrivals_window": p.c.arrivals - w.arrivals,
                     "drops": p.c.drops, "drops_window": p.c.drops - w.drops,
                     "cnms_sent": p.c.feedback_sent, "cnms_sent_window": p.c.feedback_sent - w.feedback_sent,
@@ -252,6 +254,7 @@ impl Sim {
         let mut doc = json!({
             "version": env!("CARGO_PKG_VERSION"),
             "seed": self.seed,
+            "frame_size_bytes": self.frame_size,
             "scenario": self.scenario_path,
             "time": {"end_s": to_secs(now), "duration_s": to_secs(self.duration),
                      "measure_from_s": to_secs(self.measure_from), "window_s": window_s},

@@ -113,10 +113,10 @@ def _queue_figure(dirs: list[Path], path: Path) -> Path | None:
     fig, axes = _run_grid(len(dirs))
     for ax, d in zip(axes, dirs):
         s = pd.read_parquet(d / "series.parquet")
-        s = s[s["name"].str.startswith("q.")]
+        s = s[s["name"].str.startswith("q_frames.")]
         for n, part in s.groupby("name"):
             if part["value"].max() > 1:
-                ax.plot(part["t"], part["value"], lw=0.5, label=n[2:])
+                ax.plot(part["t"], part["value"], lw=0.5, label=n.removeprefix("q_frames."))
         ax.set_title(d.name, fontsize=9)
         ax.set_xlabel("time (s)")
         ax.set_ylabel("queue (frames)")
@@ -136,11 +136,11 @@ def _cr_figure(dirs: list[Path], path: Path) -> Path | None:
     fig, axes = _run_grid(len(dirs))
     for ax, d in zip(axes, dirs):
         s = pd.read_parquet(d / "series.parquet")
-        names = sorted(n for n in s["name"].unique() if n.startswith("session."))
-        names = names or sorted(n for n in s["name"].unique() if n.startswith("rp.") and n.endswith(".cr"))
+        names = sorted(n for n in s["name"].unique() if n.startswith("session_cr_bps."))
+        names = names or sorted(n for n in s["name"].unique() if n.startswith("rp_cr_bps."))
         for n in names:
             part = s[s["name"] == n]
-            ax.plot(part["t"], part["value"] / 1e6, lw=0.6, label=n.split(".")[1])
+            ax.plot(part["t"], part["value"] / 1e6, lw=0.6, label=n.split(".", 1)[1])
         ax.axhline(1000 / 6, color="k", lw=0.8, ls="--")
         ax.set_title(d.name, fontsize=9)
         ax.set_xlabel("time (s)")

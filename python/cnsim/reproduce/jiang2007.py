@@ -150,7 +150,7 @@ def _series(series: dict) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     t = np.frombuffer(series["t"], dtype="<f8")
     v = np.frombuffer(series["value"], dtype="<f8")
     return {name: (t[codes == i], v[codes == i]) for i, name in enumerate(series["names"])
-            if name.startswith(("q.", "rx."))}
+            if name.startswith(("q_frames.", "rx_bps."))}
 
 
 def settling_time(t: np.ndarray, q: np.ndarray, end: float, block: float = 1e-3) -> float | None:
@@ -198,7 +198,7 @@ def extract(stats: dict, series: dict, spec: dict) -> tuple[list[list], dict]:
         for name, h in hosts.items():
             bits = 0.0
             for s, (t, v) in ser.items():
-                if s.startswith("rx.") and s[3:].split(">")[0] in h["flows"]:
+                if s.startswith("rx_bps.") and s.removeprefix("rx_bps.").split(">")[0] in h["flows"]:
                     # A sample at t is the rate over the record interval ending at t (bit/s).
                     dt = np.diff(t, prepend=t[0])
                     inside = (t > a) & (t <= b)
@@ -216,7 +216,7 @@ def extract(stats: dict, series: dict, spec: dict) -> tuple[list[list], dict]:
                   [q["name"], "arrivals", q["arrivals_window"]]]
     traces = {}
     for qname in spec.get("traces", []):
-        t, v = ser.get(f"q.{qname}", (np.array([]), np.array([])))
+        t, v = ser.get(f"q_frames.{qname}", (np.array([]), np.array([])))
         if len(t):
             sel = t >= start
             inside = np.abs(v[sel] - QEQ) <= BAND

@@ -54,7 +54,7 @@ CASES = [
 ]
 QUICK = {"simulation.duration": "14s", "simulation.measure_from": "2s"}
 QUICK_CBR = {"flow.10.start": f"{QUICK_BURST[0]:g}s", "flow.10.stop": f"{QUICK_BURST[1]:g}s"}
-KEEP = ("level.", "mrx.", "mlost.", "rx.tcp", "rx.cbr")
+KEEP = ("level.", "mrx_bps.", "mlost_frames.", "rx_bps.tcp", "rx_bps.cbr")
 
 
 def overrides(case: Case, quick: bool) -> dict:
@@ -94,12 +94,16 @@ def run_case(task: tuple) -> dict:
 
 # ---------------------------------------------------------------- analysis
 
-def rate(series: dict, name: str, bin_s: float = 1.0) -> pd.Series:
-    """Mb/s per `bin_s` bin from a cumulative byte series (`mrx.*`) or from an `rx.*` series (bit/s
-    over each record interval, integrated back to bytes first)."""
+def received_bytes(series: dict, name: str) -> tuple[np.ndarray, np.ndarray]:
+    """(t, bytes received up to t) from a rate series (`rx_bps.*`, `mrx_bps.*`: bit/s over the
+    record interval ending at each sample)."""
     t, v = (np.asarray(x, dtype=float) for x in series[name])
-    if name.startswith("rx."):
-        v = np.cumsum(v * np.diff(t, prepend=t[0])) / 8
+    return t, np.cumsum(v * np.diff(t, prepend=t[0])) / 8
+
+
+def rate(series: dict, name: str, bin_s: float = 1.0) -> pd.Series:
+    """Mb/s per `bin_s` bin from a rate series (`rx_bps.*`, `mrx_bps.*`)."""
+    t, v = received_bytes(series, name)
     edges = np.arange(0.0, t[-1] + 1e-9, bin_s)
     at = np.interp(edges, t, v)
     return pd.Series(np.diff(at) * 8 / bin_s / 1e6, index=edges[1:])
@@ -117,8 +121,8 @@ def first_time(s: pd.Series, cond, after: float = 0.0) -> float | None:
 
 def lossy_seconds(series: dict, host: str, start: float, end: float, threshold: float = 0.1) -> float:
     """Seconds in [start, end) whose loss rate (frames lost ÷ frames lost + received, per 1 s) exceeds `threshold`."""
-    t, lost = (np.asarray(x, dtype=float) for x in series[f"mlost.{host}"])
-    _, rx = (np.asarray(x, dtype=float) for x in series[f"mrx.{host}"])
+    t, lost = (np.asarray(x, dtype=float) for x in series[f"mlost_frames.{host}"])
+    _, rx = received_bytes(series, f"mrx_bps.{host}")
     edges = np.arange(np.floor(start), end + 1e-9, 1.0)
     dl = np.diff(np.interp(edges, t, lost))
     dr = np.diff(np.interp(edges, t, rx)) / 1500.0
@@ -246,11 +250,11 @@ def draw(case: Case, row: dict, path: Path, burst: tuple[float, float]) -> Path:
         total = levels.apply(lambda r: sum(CHANNEL_MBPS[int(x) - 1] for x in set(r)), axis=1)
         ax.plot(total.index, total.values, label=f"{label} session (all groups held)", lw=1.2)
     for h in hosts[:1]:
-        m = rate(s, f"mrx.{h}")
+        m = rate(s, f"mrx_bps.{h}")
         ax.plot(m.index, m.values, label=f"{label} receiver {h}", lw=1.2)
-    for name in sorted(n for n in s if n.startswith(("rx.tcp", "rx.cbr"))):
+    for name in sorted(n for n in s if n.startswith(("rx_bps.tcp", "rx_bps.cbr"))):
         m = rate(s, name)
-        ax.plot(m.index, m.values, label=name[3:].split(">")[0], lw=0.8)
+        ax.plot(m.index, m.values, label=name.removeprefix("rx_bps.").split(">")[0], lw=0.8)
     if case.cbr:
         for a in (ax, axl):
             a.axvspan(*burst, color="0.9", zorder=0)

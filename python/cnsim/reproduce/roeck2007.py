@@ -240,7 +240,7 @@ def run_task(task: tuple) -> dict:
         result = Result.from_simulation(sim)
         m = metrics(result.stats, hotspot)
         if "onset_s" in extra:
-            m["reaction_ms"] = reaction_ms(result.series(f"q.{hotspot}"), extra["onset_s"])
+            m["reaction_ms"] = reaction_ms(result.series(f"q_frames.{hotspot}"), extra["onset_s"])
         return {"metrics": {**m, **extra}, "error": None}
     except Exception as exc:
         return {"metrics": {}, "error": str(exc) or type(exc).__name__}
@@ -317,9 +317,10 @@ def metrics(stats: dict, hotspot: str | None) -> dict:
     if hotspot and hotspot in queues:
         q = queues[hotspot]
         dst = hotspot.split(">")[1]
-        m["hotspot_q_mean_kb"] = q["q_mean_frames"] * 1.5
-        m["hotspot_q_std_kb"] = q["q_std_frames"] * 1.5
-        m["hotspot_q_max_kb"] = q["q_max_frames"] * 1.5
+        kb = stats["frame_size_bytes"] / 1000  # the queue stats count frames of simulation.frame_size
+        m["hotspot_q_mean_kb"] = q["q_mean_frames"] * kb
+        m["hotspot_q_std_kb"] = q["q_std_frames"] * kb
+        m["hotspot_q_max_kb"] = q["q_max_frames"] * kb
         m["hotspot_throughput_gbps"] = sum(r["throughput_bps"] for f in flows for r in f["receivers"]
                                            if r["host"] == dst) / 1e9
     # Per-switch throughput: each inter-switch port's busy share of its 10 Gb/s (20-stage chain).

@@ -1,4 +1,6 @@
-//! The recorded series: names and probes (docs/internals/core-api.md lists the names).
+//! The recorded series: names and probes (docs/internals/core-api.md lists the names). A name is
+//! `QUANTITY_UNIT.ENTITY`: the part before the first `.` ends with the unit (`_bps`, `_frames`,
+//! `_s`, `_segments`; `level` has none), the entity after it may contain dots.
 
 use crate::net::flow::{Flow, Session};
 use crate::net::node::Node;
@@ -13,28 +15,34 @@ pub fn series(nodes: &[Node], ports: &[Port], flows: &[Flow], sessions: &[Sessio
     };
     for (i, f) in flows.iter().enumerate() {
         if f.rp.is_some() {
-            add(format!("rp.{}.cr", f.name), Probe::Cr(i as u32));
-            add(format!("rp.{}.tr", f.name), Probe::Tr(i as u32));
+            add(format!("rp_cr_bps.{}", f.name), Probe::Cr(i as u32));
+            add(format!("rp_tr_bps.{}", f.name), Probe::Tr(i as u32));
         }
     }
     for (i, sess) in sessions.iter().enumerate() {
         if sess.flows.len() > 1 && flows[sess.flows.start as usize].rp.is_some() {
-            add(format!("session.{}.cr", nodes[sess.host as usize].name), Probe::Session(i as u32));
+            add(format!("session_cr_bps.{}", nodes[sess.host as usize].name), Probe::Session(i as u32));
         }
     }
     for (p, port) in ports.iter().enumerate() {
         if nodes[port.node as usize].kind.forwards() {
-            add(format!("q.{}>{}", nodes[port.node as usize].name, nodes[port.peer_node as usize].name), Probe::Queue(p as u32));
+            add(format!("q_frames.{}>{}", nodes[port.node as usize].name, nodes[port.peer_node as usize].name), Probe::Queue(p as u32));
+        }
+    }
+    for (i, f) in flows.iter().enumerate() {
+        if f.tcp.is_some() {
+            add(format!("tcp_cwnd_segments.{}", f.name), Probe::Cwnd(i as u32));
+            add(format!("tcp_srtt_s.{}", f.name), Probe::Srtt(i as u32));
         }
     }
     for (i, e) in endpoints.iter().enumerate() {
         add(format!("level.{}", nodes[e.host as usize].name), Probe::Level(i as u32));
-        add(format!("mrx.{}", nodes[e.host as usize].name), Probe::EndpointRx(i as u32));
-        add(format!("mlost.{}", nodes[e.host as usize].name), Probe::EndpointLost(i as u32));
+        add(format!("mrx_bps.{}", nodes[e.host as usize].name), Probe::EndpointRx(i as u32));
+        add(format!("mlost_frames.{}", nodes[e.host as usize].name), Probe::EndpointLost(i as u32));
     }
     for (i, f) in flows.iter().enumerate() {
         for (j, r) in f.receivers.iter().enumerate() {
-            add(format!("rx.{}>{}", f.name, nodes[r.host as usize].name), Probe::Rx(i as u32, j as u32));
+            add(format!("rx_bps.{}>{}", f.name, nodes[r.host as usize].name), Probe::Rx(i as u32, j as u32));
         }
     }
     s

@@ -114,10 +114,12 @@ pub struct Port {
     pub sirens: Option<LinkMeter>,
     pub c: PortCounters,
     pub c_w0: PortCounters,
-    /// Queue length in frames, time-weighted over the window.
+    /// Queued bytes (all classes), time-weighted over the window; reported in frames of
+    /// `simulation.frame_size` (bytes ÷ frame_size), the unit of the thresholds given in frames.
     pub q: TimeAvg,
     pub busy_window: Time,
-    /// Largest queue seen over the whole run, in frames and bytes (capacity invariant).
+    /// Largest queue seen over the whole run: frames counted physically (as a capacity in frames
+    /// counts them) and bytes (capacity invariant).
     pub peak_frames: u64,
     pub peak_bytes: u64,
     /// An oscillating service rate (seed 004) and its timer.

@@ -99,8 +99,8 @@ pub const METRICS: &[crate::protocols::metrics::Metric] = &[
     crate::protocols::metrics::Metric { scope: "endpoints", name: "received", unit: "frames", kind: "counter", doc: "frames of the subscribed channels/layers received" },
     crate::protocols::metrics::Metric { scope: "endpoints", name: "throughput_bps", unit: "bit/s", kind: "counter-window", doc: "bytes of all its channels/layers received in the window × 8 / window" },
     crate::protocols::metrics::Metric { scope: "series", name: "level.HOST", unit: "level", kind: "series", doc: "subscription level of a multi-rate multicast receiver" },
-    crate::protocols::metrics::Metric { scope: "series", name: "mlost.HOST", unit: "frames", kind: "series", doc: "frames of its subscribed channels/layers a multi-rate multicast receiver found missing so far" },
-    crate::protocols::metrics::Metric { scope: "series", name: "mrx.HOST", unit: "B", kind: "series", doc: "bytes a multi-rate multicast receiver received so far, all its channels/layers" },
+    crate::protocols::metrics::Metric { scope: "series", name: "mlost_frames.HOST", unit: "frames", kind: "series", doc: "frames of its subscribed channels/layers a multi-rate multicast receiver found missing so far (a cumulative count, not a rate)" },
+    crate::protocols::metrics::Metric { scope: "series", name: "mrx_bps.HOST", unit: "bit/s", kind: "series", doc: "throughput of a multi-rate multicast receiver over the record interval ending at t, all its channels/layers (0 at t = 0)" },
 ];
 
 #[cfg(test)]

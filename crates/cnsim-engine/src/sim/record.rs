@@ -10,16 +10,20 @@ pub enum Probe {
     /// A flow's RP: current rate CR and target rate TR.
     Cr(u32),
     Tr(u32),
-    /// A port's queue length in frames.
+    /// A port's queued bytes ÷ `simulation.frame_size` (frames of the thresholds' unit).
     Queue(u32),
     /// Throughput of receiver r of flow f over the interval since the previous sample, bit/s.
     Rx(u32, u32),
     /// A session's rate (min over its RPs).
     Session(u32),
-    /// A multi-rate multicast receiver's level, and the bytes it received.
+    /// A multi-rate multicast receiver's level, its throughput (bit/s, as `Rx`) and the frames
+    /// it found missing so far.
     Level(u32),
     EndpointRx(u32),
     EndpointLost(u32),
+    /// A TCP flow's congestion window (segments) and smoothed RTT (s; NaN before the first sample).
+    Cwnd(u32),
+    Srtt(u32),
 }
 
 #[derive(Default)]
@@ -29,9 +33,18 @@ pub struct Series {
     pub idx: Vec<u32>,
     pub t: Vec<f64>,
     pub v: Vec<f64>,
-    /// Per probe, the counter at the previous sample (rates: `Rx`), and that sample's time.
+    /// Per probe, the counter at the previous sample (rates: `Rx`, `EndpointRx`), and that sample's time.
     pub prev: Vec<f64>,
     pub prev_t: f64,
+}
+
+/// bit/s over the `dt` seconds since the previous sample, whose byte counter `prev` holds (0 at the
+/// first sample).
+fn rate(prev: &mut f64, bytes: u64, dt: f64) -> f64 {
+    let bytes = bytes as f64;
+    let r = if dt > 0.0 { (bytes - *prev) * 8.0 / dt } else { 0.0 };
+    *prev = bytes;
+    r
 }
 
 impl Sim {
@@ -51,20 +64,17 @@ impl Sim {
             let v = match *probe {
                 Probe::Cr(f) => self.flows[f as usize].rp.as_ref().map_or(0.0, |r| r.rate()),
                 Probe::Tr(f) => self.flows[f as usize].rp.as_ref().map_or(0.0, |r| r.target()),
-                Probe::Queue(p) => self.ports[p as usize].qdisc.len() as f64,
-                Probe::Rx(f, r) => {
-                    let bytes = self.flows[f as usize].receivers[r as usize].bytes as f64;
-                    let rate = if dt > 0.0 { (bytes - series.prev[i]) * 8.0 / dt } else { 0.0 };
-                    series.prev[i] = bytes;
-                    rate
-                }
+                Probe::Queue(p) => self.ports[p as usize].qdisc.bytes() as f64 / self.frame_size as f64,
+                Probe::Rx(f, r) => rate(&mut series.prev[i], self.flows[f as usize].receivers[r as usize].bytes, dt),
                 Probe::Session(s) => self.sessions[s as usize].cr.value(),
                 Probe::Level(e) => self.endpoints[e as usize].cc.level() as f64,
-                Probe::EndpointRx(e) => self.endpoints[e as usize].bytes as f64,
+                Probe::EndpointRx(e) => rate(&mut series.prev[i], self.endpoints[e as usize].bytes, dt),
                 Probe::EndpointLost(e) => {
                     let ep = &self.endpoints[e as usize];
                     (ep.lost_total + ep.lost) as f64
                 }
+                Probe::Cwnd(f) => self.flows[f as usize].tcp.as_ref().map_or(f64::NAN, |t| t.snd.cwnd() as f64),
+                Probe::Srtt(f) => self.flows[f as usize].tcp.as_ref().and_then(|t| t.snd.srtt()).map_or(f64::NAN, crate::core::time::to_secs),
             };
             series.idx.push(i as u32);
             series.t.push(t);

@@ -113,7 +113,7 @@ impl Sim {
         } else if p.qdisc.fits(prio, size) {
             accepted = true;
             p.qdisc.push(fid, prio, size);
-            p.q.set(now, p.qdisc.len() as f64);
+            p.q.set(now, p.qdisc.bytes() as f64);
             p.peak_frames = p.peak_frames.max(p.qdisc.len() as u64);
             p.peak_bytes = p.peak_bytes.max(p.qdisc.bytes());
             if !p.txdone_pending {
@@ -210,7 +210,7 @@ impl Sim {
         } else {
             let paused = p.pause.mask(now);
             let Some((fid, _)) = p.qdisc.pop(paused) else { return };
-            p.q.set(now, p.qdisc.len() as f64);
+            p.q.set(now, p.qdisc.bytes() as f64);
             self.start_tx(port, fid);
             if self.fc.is_some() {
                 self.fc_buffered(port, fid, false);

@@ -40,7 +40,7 @@ pub const METRICS: &[Metric] = &[
     Metric { scope: "frames", name: "probe_unanswered", unit: "frames", kind: "counter", doc: "probes that reached their destination without an answer" },
     Metric { scope: "frames", name: "probe_dropped", unit: "frames", kind: "counter", doc: "probes dropped by a full queue" },
     Metric { scope: "frames", name: "probe_in_flight", unit: "frames", kind: "gauge", doc: "probes in queues and on wires at the end" },
-    Metric { scope: "series", name: "rp.FLOW.cr", unit: "bit/s", kind: "series", doc: "CR of a flow's RP" },
-    Metric { scope: "series", name: "rp.FLOW.tr", unit: "bit/s", kind: "series", doc: "TR of a flow's RP" },
-    Metric { scope: "series", name: "session.SOURCE.cr", unit: "bit/s", kind: "series", doc: "session rate min over the source's RPs (multiple unicast, seed 000 §3)" },
+    Metric { scope: "series", name: "rp_cr_bps.FLOW", unit: "bit/s", kind: "series", doc: "current rate CR of a flow's RP" },
+    Metric { scope: "series", name: "rp_tr_bps.FLOW", unit: "bit/s", kind: "series", doc: "target rate TR of a flow's RP" },
+    Metric { scope: "series", name: "session_cr_bps.SOURCE", unit: "bit/s", kind: "series", doc: "session rate min over the source's RPs (multiple unicast, seed 000 §3)" },
 ];

@@ -221,8 +221,8 @@ pub const METRICS: &[Metric] = &[
     Metric { scope: "flows", name: "tcp_transactions_window", unit: "count", kind: "counter-window", doc: "transactions completed in the window (last byte acknowledged)" },
     Metric { scope: "flows", name: "tcp_transactions_per_s", unit: "1/s", kind: "counter-window", doc: "transactions completed per second in the window (seed 002 Table I, tps)" },
     Metric { scope: "flows", name: "tcp_transaction_latency_s", unit: "s", kind: "time-average", doc: "mean time from a transaction's start to its last byte acknowledged, in the window" },
-    Metric { scope: "series", name: "tcp.FLOW.cwnd", unit: "segments", kind: "series", doc: "congestion window of a TCP flow's sender" },
-    Metric { scope: "series", name: "tcp.FLOW.srtt", unit: "s", kind: "series", doc: "smoothed RTT of a TCP flow's sender" },
+    Metric { scope: "series", name: "tcp_cwnd_segments.FLOW", unit: "segments", kind: "series", doc: "congestion window of a TCP flow's sender" },
+    Metric { scope: "series", name: "tcp_srtt_s.FLOW", unit: "s", kind: "series", doc: "smoothed RTT of a TCP flow's sender (NaN before the first RTT sample)" },
 ];
 
 #[cfg(test)]
