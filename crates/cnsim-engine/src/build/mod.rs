@@ -12,7 +12,8 @@ mod traffic;
 
 use crate::core::event::EventQueue;
 use crate::core::timer::{TimerStep, Timers};
-use crate::net::node::Node;
+use crate::net::frame::NONE;
+use crate::net::node::{Node, NodeKind};
 use crate::net::routing::{McastTable, Routes};
 use crate::scenario::*;
 use crate::net::frame::Dest;
@@ -253,8 +254,16 @@ impl Sim {
                         queue.push_slow(at, Event::Timer { id: t.app_timer, gen });
                     }
                 }
-                None => queue.push(s.start, Event::AppTick { sender: i as u32 }),
+                None => queue.push_slow(s.start, Event::AppTick { sender: i as u32 }),
             }
+        }
+        // Lazy delivery (sim/switch.rs): decided once the slots are all in place.
+        let mut flows = tr.flows;
+        for f in &mut flows {
+            f.passive_rx = f.tcp.is_none() && f.receivers.iter().all(|r| r.endpoint == NONE && r.sirens.is_none());
+        }
+        for p in &mut ports {
+            p.lazy_rx = nodes[p.peer_node as usize].kind == NodeKind::Host && p.loss.is_none();
         }
         Ok(Sim {
             now: 0,
@@ -277,7 +286,7 @@ impl Sim {
             nodes,
             ports,
             senders: tr.senders,
-            flows: tr.flows,
+            flows,
             sessions: tr.sessions,
             routes,
             mcast,

@@ -194,6 +194,8 @@ fn new_port(u: usize, v: usize, peer: u32, rate: u64, delay: Time, overhead: u32
         ctrl: VecDeque::new(),
         busy_until: 0,
         txdone_pending: false,
+        lazy_rx: false,
+        deliveries: Default::default(),
         pause: PauseState::default(),
         pause_timer: 0,
         blocked: vec![],

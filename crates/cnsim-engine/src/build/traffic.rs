@@ -182,6 +182,7 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
                         .into_iter()
                         .map(|h| Receiver { host: h as u32, endpoint: NONE, next_seq: NONE, sirens: sirens.as_ref().map(|s| Box::new(s.1.clone())), frames: 0, bytes: 0, bytes_w0: 0 })
                         .collect(),
+                    passive_rx: false,
                     sirens: sirens.as_ref().map(|s| Box::new(s.0.clone())),
                     cr: TimeAvg::new(line_rate as f64),
                     rp: make_rp.as_ref().map(|m| m()),

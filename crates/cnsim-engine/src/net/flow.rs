@@ -106,6 +106,9 @@ pub struct Flow {
     pub mode: &'static str,
     pub group: Option<String>,
     pub receivers: Vec<Receiver>,
+    /// Every receiver only counts what arrives (no TCP, multi-rate endpoint or SIRENS table):
+    /// its deliveries need no event (`sim/switch.rs`, lazy delivery). Set at the end of the build.
+    pub passive_rx: bool,
     pub rp: Option<Rp>,
     /// The SIRENS request writer of the flow's source, when configured.
     pub sirens: Option<Box<crate::protocols::sirens::Sender>>,

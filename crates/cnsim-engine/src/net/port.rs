@@ -101,6 +101,10 @@ pub struct Port {
     /// The transmitter is busy until this time; a TxDone event is scheduled.
     pub busy_until: Time,
     pub txdone_pending: bool,
+    /// The peer is a host and the wire loses nothing: data frames of passive flows are delivered
+    /// without an `Arrive` event, from `deliveries` (arrival time, frame), in arrival order.
+    pub lazy_rx: bool,
+    pub deliveries: VecDeque<(Time, FrameId)>,
     pub pause: PauseState,
     /// Fires when a received pause runs out.
     pub pause_timer: TimerId,

@@ -27,7 +27,7 @@ impl Sim {
             } else {
                 snd.release_pending = true;
                 let at = snd.next_allowed;
-                self.queue.push(at, Event::Release { sender: s });
+                self.queue.push_slow(at, Event::Release { sender: s });
             }
         }
         if let Some(next) = next {
@@ -35,7 +35,7 @@ impl Sim {
             if snd.release_pending && !snd.tcp {
                 snd.deferred = next; // the queued release will replay it (`catch_up`)
             } else {
-                self.queue.push(next, Event::AppTick { sender: s });
+                self.queue.push_slow(next, Event::AppTick { sender: s });
             }
         }
     }
@@ -77,11 +77,13 @@ impl Sim {
         }
     }
 
-    /// Every sender caught up to `t` (before counts are read: window start, end of a run).
+    /// Everything handled lazily caught up to `t` (before counts are read: window start, record,
+    /// end of a run): every sender's generations and every port's deliveries.
     pub(super) fn catch_up_all(&mut self, t: Time) {
         for s in 0..self.senders.len() as u32 {
             self.catch_up(s, t);
         }
+        self.deliver_all(t);
     }
 
     /// A queued release fires: replay the generations it was standing in for, release, and when
@@ -94,7 +96,7 @@ impl Sim {
         let snd = &mut self.senders[s as usize];
         if !snd.release_pending && snd.deferred != NOT_DEFERRED {
             let next = std::mem::replace(&mut snd.deferred, NOT_DEFERRED);
-            self.queue.push(next, Event::AppTick { sender: s });
+            self.queue.push_slow(next, Event::AppTick { sender: s });
         }
     }
 
@@ -180,7 +182,7 @@ impl Sim {
         if !snd.buf.is_empty() && snd.next_allowed != STALLED {
             snd.release_pending = true;
             let at = snd.next_allowed.max(now);
-            self.queue.push(at, Event::Release { sender: s });
+            self.queue.push_slow(at, Event::Release { sender: s });
         }
     }
 
@@ -193,7 +195,7 @@ impl Sim {
             if !snd.release_pending && !snd.buf.is_empty() {
                 snd.release_pending = true;
                 let at = snd.next_allowed.max(now);
-                self.queue.push(at, Event::Release { sender: s });
+                self.queue.push_slow(at, Event::Release { sender: s });
             }
         }
     }
@@ -229,7 +231,7 @@ impl Sim {
             snd.next_allowed = now;
             if (snd.tcp || !snd.buf.is_empty()) && !snd.release_pending && !snd.blocked {
                 snd.release_pending = true;
-                self.queue.push(now, Event::Release { sender: s });
+                self.queue.push_slow(now, Event::Release { sender: s });
             }
         }
     }

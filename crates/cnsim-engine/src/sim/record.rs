@@ -56,6 +56,7 @@ impl Sim {
             self.stopped_by = Some(format!("max_series_memory ({} B)", self.max_series_bytes));
             return;
         }
+        self.deliver_all(now); // the `rx` probes read receiver counts
         let t = crate::core::time::to_secs(now);
         let series = &mut self.series;
         series.prev.resize(series.probes.len(), 0.0);
@@ -138,6 +139,7 @@ impl Sim {
         for p in &self.ports {
             p.qdisc.ids().for_each(&mut count);
             p.ctrl.iter().for_each(|&f| count(f));
+            p.deliveries.iter().for_each(|&(_, f)| count(f)); // on the wire to a host
         }
         self.queue.for_each(|ev| {
             if let Event::Arrive { frame, .. } = ev {

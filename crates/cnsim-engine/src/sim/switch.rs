@@ -7,6 +7,7 @@ use crate::net::node::NodeKind;
 use crate::protocols::red::{Verdict, ECN_CE, ECN_ECT0};
 use crate::protocols::sirens::LinkState;
 use crate::protocols::QueueView;
+use crate::core::time::Time;
 use crate::tap::trace;
 
 impl Sim {
@@ -179,7 +180,10 @@ impl Sim {
             self.tap_tx(port, fid);
         }
         let now = self.now;
-        let size = self.frames.get(fid).size;
+        let (size, kind, flow) = {
+            let f = self.frames.get(fid);
+            (f.size, f.kind, f.flow)
+        };
         let p = &mut self.ports[port as usize];
         let ser = p.wire_time(size);
         p.busy_until = now + ser;
@@ -189,7 +193,39 @@ impl Sim {
         if now >= self.measure_from {
             p.busy_window += ser;
         }
-        self.queue.push(now + ser + p.delay, Event::Arrive { port, frame: fid });
+        let at = now + ser + p.delay;
+        if p.lazy_rx && kind == FrameKind::Data && self.flows[flow as usize].passive_rx {
+            // Lazy delivery: a passive receiver only counts, so the arrival needs no event; it is
+            // applied at the port's next transmission or when counts are read (`deliver_due`).
+            if p.deliveries.front().is_some_and(|&(t, _)| t <= now) {
+                self.deliver_due(port, now);
+            }
+            self.ports[port as usize].deliveries.push_back((at, fid));
+            self.queue.skip();
+        } else {
+            self.queue.push(at, Event::Arrive { port, frame: fid });
+        }
+    }
+
+    /// Every port's lazy deliveries up to `t` (before receiver counts are read).
+    pub(super) fn deliver_all(&mut self, t: Time) {
+        for p in 0..self.ports.len() as u32 {
+            if !self.ports[p as usize].deliveries.is_empty() {
+                self.deliver_due(p, t);
+            }
+        }
+    }
+
+    /// Apply the lazy deliveries of `port` that arrived by `t` (inclusive), in arrival order.
+    pub(super) fn deliver_due(&mut self, port: u32, t: Time) {
+        let node = self.ports[port as usize].peer_node;
+        while let Some(&(at, fid)) = self.ports[port as usize].deliveries.front() {
+            if at > t {
+                break;
+            }
+            self.ports[port as usize].deliveries.pop_front();
+            self.on_host_arrive(node, fid);
+        }
     }
 
     /// The transmitter is free: MAC control first, then the next data frame of a class that is

@@ -17,7 +17,7 @@ impl Sim {
             if snd.next_allowed > now {
                 if !snd.release_pending && snd.next_allowed != super::host::STALLED {
                     snd.release_pending = true;
-                    self.queue.push(snd.next_allowed, Event::Release { sender: s });
+                    self.queue.push_slow(snd.next_allowed, Event::Release { sender: s });
                 }
                 return;
             }
