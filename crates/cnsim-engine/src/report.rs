@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 /// The engine's own metrics (run, time, frames, queues, flows, receivers, sessions). `window`
 /// holds the `frames` counters again, counted inside the window; it is declared under `frames`.
 pub const METRICS: &[Metric] = &[
-    Metric { scope: "run", name: "events", unit: "count", kind: "counter", doc: "events the engine processed" },
+    Metric { scope: "run", name: "events", unit: "count", kind: "counter", doc: "events the engine processed (a delivery to a receiver that only counts is not one: docs/performance.md)" },
     Metric { scope: "run", name: "seed", unit: "1", kind: "parameter", doc: "the run's random seed" },
     Metric { scope: "run", name: "frame_size_bytes", unit: "B", kind: "parameter", doc: "simulation.frame_size: the size of one frame wherever a queue length or threshold is in frames" },
     Metric { scope: "time", name: "end_s", unit: "s", kind: "time", doc: "simulated time at the end (duration_s, or earlier when a guard stopped the run)" },

@@ -50,8 +50,8 @@ traffic = { kind = "poisson", rate = "120Mbps" }
     let mean = q["q_mean_frames"].as_f64().unwrap();
     assert!(mean > 50.0 && mean < 100.0, "time-average queue {mean}");
     assert!((mean - 70.8).abs() < 6.0, "time-average queue {mean}");
-    assert!((q["red_avg_frames"].as_f64().unwrap() - 70.8).abs() < 8.0);
-    let avg = q["red_avg_frames"].as_f64().unwrap();
+    assert!((q["red_avg_packets"].as_f64().unwrap() - 70.8).abs() < 8.0);
+    let avg = q["red_avg_packets"].as_f64().unwrap();
     assert!(avg > 50.0 && avg < 100.0, "RED average {avg}");
     assert_eq!(q["red_forced_drops"], 0);
     assert!(q["peak_frames"].as_u64().unwrap() < 300);

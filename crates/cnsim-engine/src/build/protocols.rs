@@ -62,7 +62,7 @@ pub fn aqm(q: &QueueParams, rate_bps: u64, seed: u64, name: &str) -> Result<Opti
     };
     let ok = |x: f64| x.is_finite() && x >= 0.0;
     if !ok(spec.min_th) || !ok(spec.max_th) || spec.max_th <= spec.min_th || spec.max_th > 1e9 {
-        return Err(format!("queue.red: need 0 ≤ min_th < max_th ≤ 1e9 frames, got {} and {}", spec.min_th, spec.max_th));
+        return Err(format!("queue.red: need 0 ≤ min_th < max_th ≤ 1e9 packets, got {} and {}", spec.min_th, spec.max_th));
     }
     if !(spec.w_q > 0.0 && spec.w_q <= 1.0) {
         return Err(format!("queue.red.w_q must be in (0, 1], got {}", spec.w_q));
@@ -136,7 +136,7 @@ fn bcn_cp(spec: &BcnCpSpec, frame: u64, seed: u64, name: &str) -> Result<Cp, Str
     if !(qeq > 0.0 && qeq < qsc && qsc <= MAX_QUEUE_BYTES as f64) {
         return Err(format!("cp.bcn needs 0 < qeq < qsc, got qeq {} and qsc {}", spec.qeq, spec.qsc));
     }
-    let p = bcn::CpParams { pm: spec.pm, qeq, qsc, w: spec.w, msg_size: frame_size(spec.msg_size, "cp.bcn.msg_size")? };
+    let p = bcn::CpParams { pm: spec.pm, qeq, qsc, w: spec.w, msg_size: frame_size(spec.msg_size, "cp.bcn.msg_size")?, frame: frame as u32 };
     Ok(Cp::Bcn(BcnCp { cp: bcn::CongestionPoint::new(p), rng: Rng::stream(seed, "cp", name) }))
 }
 

@@ -2,7 +2,9 @@
 //! 002_3d9f29734334d666.txt §IV; PROTOCOLS.md §6).
 //!
 //! Congestion point (§IV.A, §IV.E): each arriving data frame is sampled with probability Pm. For a
-//! sampled frame, with q the queue in frames and e = (Qeq − q) − W·(q_a − q_d) (eq. 1):
+//! sampled frame, with q the queue in frames and e = (Qeq − q) − W·(q_a − q_d) (eq. 1). A frame is
+//! `simulation.frame_size` bytes, as for every queue length in frames (docs/scenarios.md): q is
+//! the queued bytes ÷ frame_size, so 64-B messages or ACKs in the queue count for what they hold.
 //!
 //! | sampled frame | q ≤ Qeq | Qeq < q ≤ Qsc | q > Qsc |
 //! |---|---|---|---|
@@ -38,6 +40,8 @@ pub struct CpParams {
     /// Equilibrium queue Qeq and STOP threshold Qsc, in frames (16 and 80, §VI.A).
     pub qeq: f64,
     pub qsc: f64,
+    /// Bytes of one frame of the thresholds (`simulation.frame_size`).
+    pub frame: u32,
     /// Weight of the queue change, W = 2.
     pub w: f64,
     /// Size of a BCN message on the wire (64 B: the seed gives none).
@@ -114,13 +118,13 @@ impl CongestionPoint {
         CongestionPoint { p, q_last: 0.0 }
     }
 
-    /// A data frame was offered to the queue, which now holds `q` frames; `cpid` identifies this
+    /// A data frame was offered to the queue, which now holds `q_bytes`; `cpid` identifies this
     /// CP and `capacity_bps` its link. Returns the message to send to the frame's source, if any.
-    pub fn on_arrival(&mut self, f: &Frame, q: u64, cpid: u32, capacity_bps: u64, rng: &mut Rng) -> Option<Message> {
+    pub fn on_arrival(&mut self, f: &Frame, q_bytes: u64, cpid: u32, capacity_bps: u64, rng: &mut Rng) -> Option<Message> {
         if !rng.bernoulli(self.p.pm) {
             return None;
         }
-        let q = q as f64;
+        let q = q_bytes as f64 / self.p.frame as f64;
         let e = (self.p.qeq - q) - self.p.w * (q - self.q_last);
         self.q_last = q;
         let msg = |stop| Some(Message { cpid, e: e as f32, capacity_bps, stop });
@@ -276,7 +280,7 @@ mod tests {
 
     fn cp() -> CongestionPoint {
         // Seed 002 §VI.A: Qeq 16, Qsc 80, W 2; sample every frame to test the table.
-        CongestionPoint::new(CpParams { pm: 1.0, qeq: 16.0, qsc: 80.0, w: 2.0, msg_size: 64 })
+        CongestionPoint::new(CpParams { pm: 1.0, qeq: 16.0, qsc: 80.0, w: 2.0, msg_size: 64, frame: 1000 })
     }
     fn data(tag: Option<u32>) -> Frame {
         let mut f = Frame::new(FrameKind::Data, 1500, 3, Dest::Node(9), 5, 0);
@@ -296,26 +300,37 @@ mod tests {
         let c = 10_000_000_000;
         // Below Qeq: untagged → nothing; tagged by this CP → positive; tagged by another → nothing.
         let mut a = cp();
-        assert_eq!(a.on_arrival(&data(None), 10, CPID, c, r), None);
-        let m = a.on_arrival(&data(Some(CPID)), 10, CPID, c, r).unwrap();
+        assert_eq!(a.on_arrival(&data(None), 10_000, CPID, c, r), None);
+        let m = a.on_arrival(&data(Some(CPID)), 10_000, CPID, c, r).unwrap();
         assert_eq!((m.e, m.stop), (6.0, false)); // (16 − 10) − 2·(10 − 10)
-        assert_eq!(a.on_arrival(&data(Some(CPID + 1)), 10, CPID, c, r), None);
+        assert_eq!(a.on_arrival(&data(Some(CPID + 1)), 10_000, CPID, c, r), None);
         // Between Qeq and Qsc: normal BCN for every frame. q 10 → 30: e = (16 − 30) − 2·20 = −54.
-        let m = a.on_arrival(&data(None), 30, CPID, c, r).unwrap();
+        let m = a.on_arrival(&data(None), 30_000, CPID, c, r).unwrap();
         assert_eq!((m.e, m.stop, m.cpid, m.capacity_bps), (-54.0, false, CPID, c));
-        assert!(a.on_arrival(&data(Some(CPID + 1)), 30, CPID, c, r).is_some());
+        assert!(a.on_arrival(&data(Some(CPID + 1)), 30_000, CPID, c, r).is_some());
         // Above Qsc: STOP, tagged or not.
-        assert!(a.on_arrival(&data(None), 81, CPID, c, r).unwrap().stop);
-        assert!(a.on_arrival(&data(Some(CPID)), 90, CPID, c, r).unwrap().stop);
+        assert!(a.on_arrival(&data(None), 81_000, CPID, c, r).unwrap().stop);
+        assert!(a.on_arrival(&data(Some(CPID)), 90_000, CPID, c, r).unwrap().stop);
         // At Qsc exactly: still normal.
-        assert!(!a.on_arrival(&data(None), 80, CPID, c, r).unwrap().stop);
+        assert!(!a.on_arrival(&data(None), 80_000, CPID, c, r).unwrap().stop);
+    }
+
+    #[test]
+    fn the_queue_counts_in_frames_of_frame_size() {
+        // 15 data frames of 1000 B and 10 ACKs of 64 B: 15.64 frames, below Qeq = 16 (counted
+        // physically, 25 frames, it would have been above).
+        let (mut a, r) = (cp(), &mut rng());
+        assert_eq!(a.on_arrival(&data(None), 15 * 1000 + 10 * 64, CPID, 1, r), None);
+        // 16 data frames and one 64-B message: 16.064 frames, just above Qeq.
+        let m = a.on_arrival(&data(None), 16 * 1000 + 64, CPID, 1, r).unwrap();
+        assert!((m.e - (-0.064 - 2.0 * 0.424)).abs() < 1e-4, "{}", m.e);
     }
 
     #[test]
     fn sampling_probability() {
         let mut a = CongestionPoint::new(CpParams { pm: 0.01, ..cp().p });
         let r = &mut rng();
-        let n = (0..200_000).filter(|_| a.on_arrival(&data(None), 40, CPID, 1, r).is_some()).count();
+        let n = (0..200_000).filter(|_| a.on_arrival(&data(None), 40_000, CPID, 1, r).is_some()).count();
         assert!((1800..2200).contains(&n), "{n}");
     }
 

@@ -80,7 +80,7 @@ impl Cp {
     pub fn on_data(&mut self, f: &Frame, accepted: bool, q: QueueView, cpid: u32, node: NodeId, now: Time) -> Option<Frame> {
         match self {
             Cp::Bcn(c) => {
-                let m = c.cp.on_arrival(f, q.frames, cpid, q.rate_bps, &mut c.rng)?;
+                let m = c.cp.on_arrival(f, q.bytes, cpid, q.rate_bps, &mut c.rng)?;
                 Some(m.frame(f, node, c.cp.p.msg_size, now))
             }
             Cp::Ecm(c) => {
@@ -159,7 +159,7 @@ impl Aqm {
     /// The protocol's fields of the port's statistics (declared in `red::METRICS`).
     pub fn report(&self) -> Value {
         match self {
-            Aqm::Red(r, _) => json!({"aqm": "red", "red_avg_frames": r.avg, "red_early_drops": r.early_drops,
+            Aqm::Red(r, _) => json!({"aqm": "red", "red_avg_packets": r.avg, "red_early_drops": r.early_drops,
                                       "red_forced_drops": r.forced_drops, "red_marks": r.marks}),
         }
     }
