@@ -281,22 +281,30 @@ impl Sim {
         }
     }
 
+    /// A data frame of `size` bytes of flow `fl` reached its receiver at `node`: count it (None:
+    /// `node` is no receiver of the flow).
+    #[inline(always)]
+    pub(super) fn count_delivery<'a>(fl: &'a mut crate::net::flow::Flow, c: &mut super::Counters, node: u32, size: u32) -> Option<&'a mut crate::net::flow::Receiver> {
+        let r = fl.receivers.iter_mut().find(|r| r.host == node)?;
+        r.frames += 1;
+        r.bytes += size as u64;
+        c.data_delivered += 1;
+        Some(r)
+    }
+
     /// A data, feedback or ACK frame reached host `node`.
     pub(super) fn on_host_arrive(&mut self, node: u32, fid: FrameId) {
         let f = *self.frames.get(fid);
         match f.kind {
             FrameKind::Data => {
                 let fl = &mut self.flows[f.flow as usize];
-                let Some(r) = fl.receivers.iter_mut().find(|r| r.host == node) else {
+                let Some(r) = Self::count_delivery(fl, &mut self.c, node, f.size) else {
                     return self.discard(fid); // not a receiver of this flow: cannot happen with built routes
                 };
                 let endpoint = r.endpoint;
-                r.frames += 1;
-                r.bytes += f.size as u64;
                 if let Some(t) = &mut r.sirens {
                     t.on_frame(&f, self.now);
                 }
-                self.c.data_delivered += 1;
                 self.frames.release(fid);
                 if fl.tcp.is_some() {
                     self.on_tcp_data(node, f.flow, &f);

@@ -77,28 +77,11 @@ impl Sim {
         if kind == FrameKind::Probe && self.probe_at_cp(port, fid) {
             return;
         }
+        // Active queue management (and a SIRENS router's measurements) before the drop-tail check,
+        // out of line: most ports have neither.
+        let p = &self.ports[port as usize];
+        let early_drop = kind == FrameKind::Data && (p.aqm.is_some() || p.sirens.is_some()) && self.router_ingress(port, fid);
         let p = &mut self.ports[port as usize];
-        // Active queue management decides before the drop-tail check (data frames only).
-        let mut early_drop = false;
-        if kind == FrameKind::Data {
-            if let Some(aqm) = &mut p.aqm {
-                let idle = (p.qdisc.is_empty() && now >= p.busy_until).then(|| now - p.busy_until);
-                let f = self.frames.get_mut(fid);
-                match aqm.on_arrival(p.qdisc.len() as u64, idle, f.ecn & ECN_ECT0 != 0) {
-                    Verdict::Enqueue => {}
-                    Verdict::Mark => f.ecn = ECN_CE,
-                    Verdict::EarlyDrop | Verdict::ForcedDrop => early_drop = true,
-                }
-            }
-            if p.sirens.is_some() {
-                let link = LinkState { rate_bps: p.rate_bps as f64, queue: p.qdisc.len() as u64, delay: p.delay, error_rate: p.loss.as_ref().map_or(0.0, |l| l.0) };
-                let f = self.frames.get_mut(fid);
-                if let Some(m) = &mut p.sirens {
-                    m.on_offer(now, early_drop || !p.qdisc.fits(prio, size));
-                    m.stamp(f, link, now);
-                }
-            }
-        }
         let accepted;
         if early_drop {
             accepted = false;
@@ -154,6 +137,37 @@ impl Sim {
             let id = self.frames.alloc(fb);
             self.forward(node, id, NONE);
         }
+    }
+
+    /// A data frame is offered to a port with AQM or SIRENS: RED decides (mark, or drop early:
+    /// true) and SIRENS counts the offer and stamps the frame.
+    #[inline(never)]
+    fn router_ingress(&mut self, port: u32, fid: FrameId) -> bool {
+        let now = self.now;
+        let p = &mut self.ports[port as usize];
+        let (prio, size) = {
+            let f = self.frames.get(fid);
+            (f.prio, f.size)
+        };
+        let mut early_drop = false;
+        if let Some(aqm) = &mut p.aqm {
+            let idle = (p.qdisc.is_empty() && now >= p.busy_until).then(|| now - p.busy_until);
+            let f = self.frames.get_mut(fid);
+            match aqm.on_arrival(p.qdisc.len() as u64, idle, f.ecn & ECN_ECT0 != 0) {
+                Verdict::Enqueue => {}
+                Verdict::Mark => f.ecn = ECN_CE,
+                Verdict::EarlyDrop | Verdict::ForcedDrop => early_drop = true,
+            }
+        }
+        if p.sirens.is_some() {
+            let link = LinkState { rate_bps: p.rate_bps as f64, queue: p.qdisc.len() as u64, delay: p.delay, error_rate: p.loss.as_ref().map_or(0.0, |l| l.0) };
+            let f = self.frames.get_mut(fid);
+            if let Some(m) = &mut p.sirens {
+                m.on_offer(now, early_drop || !p.qdisc.fits(prio, size));
+                m.stamp(f, link, now);
+            }
+        }
+        early_drop
     }
 
     /// A probe is about to enter `port`'s queue: its CP may stamp it or answer it (seed 004).
@@ -218,13 +232,18 @@ impl Sim {
 
     /// Apply the lazy deliveries of `port` that arrived by `t` (inclusive), in arrival order.
     pub(super) fn deliver_due(&mut self, port: u32, t: Time) {
-        let node = self.ports[port as usize].peer_node;
-        while let Some(&(at, fid)) = self.ports[port as usize].deliveries.front() {
+        let p = &mut self.ports[port as usize];
+        let node = p.peer_node;
+        while let Some(&(at, fid)) = p.deliveries.front() {
             if at > t {
                 break;
             }
-            self.ports[port as usize].deliveries.pop_front();
-            self.on_host_arrive(node, fid);
+            p.deliveries.pop_front();
+            let f = self.frames.get(fid);
+            let (flow, size) = (f.flow, f.size);
+            // Passive flows only: the receiver is there and only counts (`on_host_arrive`).
+            Self::count_delivery(&mut self.flows[flow as usize], &mut self.c, node, size);
+            self.frames.release(fid);
         }
     }
 
