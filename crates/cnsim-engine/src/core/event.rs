@@ -171,7 +171,7 @@ impl<E: Copy> EventQueue<E> {
         }
         self.heap.pop().map(|e| (e.time, e.ev))
     }
-    #[inline(never)]
+    #[inline]
     fn pop_slow(&mut self) -> Option<(Time, E)> {
         let e = self.slow.pop()?;
         self.slow_time = self.slow.0.first().map_or(Time::MAX, |e| e.time);

@@ -207,7 +207,7 @@ impl Sim {
         self.stopped_by.is_some() || self.now >= self.duration
     }
 
-    #[inline]
+    #[inline(always)]
     fn dispatch(&mut self, ev: Event) {
         match ev {
             Event::AppTick { sender } => self.on_app_tick(sender),
