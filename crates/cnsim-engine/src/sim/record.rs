@@ -56,7 +56,7 @@ impl Sim {
             self.stopped_by = Some(format!("max_series_memory ({} B)", self.max_series_bytes));
             return;
         }
-        self.deliver_all(now); // the `rx` probes read receiver counts
+        self.deliver_all(now); // the `rx_bps` probes read receiver counts
         let t = crate::core::time::to_secs(now);
         let series = &mut self.series;
         series.prev.resize(series.probes.len(), 0.0);
