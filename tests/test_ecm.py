@@ -7,29 +7,12 @@ import pytest
 
 import cnsim
 
-SCENARIO = """
-[simulation]
-duration = "300ms"
-measure_from = "100ms"
-record_interval = "0s"
-[defaults]
-link = { rate = "10Gbps", delay = "0.5us" }
-queue = { capacity = "200000B" }
-[cp.ecm]
-[[switch]]
-names = "SW"
-[[host]]
-names = ["S1..S4", "D"]
-[[link]]
-between = ["S1..S4", "SW"]
-[[link]]
-between = ["SW", "D"]
-[[flow]]
-from = "S1..S4"
-to = "D"
-traffic = { kind = "bernoulli", load = 0.5 }
-rp = { ecm = {} }
-"""
+from scenario_factory import star
+
+SCENARIO = star(
+    duration="300ms", measure_from="100ms", capacity="200000B", cp="ecm",
+    traffic='{ kind = "bernoulli", load = 0.5 }', rp="{ ecm = {} }",
+)
 
 
 def run(seed=1, **sets):

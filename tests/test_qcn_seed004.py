@@ -5,29 +5,14 @@ import pytest
 
 import cnsim
 
-SCENARIO = """
-[simulation]
-duration = "50ms"
-record_interval = "0s"
-[defaults]
-link = { rate = "10Gbps", delay = "0.5us" }
-queue = { capacity = "200000B" }
-[cp.qcn]
-qeq = "24000B"
-[[switch]]
-names = "SW"
-[[host]]
-names = ["S1..S4", "D"]
-[[link]]
-between = ["S1..S4", "SW"]
-[[link]]
-between = ["SW", "D"]
-[[flow]]
-from = "S1..S4"
-to = "D"
-traffic = { kind = "bernoulli", load = 0.5 }
-rp = { qcn = { timer = "500us", r_ai = "12Mbps", bc_limit = "150000B" } }
-"""
+from scenario_factory import star
+
+SCENARIO = star(
+    duration="50ms", capacity="200000B",
+    traffic='{ kind = "bernoulli", load = 0.5 }',
+    rp='{ qcn = { timer = "500us", r_ai = "12Mbps", bc_limit = "150000B" } }',
+    extra='[cp.qcn]\nqeq = "24000B"\n',
+)
 
 
 def run(**sets):

@@ -155,18 +155,18 @@ impl Sim {
                 Some(v)
             })
             .collect();
+        let fs = self.frame_size as f64; // queues are kept in bytes: reported in frames of frame_size
         let queues: Vec<Value> = (0..self.ports.len())
             .filter(|&i| self.nodes[self.ports[i].node as usize].kind.forwards())
             .map(|i| {
                 let p = &self.ports[i];
                 let (mean, std) = p.q.mean_std(now);
-                let fs = self.frame_size as f64; // p.q is in bytes: report frames of frame_size
                 let w = if in_window { p.c_w0 } else { p.c };
                 let mut v = json!({
                     "name": self.port_name(i),
                     "node": name(p.node), "peer": name(p.peer_node),
                     "cp": p.cp.is_some(),
-                    "qeq_frames": p.cp.as_ref().map(|c| c.qeq(self.frame_size) as f64 / self.frame_size as f64),
+                    "qeq_frames": p.cp.as_ref().map(|c| c.qeq(self.frame_size) as f64 / fs),
                     "capacity": p.qdisc.capacity.to_string(),
                     "q_mean_frames": mean / fs, "q_std_frames": std / fs, "q_max_frames": p.q.max / fs,
                     "arrivals": p.c.arrivals, "arrivals_window": p.c.arrivals - w.arrivals,

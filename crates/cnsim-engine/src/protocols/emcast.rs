@@ -15,6 +15,8 @@
 //!   is SIRENS's available bandwidth as is ("excluded", default: the seed compares T_{i+1} with T).
 //! - RTT is the receiver's estimate, a parameter (a receiver-driven scheme has no ACK clock).
 
+use crate::protocols::metrics::Metric;
+
 /// How many levels an evaluation may add.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AddStep {
@@ -90,17 +92,17 @@ impl Emcast {
     }
 }
 
-pub const METRICS: &[crate::protocols::metrics::Metric] = &[
-    crate::protocols::metrics::Metric { scope: "endpoints", name: "level_final", unit: "level", kind: "gauge", doc: "subscription level at the end (EMcast: the channel; RLM: layers joined)" },
-    crate::protocols::metrics::Metric { scope: "endpoints", name: "level_mean", unit: "level", kind: "time-average", doc: "subscription level, time-averaged over the window" },
-    crate::protocols::metrics::Metric { scope: "endpoints", name: "adds", unit: "count", kind: "counter", doc: "times the receiver raised its level (EMcast adds; RLM successful or attempted joins)" },
-    crate::protocols::metrics::Metric { scope: "endpoints", name: "drops", unit: "count", kind: "counter", doc: "times the receiver lowered its level" },
-    crate::protocols::metrics::Metric { scope: "endpoints", name: "lost", unit: "frames", kind: "counter", doc: "frames of the subscribed channels/layers missing from the sequence numbers" },
-    crate::protocols::metrics::Metric { scope: "endpoints", name: "received", unit: "frames", kind: "counter", doc: "frames of the subscribed channels/layers received" },
-    crate::protocols::metrics::Metric { scope: "endpoints", name: "throughput_bps", unit: "bit/s", kind: "counter-window", doc: "bytes of all its channels/layers received in the window × 8 / window" },
-    crate::protocols::metrics::Metric { scope: "series", name: "level.HOST", unit: "level", kind: "series", doc: "subscription level of a multi-rate multicast receiver" },
-    crate::protocols::metrics::Metric { scope: "series", name: "mlost_frames.HOST", unit: "frames", kind: "series", doc: "frames of its subscribed channels/layers a multi-rate multicast receiver found missing so far (a cumulative count, not a rate)" },
-    crate::protocols::metrics::Metric { scope: "series", name: "mrx_bps.HOST", unit: "bit/s", kind: "series", doc: "throughput of a multi-rate multicast receiver over the record interval ending at t, all its channels/layers (0 at t = 0)" },
+pub const METRICS: &[Metric] = &[
+    Metric { scope: "endpoints", name: "level_final", unit: "level", kind: "gauge", doc: "subscription level at the end (EMcast: the channel; RLM: layers joined)" },
+    Metric { scope: "endpoints", name: "level_mean", unit: "level", kind: "time-average", doc: "subscription level, time-averaged over the window" },
+    Metric { scope: "endpoints", name: "adds", unit: "count", kind: "counter", doc: "times the receiver raised its level (EMcast adds; RLM successful or attempted joins)" },
+    Metric { scope: "endpoints", name: "drops", unit: "count", kind: "counter", doc: "times the receiver lowered its level" },
+    Metric { scope: "endpoints", name: "lost", unit: "frames", kind: "counter", doc: "frames of the subscribed channels/layers missing from the sequence numbers" },
+    Metric { scope: "endpoints", name: "received", unit: "frames", kind: "counter", doc: "frames of the subscribed channels/layers received" },
+    Metric { scope: "endpoints", name: "throughput_bps", unit: "bit/s", kind: "counter-window", doc: "bytes of all its channels/layers received in the window × 8 / window" },
+    Metric { scope: "series", name: "level.HOST", unit: "level", kind: "series", doc: "subscription level of a multi-rate multicast receiver" },
+    Metric { scope: "series", name: "mlost_frames.HOST", unit: "frames", kind: "series", doc: "frames of its subscribed channels/layers a multi-rate multicast receiver found missing so far (a cumulative count, not a rate)" },
+    Metric { scope: "series", name: "mrx_bps.HOST", unit: "bit/s", kind: "series", doc: "throughput of a multi-rate multicast receiver over the record interval ending at t, all its channels/layers (0 at t = 0)" },
 ];
 
 #[cfg(test)]

@@ -25,8 +25,9 @@
 
 use crate::core::rng::Rng;
 use crate::core::time::Time;
+use crate::protocols::metrics::Metric;
 
-/// RED's parameters, thresholds in frames.
+/// RED's parameters, thresholds in packets (frames counted whatever their size: packet mode).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RedParams {
     pub min_th: f64,
@@ -133,11 +134,11 @@ impl Red {
     }
 }
 
-pub const METRICS: &[crate::protocols::metrics::Metric] = &[
-    crate::protocols::metrics::Metric { scope: "queues", name: "red_avg_packets", unit: "packets", kind: "gauge", doc: "RED's average queue (FJ93 EWMA) at the end of the run" },
-    crate::protocols::metrics::Metric { scope: "queues", name: "red_early_drops", unit: "frames", kind: "counter", doc: "frames RED dropped at random (min_th ≤ avg, below the forced region)" },
-    crate::protocols::metrics::Metric { scope: "queues", name: "red_forced_drops", unit: "frames", kind: "counter", doc: "frames RED dropped because avg ≥ max_th (2·max_th with gentle)" },
-    crate::protocols::metrics::Metric { scope: "queues", name: "red_marks", unit: "frames", kind: "counter", doc: "ECN-capable frames RED marked CE instead of dropping" },
+pub const METRICS: &[Metric] = &[
+    Metric { scope: "queues", name: "red_avg_packets", unit: "packets", kind: "gauge", doc: "RED's average queue (FJ93 EWMA) at the end of the run" },
+    Metric { scope: "queues", name: "red_early_drops", unit: "frames", kind: "counter", doc: "frames RED dropped at random (min_th ≤ avg, below the forced region)" },
+    Metric { scope: "queues", name: "red_forced_drops", unit: "frames", kind: "counter", doc: "frames RED dropped because avg ≥ max_th (2·max_th with gentle)" },
+    Metric { scope: "queues", name: "red_marks", unit: "frames", kind: "counter", doc: "ECN-capable frames RED marked CE instead of dropping" },
 ];
 
 #[cfg(test)]

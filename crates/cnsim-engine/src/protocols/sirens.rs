@@ -33,6 +33,7 @@
 
 use crate::core::time::{to_secs, Time};
 use crate::net::frame::{Frame, Proto};
+use crate::protocols::metrics::Metric;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
@@ -305,13 +306,13 @@ impl Table {
     }
 }
 
-pub const METRICS: &[crate::protocols::metrics::Metric] = &[
-    crate::protocols::metrics::Metric { scope: "queues", name: "sirens_stamped", unit: "frames", kind: "counter", doc: "SIRENS headers this router port answered (seed 003 §2.2)" },
-    crate::protocols::metrics::Metric { scope: "queues", name: "sirens_util", unit: "1", kind: "gauge", doc: "utilisation of the port's link over its last complete SIRENS window" },
-    crate::protocols::metrics::Metric { scope: "receivers", name: "sirens_hops", unit: "list", kind: "gauge", doc: "per router hop: [hop, value 0, value 1, age s] of the receiver's SIRENS table at the end" },
-    crate::protocols::metrics::Metric { scope: "receivers", name: "sirens_path_len", unit: "hops", kind: "gauge", doc: "routers on the path, from the IP TTL of the last packet" },
-    crate::protocols::metrics::Metric { scope: "receivers", name: "sirens_known", unit: "1", kind: "gauge", doc: "every hop of the path has a fresh sample (age ≤ max_age)" },
-    crate::protocols::metrics::Metric { scope: "receivers", name: "sirens_bottleneck_bps", unit: "bit/s", kind: "gauge", doc: "LINK profile: smallest fresh available bandwidth over the path" },
+pub const METRICS: &[Metric] = &[
+    Metric { scope: "queues", name: "sirens_stamped", unit: "frames", kind: "counter", doc: "SIRENS headers this router port answered (seed 003 §2.2)" },
+    Metric { scope: "queues", name: "sirens_util", unit: "1", kind: "gauge", doc: "utilisation of the port's link over its last complete SIRENS window" },
+    Metric { scope: "receivers", name: "sirens_hops", unit: "list", kind: "gauge", doc: "per router hop: [hop, value 0, value 1, age s] of the receiver's SIRENS table at the end" },
+    Metric { scope: "receivers", name: "sirens_path_len", unit: "hops", kind: "gauge", doc: "routers on the path, from the IP TTL of the last packet" },
+    Metric { scope: "receivers", name: "sirens_known", unit: "1", kind: "gauge", doc: "every hop of the path has a fresh sample (age ≤ max_age)" },
+    Metric { scope: "receivers", name: "sirens_bottleneck_bps", unit: "bit/s", kind: "gauge", doc: "LINK profile: smallest fresh available bandwidth over the path" },
 ];
 
 #[cfg(test)]
