@@ -94,7 +94,46 @@ impl<E: Copy> Heap<E> {
     }
 }
 
-/// Two heaps sharing one sequence counter, so the pop order is exactly that of a single queue.
+/// The slow lane: a run of entries pushed in increasing key order (a FIFO), and a heap for the
+/// others. Sources with equal gaps (every CBR source of a benchmark, say) push their next events
+/// in the order they pop them, so they need no sifting at all; a push that would break the run's
+/// order goes to the heap. The lane pops the smaller head, so its order is the heap's.
+struct SlowLane<E> {
+    run: std::collections::VecDeque<Entry<E>>,
+    heap: Heap<E>,
+}
+
+impl<E: Copy> SlowLane<E> {
+    #[inline(always)]
+    fn push(&mut self, e: Entry<E>) {
+        match self.run.back() {
+            Some(b) if b.key() > e.key() => self.heap.push(e),
+            _ => self.run.push_back(e),
+        }
+    }
+    #[inline(always)]
+    fn first_key(&self) -> u128 {
+        self.run.front().map_or(u128::MAX, |e| e.key()).min(self.heap.first_key())
+    }
+    /// Time of the first entry (`Time::MAX` when empty).
+    #[inline(always)]
+    fn first_time(&self) -> Time {
+        let r = self.run.front().map_or(Time::MAX, |e| e.time);
+        r.min(self.heap.0.first().map_or(Time::MAX, |e| e.time))
+    }
+    #[inline(always)]
+    fn pop(&mut self) -> Option<Entry<E>> {
+        match self.run.front() {
+            Some(r) if r.key() < self.heap.first_key() => self.run.pop_front(),
+            _ => self.heap.pop(),
+        }
+    }
+    fn len(&self) -> usize {
+        self.run.len() + self.heap.0.len()
+    }
+}
+
+/// Two lanes sharing one sequence counter, so the pop order is exactly that of a single queue.
 /// The slow lane holds the events of which there is one per entity, each far ahead: timers,
 /// recording, and each source's next generation or limiter release. The fast lane holds the few
 /// near events of frames on links (transmitter free, arrival). With N sources every source has an
@@ -103,7 +142,7 @@ impl<E: Copy> Heap<E> {
 /// timers had already doubled the heap, ~115 → ~256 entries).
 pub struct EventQueue<E> {
     heap: Heap<E>,
-    slow: Heap<E>,
+    slow: SlowLane<E>,
     /// Tie-break key: 0 = FIFO among equal times, else the seed of the permutation.
     tie_key: u64,
     /// Time of the slow lane's first event (`Time::MAX` when empty; times stay below 2^63): the
@@ -114,7 +153,7 @@ pub struct EventQueue<E> {
 
 impl<E> Default for EventQueue<E> {
     fn default() -> Self {
-        EventQueue { heap: Heap(Vec::new()), slow: Heap(Vec::new()), tie_key: 0, slow_time: Time::MAX, seq: 0 }
+        EventQueue { heap: Heap(Vec::new()), slow: SlowLane { run: Default::default(), heap: Heap(Vec::new()) }, tie_key: 0, slow_time: Time::MAX, seq: 0 }
     }
 }
 
@@ -153,13 +192,13 @@ impl<E: Copy> EventQueue<E> {
     pub fn push_slow(&mut self, time: Time, ev: E) {
         let seq = self.tie();
         self.slow.push(Entry { time, seq, ev });
-        self.slow_time = self.slow.0[0].time;
+        self.slow_time = self.slow_time.min(time);
     }
     #[inline]
     pub fn peek_time(&self) -> Option<Time> {
         match self.heap.0.first() {
             Some(e) => Some(e.time.min(self.slow_time)),
-            None => self.slow.0.first().map(|e| e.time),
+            None => (self.slow_time != Time::MAX).then_some(self.slow_time),
         }
     }
     #[inline]
@@ -174,18 +213,18 @@ impl<E: Copy> EventQueue<E> {
     #[inline]
     fn pop_slow(&mut self) -> Option<(Time, E)> {
         let e = self.slow.pop()?;
-        self.slow_time = self.slow.0.first().map_or(Time::MAX, |e| e.time);
+        self.slow_time = self.slow.first_time();
         Some((e.time, e.ev))
     }
     pub fn len(&self) -> usize {
-        self.heap.0.len() + self.slow.0.len()
+        self.heap.0.len() + self.slow.len()
     }
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
     /// Visit every pending event (for accounting; not on the hot path).
     pub fn for_each(&self, mut f: impl FnMut(E)) {
-        self.heap.0.iter().chain(&self.slow.0).for_each(|e| f(e.ev));
+        self.heap.0.iter().chain(&self.slow.run).chain(&self.slow.heap.0).for_each(|e| f(e.ev));
     }
 }
 
@@ -247,6 +286,43 @@ mod tests {
         assert_eq!(q.peek_time(), Some(3));
         let order: Vec<_> = std::iter::from_fn(|| q.pop()).collect();
         assert_eq!(order, vec![(3, 'c'), (3, 'd'), (5, 'a'), (5, 'b'), (5, 'e')]);
+    }
+
+    #[test]
+    fn slow_lane_run_and_heap_pop_in_one_order() {
+        // Pushes to both lanes, the slow ones often in increasing order (they join the run) and
+        // sometimes not (they go to its heap): the pop order is still (time, scheduling order).
+        let mut q = EventQueue::default();
+        let mut x = 99u64;
+        let (mut now, mut next_slow) = (0u64, 0u64);
+        let (mut popped, mut pushed) = (vec![], 0);
+        for i in 0..30_000u64 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            pushed += (x % 5 != 4) as usize;
+            match x % 5 {
+                0 | 1 => {
+                    next_slow = next_slow.max(now) + x % 7; // monotone: joins the run
+                    q.push_slow(next_slow, i);
+                }
+                2 => q.push_slow(now + x % 40, i), // anywhere: often the heap
+                3 => q.push(now + x % 20, i),
+                _ => {
+                    if let Some((t, ev)) = q.pop() {
+                        assert!(t >= now);
+                        now = t;
+                        popped.push((t, ev));
+                    }
+                }
+            }
+        }
+        assert!(q.slow.run.len() > 10 && !q.slow.heap.0.is_empty()); // both parts were used
+        while let Some(p) = q.pop() {
+            popped.push(p);
+        }
+        assert_eq!(popped.len(), pushed);
+        assert!(popped.windows(2).all(|w| w[0].0 < w[1].0 || (w[0].0 == w[1].0 && w[0].1 < w[1].1)));
     }
 
     #[test]

@@ -80,6 +80,15 @@ pub struct FlowControl {
     pub refresh_timer: TimerId,
 }
 
+/// A data frame on its way to a passive receiver (lazy delivery, `sim/switch.rs`): all that is
+/// left to do is count it at `at`, so its flow and size are kept and the frame itself is freed.
+#[derive(Clone, Copy, Debug)]
+pub struct Delivery {
+    pub at: Time,
+    pub flow: u32,
+    pub size: u32,
+}
+
 /// One direction of a full-duplex link: the output port of `node` towards `peer_node`.
 pub struct Port {
     pub node: NodeId,
@@ -102,9 +111,9 @@ pub struct Port {
     pub busy_until: Time,
     pub txdone_pending: bool,
     /// The peer is a host and the wire loses nothing: data frames of passive flows are delivered
-    /// without an `Arrive` event, from `deliveries` (arrival time, frame), in arrival order.
+    /// without an `Arrive` event, from `deliveries`, in arrival order.
     pub lazy_rx: bool,
-    pub deliveries: VecDeque<(Time, FrameId)>,
+    pub deliveries: VecDeque<Delivery>,
     pub pause: PauseState,
     /// Fires when a received pause runs out.
     pub pause_timer: TimerId,

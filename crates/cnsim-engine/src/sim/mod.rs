@@ -195,12 +195,18 @@ impl Sim {
                 return true;
             }
         }
-        let alive = self.frames.live() as u64 + self.limited;
-        if self.max_frames > 0 && alive > self.max_frames {
+        if self.max_frames > 0 && self.frames_alive() > self.max_frames {
             self.stopped_by = Some(format!("max_frames ({} frames alive)", self.max_frames));
             return true;
         }
         false
+    }
+
+    /// Frames that exist: in the arena, in limiter buffers, and on wires to passive receivers
+    /// (a lazy delivery keeps only the frame's flow and size).
+    fn frames_alive(&self) -> u64 {
+        let lazy: usize = self.ports.iter().map(|p| p.deliveries.len()).sum();
+        self.frames.live() as u64 + self.limited + lazy as u64
     }
 
     pub fn finished(&self) -> bool {

@@ -139,13 +139,13 @@ impl Sim {
         for p in &self.ports {
             p.qdisc.ids().for_each(&mut count);
             p.ctrl.iter().for_each(|&f| count(f));
-            p.deliveries.iter().for_each(|&(_, f)| count(f)); // on the wire to a host
         }
         self.queue.for_each(|ev| {
             if let Event::Arrive { frame, .. } = ev {
                 count(frame)
             }
         });
-        (data, fb, ctrl, ack, probe)
+        let lazy: usize = self.ports.iter().map(|p| p.deliveries.len()).sum(); // data frames on wires to hosts
+        (data + lazy as u64, fb, ctrl, ack, probe)
     }
 }

@@ -4,6 +4,7 @@
 use super::{Event, Sim};
 use crate::net::frame::{Dest, FrameId, FrameKind, NodeId, NONE};
 use crate::net::node::NodeKind;
+use crate::net::port::Delivery;
 use crate::protocols::red::{Verdict, ECN_CE, ECN_ECT0};
 use crate::protocols::sirens::LinkState;
 use crate::protocols::QueueView;
@@ -211,10 +212,12 @@ impl Sim {
         if p.lazy_rx && kind == FrameKind::Data && self.flows[flow as usize].passive_rx {
             // Lazy delivery: a passive receiver only counts, so the arrival needs no event; it is
             // applied at the port's next transmission or when counts are read (`deliver_due`).
-            if p.deliveries.front().is_some_and(|&(t, _)| t <= now) {
+            if p.deliveries.front().is_some_and(|d| d.at <= now) {
                 self.deliver_due(port, now);
             }
-            self.ports[port as usize].deliveries.push_back((at, fid));
+            // The frame itself is not needed any more: only its flow and size are counted.
+            self.ports[port as usize].deliveries.push_back(Delivery { at, flow, size });
+            self.frames.release(fid);
             self.queue.skip();
         } else {
             self.queue.push(at, Event::Arrive { port, frame: fid });
@@ -234,16 +237,13 @@ impl Sim {
     pub(super) fn deliver_due(&mut self, port: u32, t: Time) {
         let p = &mut self.ports[port as usize];
         let node = p.peer_node;
-        while let Some(&(at, fid)) = p.deliveries.front() {
-            if at > t {
+        while let Some(&d) = p.deliveries.front() {
+            if d.at > t {
                 break;
             }
             p.deliveries.pop_front();
-            let f = self.frames.get(fid);
-            let (flow, size) = (f.flow, f.size);
             // Passive flows only: the receiver is there and only counts (`on_host_arrive`).
-            Self::count_delivery(&mut self.flows[flow as usize], &mut self.c, node, size);
-            self.frames.release(fid);
+            Self::count_delivery(&mut self.flows[d.flow as usize], &mut self.c, node, d.size);
         }
     }
 
