@@ -210,6 +210,24 @@ impl<E: Copy> EventQueue<E> {
         }
         self.heap.pop().map(|e| (e.time, e.ev))
     }
+    /// Pop the next event if it is due by `end` (inclusive); one look at the lanes' heads for
+    /// what `peek_time` then `pop` would do.
+    #[inline(always)]
+    pub fn pop_due(&mut self, end: Time) -> Option<(Time, E)> {
+        if let Some(top) = self.heap.0.first() {
+            // The fast lane goes first unless the slow lane's head is earlier (or as early and older).
+            if self.slow_time > top.time || (self.slow_time == top.time && self.slow.first_key() > top.key()) {
+                if top.time > end {
+                    return None;
+                }
+                return self.heap.pop().map(|e| (e.time, e.ev));
+            }
+        }
+        if self.slow_time > end {
+            return None; // also when both lanes are empty (`slow_time` is then `Time::MAX`)
+        }
+        self.pop_slow()
+    }
     #[inline]
     fn pop_slow(&mut self) -> Option<(Time, E)> {
         let e = self.slow.pop()?;
@@ -284,8 +302,13 @@ mod tests {
         q.push_slow(3, 'd');
         q.push(5, 'e');
         assert_eq!(q.peek_time(), Some(3));
+        // `pop_due` pops in the same order, and nothing later than its bound.
+        assert_eq!((q.pop_due(2), q.len()), (None, 5));
+        let order: Vec<_> = std::iter::from_fn(|| q.pop_due(4)).collect();
+        assert_eq!(order, vec![(3, 'c'), (3, 'd')]);
         let order: Vec<_> = std::iter::from_fn(|| q.pop()).collect();
-        assert_eq!(order, vec![(3, 'c'), (3, 'd'), (5, 'a'), (5, 'b'), (5, 'e')]);
+        assert_eq!(order, vec![(5, 'a'), (5, 'b'), (5, 'e')]);
+        assert_eq!(q.pop_due(Time::MAX - 1), None);
     }
 
     #[test]

@@ -153,28 +153,34 @@ impl Sim {
         let end = t.min(self.duration);
         let mut n = 0u64;
         let mut chunk_done = false;
+        // Events this call may process: the chunk's and the run's limits, whichever comes first
+        // (`u64::MAX`: no limit). Reaching it is handled off the hot path, below.
+        let run_left = if self.max_events > 0 { self.max_events.saturating_sub(self.events) } else { u64::MAX };
+        let limit = run_left.min(if max_events > 0 { max_events } else { u64::MAX });
         let t0 = std::time::Instant::now();
         while self.stopped_by.is_none() {
             // Guards are read once every 2^16 events: cheap enough to leave on.
             if n & 0xFFFF == 0 && self.check_guards(t0) {
                 break;
             }
-            match self.queue.peek_time() {
-                Some(tn) if tn <= end => {}
-                _ => {
-                    self.now = self.now.max(end);
-                    break;
+            if n >= limit {
+                // A limit is reached: it stops the run (or ends the chunk) only if an event is due.
+                match self.queue.peek_time() {
+                    Some(tn) if tn <= end => {
+                        if n >= run_left {
+                            self.stopped_by = Some(format!("max_events ({})", self.max_events));
+                        } else {
+                            chunk_done = true;
+                        }
+                    }
+                    _ => self.now = self.now.max(end),
                 }
-            }
-            if self.max_events > 0 && self.events >= self.max_events {
-                self.stopped_by = Some(format!("max_events ({})", self.max_events));
                 break;
             }
-            if max_events > 0 && n >= max_events {
-                chunk_done = true;
+            let Some((time, ev)) = self.queue.pop_due(end) else {
+                self.now = self.now.max(end);
                 break;
-            }
-            let Some((time, ev)) = self.queue.pop() else { break };
+            };
             self.now = time;
             self.events += 1;
             n += 1;
