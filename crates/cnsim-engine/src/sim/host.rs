@@ -19,17 +19,32 @@ impl Sim {
         if now >= self.senders[s as usize].stop {
             return;
         }
-        let next = self.generate(s, now);
-        let snd = &mut self.senders[s as usize];
-        if !snd.release_pending && !snd.blocked && snd.next_allowed != STALLED {
-            if now >= snd.next_allowed {
-                self.release(s);
+        let snd = &self.senders[s as usize];
+        let next = if snd.buf.is_empty() && snd.buf_cap > 0 && !snd.release_pending && !snd.blocked && !snd.tcp && now >= snd.next_allowed {
+            // The frame would enter the empty buffer and leave it at once: it skips the buffer
+            // (the same as `generate` then `release`, without the round trip).
+            let next = self.count_generation(s, now);
+            if self.blocked_by_port(s) {
+                self.senders[s as usize].buf.push_back(now);
+                self.limited += 1;
             } else {
-                snd.release_pending = true;
-                let at = snd.next_allowed;
-                self.queue.push_slow(at, Event::Release { sender: s });
+                self.send(s, now);
             }
-        }
+            next
+        } else {
+            let next = self.generate(s, now);
+            let snd = &mut self.senders[s as usize];
+            if !snd.release_pending && !snd.blocked && snd.next_allowed != STALLED {
+                if now >= snd.next_allowed {
+                    self.release(s);
+                } else {
+                    snd.release_pending = true;
+                    let at = snd.next_allowed;
+                    self.queue.push_slow(at, Event::Release { sender: s });
+                }
+            }
+            next
+        };
         if let Some(next) = next {
             let snd = &mut self.senders[s as usize];
             if snd.release_pending && !snd.tcp {
@@ -44,10 +59,9 @@ impl Sim {
     /// drop it at the source when the buffer is full. Returns the next generation time, if any.
     #[inline(always)]
     fn generate(&mut self, s: u32, t: Time) -> Option<Time> {
+        let next = self.count_generation(s, t);
         let snd = &mut self.senders[s as usize];
         let copies = snd.flows.len() as u64;
-        snd.generated += 1;
-        self.c.data_generated += copies; // one per copy the sender will send
         if snd.buf.len() >= snd.buf_cap {
             snd.source_dropped += 1;
             self.c.data_source_dropped += copies;
@@ -59,7 +73,15 @@ impl Sim {
             snd.buf.push_back(t);
             self.limited += 1;
         }
+        next
+    }
+
+    /// Count sender `s`'s generation at `t`; returns the next generation time, if any.
+    #[inline(always)]
+    fn count_generation(&mut self, s: u32, t: Time) -> Option<Time> {
         let snd = &mut self.senders[s as usize];
+        snd.generated += 1;
+        self.c.data_generated += snd.flows.len() as u64; // one per copy the sender will send
         let next = t + snd.gen.next_gap(&mut snd.rng);
         (next < snd.stop).then_some(next)
     }
@@ -102,7 +124,18 @@ impl Sim {
 
     /// Would every copy find room in its first-hop queue? If not, wait for the port (a host
     /// blocks rather than drop: seed 002 §IV, "the source is eventually blocked").
+    #[inline]
     pub(super) fn blocked_by_port(&mut self, s: u32) -> bool {
+        let snd = &self.senders[s as usize];
+        // The common case first: one copy, and nothing waits at its port.
+        if snd.flows.len() == 1 && self.ports[self.flows[snd.flows.start as usize].first_port as usize].qdisc.is_empty() {
+            return false;
+        }
+        self.blocked_by_any_port(s)
+    }
+
+    #[inline(never)]
+    fn blocked_by_any_port(&mut self, s: u32) -> bool {
         let snd = &self.senders[s as usize];
         let copies = snd.flows.len() as u64;
         for f in snd.flows.clone() {
@@ -125,13 +158,20 @@ impl Sim {
         if self.senders[s as usize].tcp {
             return self.tcp_release(s);
         }
-        let now = self.now;
         if self.senders[s as usize].buf.is_empty() || self.blocked_by_port(s) {
             return;
         }
-        let snd = &mut self.senders[s as usize];
-        let Some(created) = snd.buf.pop_front() else { return };
+        let Some(created) = self.senders[s as usize].buf.pop_front() else { return };
         self.limited -= 1;
+        self.send(s, created);
+    }
+
+    /// One copy per flow of sender `s` of the frame made at `created` leaves now; the limiter
+    /// then waits for the rate its RPs allow.
+    #[inline(always)]
+    fn send(&mut self, s: u32, created: Time) {
+        let now = self.now;
+        let snd = &self.senders[s as usize];
         let (host, size, prio, flows, empty) = (snd.host, snd.frame, snd.prio, snd.flows.clone(), snd.buf.is_empty());
         let mut rate = f64::INFINITY;
         for f in flows {
