@@ -41,8 +41,17 @@ impl TrafficGen {
         }
     }
 
-    #[inline]
+    /// The gap to the next frame; constant rate inline, the random processes out of line.
+    #[inline(always)]
     pub fn next_gap(&mut self, rng: &mut Rng) -> Time {
+        match self {
+            TrafficGen::Cbr { gap } => *gap,
+            _ => self.next_random_gap(rng),
+        }
+    }
+
+    #[inline(never)]
+    fn next_random_gap(&mut self, rng: &mut Rng) -> Time {
         match self {
             TrafficGen::Cbr { gap } => *gap,
             TrafficGen::Poisson { mean_gap } => ps(rng.exp(*mean_gap)).max(1),

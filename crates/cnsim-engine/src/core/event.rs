@@ -188,7 +188,7 @@ impl<E: Copy> EventQueue<E> {
         self.seq += 1;
     }
     /// Like `push`, for an event of the slow lane (one per entity, far ahead: see the type's doc).
-    #[inline]
+    #[inline(always)]
     pub fn push_slow(&mut self, time: Time, ev: E) {
         let seq = self.tie();
         self.slow.push(Entry { time, seq, ev });
