@@ -124,7 +124,7 @@ impl Sim {
 
     /// Would every copy find room in its first-hop queue? If not, wait for the port (a host
     /// blocks rather than drop: seed 002 §IV, "the source is eventually blocked").
-    #[inline]
+    #[inline(always)]
     pub(super) fn blocked_by_port(&mut self, s: u32) -> bool {
         let snd = &self.senders[s as usize];
         // The common case first: one copy, and nothing waits at its port.
@@ -276,7 +276,16 @@ impl Sim {
         }
     }
 
+    /// Carry out an RP's timer action (most frames' action is none: inline, the rest out of line).
+    #[inline(always)]
     pub(super) fn apply_timer(&mut self, f: u32, act: TimerAction) {
+        if !matches!(act, TimerAction::None) {
+            self.apply_timer_action(f, act);
+        }
+    }
+
+    #[inline(never)]
+    fn apply_timer_action(&mut self, f: u32, act: TimerAction) {
         let id = self.flows[f as usize].timer;
         match act {
             TimerAction::None => {}

@@ -69,6 +69,7 @@ impl Sim {
 
     /// Offer a frame to an output port's queue; the port's CP samples data frames and its flow
     /// control accounts for what the queue holds.
+    #[inline(always)]
     fn enqueue(&mut self, port: u32, fid: FrameId) {
         let now = self.now;
         let (kind, prio, size) = {
@@ -212,11 +213,19 @@ impl Sim {
         if p.lazy_rx && kind == FrameKind::Data && self.flows[flow as usize].passive_rx {
             // Lazy delivery: a passive receiver only counts, so the arrival needs no event; it is
             // applied at the port's next transmission or when counts are read (`deliver_due`).
-            if p.deliveries.front().is_some_and(|d| d.at <= now) {
-                self.deliver_due(port, now);
+            // Usually one is due (the frame sent before the last one): counted here, inline.
+            if let Some(&d) = p.deliveries.front() {
+                if d.at <= now {
+                    p.deliveries.pop_front();
+                    Self::count_delivery(&mut self.flows[d.flow as usize], &mut self.c, p.peer_node, d.size);
+                    if p.deliveries.front().is_some_and(|d| d.at <= now) {
+                        self.deliver_due(port, now);
+                    }
+                }
             }
+            let p = &mut self.ports[port as usize];
             // The frame itself is not needed any more: only its flow and size are counted.
-            self.ports[port as usize].deliveries.push_back(Delivery { at, flow, size });
+            p.deliveries.push_back(Delivery { at, flow, size });
             self.frames.release(fid);
             self.queue.skip();
         } else {
@@ -234,6 +243,7 @@ impl Sim {
     }
 
     /// Apply the lazy deliveries of `port` that arrived by `t` (inclusive), in arrival order.
+    #[inline(never)]
     pub(super) fn deliver_due(&mut self, port: u32, t: Time) {
         let p = &mut self.ports[port as usize];
         let node = p.peer_node;
