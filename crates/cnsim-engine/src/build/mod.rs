@@ -254,7 +254,7 @@ impl Sim {
                         queue.push_slow(at, Event::Timer { id: t.app_timer, gen });
                     }
                 }
-                None => queue.push_slow(s.start, Event::AppTick { sender: i as u32 }),
+                None => queue.push_slow_run(s.start, Event::AppTick { sender: i as u32 }),
             }
         }
         // Lazy delivery (sim/switch.rs): decided once the slots are all in place.

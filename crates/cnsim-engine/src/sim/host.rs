@@ -50,7 +50,7 @@ impl Sim {
             if snd.release_pending && !snd.tcp {
                 snd.deferred = next; // the queued release will replay it (`catch_up`)
             } else {
-                self.queue.push_slow(next, Event::AppTick { sender: s });
+                self.queue.push_slow_run(next, Event::AppTick { sender: s });
             }
         }
     }
@@ -118,7 +118,7 @@ impl Sim {
         let snd = &mut self.senders[s as usize];
         if !snd.release_pending && snd.deferred != NOT_DEFERRED {
             let next = std::mem::replace(&mut snd.deferred, NOT_DEFERRED);
-            self.queue.push_slow(next, Event::AppTick { sender: s });
+            self.queue.push_slow_run(next, Event::AppTick { sender: s });
         }
     }
 
