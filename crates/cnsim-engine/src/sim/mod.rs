@@ -109,7 +109,7 @@ pub struct Sim {
     pub wall_used_ns: u64,
     /// Series memory limit in bytes (0 = none).
     pub max_series_bytes: u64,
-    /// Frames alive at once (arena + limiter buffers) before the run stops (0 = none).
+    /// Frames alive at once (arena + limiter buffers: `frames_alive`) before the run stops (0 = none).
     pub max_frames: u64,
     pub seed: u64,
     /// Size of a "frame" where amounts are given in frames (for reporting Qeq in frames).
@@ -208,11 +208,12 @@ impl Sim {
         false
     }
 
-    /// Frames that exist: in the arena, in limiter buffers, and on wires to passive receivers
-    /// (a lazy delivery keeps only the frame's flow and size).
+    /// Frames held: in the arena and in limiter buffers. A frame on its way to a passive receiver
+    /// (lazy delivery) is a 16-byte record, no longer a frame, and is not counted: a wire holds at
+    /// most its delay ÷ the frame time of them, whatever the input (and a sum over every port
+    /// here would cost a large fabric a scan of all its ports every 2^16 events).
     fn frames_alive(&self) -> u64 {
-        let lazy: usize = self.ports.iter().map(|p| p.deliveries.len()).sum();
-        self.frames.live() as u64 + self.limited + lazy as u64
+        self.frames.live() as u64 + self.limited
     }
 
     pub fn finished(&self) -> bool {
