@@ -13,7 +13,8 @@ use crate::net::port::Port;
 use crate::net::routing;
 use crate::scenario::*;
 use crate::traffic::TrafficGen;
-use std::collections::{HashMap, HashSet, VecDeque};
+use crate::core::ring::Ring;
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
 /// What the traffic needs from routing: unicast pairs to check (with the span to blame), every
@@ -234,7 +235,7 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
                 start: start.saturating_add(phase),
                 stop,
                 // Never pre-sized by the input: the buffer grows only as frames wait.
-                buf: VecDeque::with_capacity((fs.limiter.buffer as usize).min(1024)),
+                buf: Ring::with_capacity((fs.limiter.buffer as usize).min(1024)),
                 buf_cap: fs.limiter.buffer as usize,
                 next_allowed: 0,
                 pace_rate: f64::NAN,

@@ -102,7 +102,7 @@ impl<E: Copy> Heap<E> {
 /// in-order push to the heap until it is popped. The lane pops the smaller head, so its order is
 /// the heap's.
 struct SlowLane<E> {
-    run: std::collections::VecDeque<Entry<E>>,
+    run: super::ring::Ring<Entry<E>>,
     heap: Heap<E>,
 }
 
@@ -155,7 +155,7 @@ pub struct EventQueue<E> {
     seq: u64,
 }
 
-impl<E> Default for EventQueue<E> {
+impl<E: Copy> Default for EventQueue<E> {
     fn default() -> Self {
         EventQueue { heap: Heap(Vec::new()), slow: SlowLane { run: Default::default(), heap: Heap(Vec::new()) }, tie_key: 0, slow_time: Time::MAX, seq: 0 }
     }
@@ -254,7 +254,7 @@ impl<E: Copy> EventQueue<E> {
     }
     /// Visit every pending event (for accounting; not on the hot path).
     pub fn for_each(&self, mut f: impl FnMut(E)) {
-        self.heap.0.iter().chain(&self.slow.run).chain(&self.slow.heap.0).for_each(|e| f(e.ev));
+        self.heap.0.iter().chain(self.slow.run.iter()).chain(&self.slow.heap.0).for_each(|e| f(e.ev));
     }
 }
 

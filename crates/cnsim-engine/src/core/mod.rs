@@ -3,6 +3,7 @@
 
 pub mod arena;
 pub mod event;
+pub mod ring;
 pub mod rng;
 pub mod stats;
 pub mod time;

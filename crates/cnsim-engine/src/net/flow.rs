@@ -9,7 +9,7 @@ use crate::core::timer::TimerId;
 use crate::protocols::tcp::{TcpReceiver, TcpSender};
 use crate::protocols::Rp;
 use crate::traffic::TrafficGen;
-use std::collections::VecDeque;
+use crate::core::ring::Ring;
 use std::ops::Range;
 
 /// A traffic source and the rate limiter in front of its copies (one sender per flow, or one per
@@ -25,7 +25,7 @@ pub struct Sender {
     pub start: Time,
     pub stop: Time,
     /// Creation times of frames waiting in the limiter.
-    pub buf: VecDeque<Time>,
+    pub buf: Ring<Time>,
     pub buf_cap: usize,
     pub next_allowed: Time,
     /// The gap between frames at the limiting rate, cached: the rate changes about once per

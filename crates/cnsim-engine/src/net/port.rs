@@ -9,6 +9,7 @@ use crate::core::timer::TimerId;
 use crate::protocols::pause::PauseGen;
 use crate::protocols::sirens::LinkMeter;
 use crate::protocols::{Aqm, Cp};
+use crate::core::ring::Ring;
 use std::collections::VecDeque;
 
 /// Counters of one output queue (whole run; `c_w0` holds the values at window start).
@@ -113,7 +114,7 @@ pub struct Port {
     /// The peer is a host and the wire loses nothing: data frames of passive flows are delivered
     /// without an `Arrive` event, from `deliveries`, in arrival order.
     pub lazy_rx: bool,
-    pub deliveries: VecDeque<Delivery>,
+    pub deliveries: Ring<Delivery>,
     pub pause: PauseState,
     /// Fires when a received pause runs out.
     pub pause_timer: TimerId,

@@ -6,7 +6,7 @@
 
 use super::frame::FrameId;
 use crate::units::Amount;
-use std::collections::VecDeque;
+use crate::core::ring::Ring;
 
 #[derive(Clone, Copy, Debug)]
 struct Entry {
@@ -18,7 +18,7 @@ struct Entry {
 /// One drop-tail FIFO.
 #[derive(Debug)]
 pub struct Fifo {
-    q: VecDeque<Entry>,
+    q: Ring<Entry>,
     bytes: u64,
 }
 
@@ -26,7 +26,7 @@ impl Fifo {
     fn new(capacity: Amount, frame: u64) -> Self {
         // Pre-size for the usual case, never by an input that could be huge.
         let frames = (capacity.bytes(frame) / frame.max(1)).min(1024);
-        Fifo { q: VecDeque::with_capacity(frames as usize), bytes: 0 }
+        Fifo { q: Ring::with_capacity(frames as usize), bytes: 0 }
     }
     #[inline]
     fn fits(&self, cap: Amount, size: u32) -> bool {
