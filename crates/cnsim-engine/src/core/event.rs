@@ -215,12 +215,7 @@ impl<E: Copy> EventQueue<E> {
     }
     #[inline]
     pub fn pop(&mut self) -> Option<(Time, E)> {
-        let Some(top) = self.heap.0.first() else { return self.pop_slow() };
-        // The slow lane goes first only when its head is earlier (or as early and older).
-        if self.slow_time <= top.time && self.slow.first_key() < top.key() {
-            return self.pop_slow();
-        }
-        self.heap.pop().map(|e| (e.time, e.ev))
+        self.pop_due(Time::MAX)
     }
     /// Pop the next event if it is due by `end` (inclusive); one look at the lanes' heads for
     /// what `peek_time` then `pop` would do.

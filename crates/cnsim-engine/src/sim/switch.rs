@@ -213,7 +213,8 @@ impl Sim {
         if p.lazy_rx && kind == FrameKind::Data && self.flows[flow as usize].passive_rx {
             // Lazy delivery: a passive receiver only counts, so the arrival needs no event; it is
             // applied at the port's next transmission or when counts are read (`deliver_due`).
-            // Usually one is due (the frame sent before the last one): counted here, inline.
+            // Usually one is due (the frame sent before the last one): counted here, inline; the
+            // loop (`deliver_due`) only for more. Inlining the loop itself measured +1.5 % instructions.
             if let Some(&d) = p.deliveries.front() {
                 if d.at <= now {
                     p.deliveries.pop_front();
