@@ -45,6 +45,28 @@ pub struct Sender {
     pub source_dropped: u64,
 }
 
+impl Sender {
+    /// Count a generation at `t`; the next generation time, if the source makes one before `stop`.
+    #[inline(always)]
+    pub fn count_generation(&mut self, t: Time) -> Option<Time> {
+        self.generated += 1;
+        let next = t + self.gen.next_gap(&mut self.rng);
+        (next < self.stop).then_some(next)
+    }
+
+    /// The frame made at `t` enters the limiter's buffer; false when the buffer is full (the frame
+    /// is dropped at the source and counted here).
+    #[inline(always)]
+    pub fn admit(&mut self, t: Time) -> bool {
+        if self.buf.len() >= self.buf_cap {
+            self.source_dropped += 1;
+            return false;
+        }
+        self.buf.push_back(t);
+        true
+    }
+}
+
 /// A source's session: every flow (copy) one `[[flow]]` table makes from one source — all the
 /// receivers of a multicast or multiple-unicast session, however its copies are paced. Its rate is
 /// CR = min over the copies' RPs (seed 000 §3), time-weighted over the window.

@@ -193,6 +193,26 @@ impl McastCc {
     }
 }
 
+/// What an RP answers when its limiter has sent a frame (`Rp::on_sent`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sent {
+    /// What to do with the RP's timer.
+    pub timer: TimerAction,
+    /// The limiter's rate (bit/s) while it limits (0 while a BCN STOP holds it), else None.
+    pub limit: Option<f64>,
+    /// The rate moved (QCN: at the end of a byte-counter cycle, or the limiter went away).
+    pub rate_changed: bool,
+    /// A probe is due (`Rp::take_probe` makes it).
+    pub probe_due: bool,
+}
+
+impl Sent {
+    #[inline(always)]
+    fn qcn(r: &ReactionPoint, timer: TimerAction, before: f64) -> Sent {
+        Sent { timer, limit: r.active.then_some(r.cr), rate_changed: r.cr != before, probe_due: r.prober.is_due() }
+    }
+}
+
 /// The reaction point of one flow: the rate controller of its source's rate limiter.
 pub enum Rp {
     Qcn(ReactionPoint),
@@ -259,13 +279,31 @@ impl Rp {
     }
 
     /// The limiter sent a frame of `len` bytes; `queue_empty` says whether frames still wait.
+    /// Everything the sender needs to know next comes back from this one dispatch (it runs for
+    /// every frame a limited source sends).
     #[inline]
-    pub fn on_sent(&mut self, len: u32, queue_empty: bool, rng: &mut Rng) -> TimerAction {
+    pub fn on_sent(&mut self, len: u32, queue_empty: bool, rng: &mut Rng) -> Sent {
         match self {
-            Rp::Qcn(r) => r.on_frame_sent(len, queue_empty, rng),
-            Rp::Eqcn(r, e) => Self::released(r.on_frame_sent(len, queue_empty, rng), e),
-            Rp::Bcn(b) => b.on_sent(queue_empty),
-            Rp::Ecm(e) => e.on_sent(queue_empty),
+            Rp::Qcn(r) => {
+                let before = r.cr;
+                let timer = r.on_frame_sent(len, queue_empty, rng);
+                Sent::qcn(r, timer, before)
+            }
+            Rp::Eqcn(r, e) => {
+                let before = r.cr;
+                let timer = Self::released(r.on_frame_sent(len, queue_empty, rng), e);
+                Sent::qcn(r, timer, before)
+            }
+            Rp::Bcn(b) => {
+                let before = b.rate;
+                let timer = b.on_sent(queue_empty);
+                Sent { timer, limit: b.limit(), rate_changed: b.rate != before, probe_due: false }
+            }
+            Rp::Ecm(e) => {
+                let before = e.rate;
+                let timer = e.on_sent(queue_empty);
+                Sent { timer, limit: e.limit(), rate_changed: e.rate != before, probe_due: false }
+            }
         }
     }
 
@@ -403,5 +441,32 @@ mod tests {
         // That CNM was generated: now Qold = 45 000.
         let cnm = Cnm::read(&cp.on_data(&plain, true, view(45_000), 1, 0, 0).unwrap()).unwrap();
         assert_eq!(cnm.qntz_fb, 2);
+    }
+
+    /// `Rp::on_sent` answers the sender's per-frame questions (timer, limit, rate moved, probe
+    /// due) in one call; each answer checked against QCN's byte counter by hand.
+    #[test]
+    fn on_sent_answers_per_frame() {
+        const G: f64 = 1e9;
+        let p = qcn::RpParams { jitter: false, probe: qcn::ProbeMode::Cp, ..qcn::RpParams::standard(G) };
+        let mut rp = Rp::Qcn(ReactionPoint::new(p));
+        let mut rng = Rng::stream(0, "t", "rp");
+        let idle = Sent { timer: TimerAction::None, limit: None, rate_changed: false, probe_due: false };
+        assert_eq!(rp.on_sent(1500, false, &mut rng), idle, "no limiter before a CNM");
+        let Rp::Qcn(r) = &mut rp else { unreachable!() };
+        r.prober.on_cnm(5);
+        r.on_cnm(63, 0); // CR = G · 65/128, byte counter reset to BC_LIMIT = 150 000 B
+        let cut = G * 65.0 / 128.0;
+        // 100 frames of 1500 B bring the counter to 0: no cycle ends, the rate holds.
+        for _ in 0..100 {
+            let s = rp.on_sent(1500, false, &mut rng);
+            assert_eq!(s, Sent { limit: Some(cut), ..idle });
+        }
+        // The 101st ends the first cycle: fast recovery, CR = (CR + TR) / 2, and a probe is due
+        // to CP 5 (`ProbeMode::Cp`).
+        let s = rp.on_sent(1500, false, &mut rng);
+        assert_eq!(s, Sent { timer: TimerAction::None, limit: Some((cut + G) / 2.0), rate_changed: true, probe_due: true });
+        assert!(rp.take_probe(1, Dest::Node(2), 0, 0, 0).is_some());
+        assert!(!rp.on_sent(1500, false, &mut rng).probe_due, "the probe was taken");
     }
 }

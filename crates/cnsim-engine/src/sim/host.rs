@@ -61,17 +61,14 @@ impl Sim {
     fn generate(&mut self, s: u32, t: Time) -> Option<Time> {
         let next = self.count_generation(s, t);
         let snd = &mut self.senders[s as usize];
-        let copies = snd.flows.len() as u64;
-        if snd.buf.len() >= snd.buf_cap {
-            snd.source_dropped += 1;
-            self.c.data_source_dropped += copies;
+        if snd.admit(t) {
+            self.limited += 1;
+        } else {
+            self.c.data_source_dropped += snd.flows.len() as u64;
             if self.tap.is_some() {
                 let (host, flow) = (snd.host, if snd.flows.is_empty() { NONE } else { snd.flows.start });
                 self.tap_drop_at(t, host, NONE, None, flow, crate::tap::trace::LIMITER_BUFFER);
             }
-        } else {
-            snd.buf.push_back(t);
-            self.limited += 1;
         }
         next
     }
@@ -80,10 +77,8 @@ impl Sim {
     #[inline(always)]
     fn count_generation(&mut self, s: u32, t: Time) -> Option<Time> {
         let snd = &mut self.senders[s as usize];
-        snd.generated += 1;
         self.c.data_generated += snd.flows.len() as u64; // one per copy the sender will send
-        let next = t + snd.gen.next_gap(&mut snd.rng);
-        (next < snd.stop).then_some(next)
+        snd.count_generation(t)
     }
 
     /// Replay sender `s`'s deferred generations up to `t` (inclusive: a frame made at the instant
@@ -91,10 +86,28 @@ impl Sim {
     /// buffer and before the counts are read.
     #[inline]
     pub(super) fn catch_up(&mut self, s: u32, t: Time) {
-        while self.senders[s as usize].deferred <= t {
-            let at = std::mem::replace(&mut self.senders[s as usize].deferred, NOT_DEFERRED);
-            if let Some(next) = self.generate(s, at) {
-                self.senders[s as usize].deferred = next;
+        if self.tap.is_some() {
+            // The trace records each drop at the limiter: `generate`, one call per frame.
+            while self.senders[s as usize].deferred <= t {
+                let at = std::mem::replace(&mut self.senders[s as usize].deferred, NOT_DEFERRED);
+                if let Some(next) = self.generate(s, at) {
+                    self.senders[s as usize].deferred = next;
+                }
+            }
+            return;
+        }
+        // `generate` without the trace, the sender looked up once: a throttled source replays
+        // about one generation per release, so this runs for most of its frames.
+        let snd = &mut self.senders[s as usize];
+        let copies = snd.flows.len() as u64;
+        while snd.deferred <= t {
+            let at = snd.deferred;
+            self.c.data_generated += copies;
+            snd.deferred = snd.count_generation(at).unwrap_or(NOT_DEFERRED);
+            if snd.admit(at) {
+                self.limited += 1;
+            } else {
+                self.c.data_source_dropped += copies;
             }
         }
     }
@@ -191,18 +204,16 @@ impl Sim {
             self.forward(host, fid, NONE);
             let fl = &mut self.flows[f as usize];
             if let Some(rp) = &mut fl.rp {
-                let before = rp.rate();
-                let act = rp.on_sent(size, empty, &mut fl.rp_rng);
-                if let Some(r) = rp.limit() {
+                let sent = rp.on_sent(size, empty, &mut fl.rp_rng);
+                if let Some(r) = sent.limit {
                     rate = rate.min(r);
                 }
-                let changed = rp.rate() != before; // CR moves only at the end of a byte-counter cycle
-                let probe = rp.take_probe(host, fl.dst, f, prio, now);
-                self.apply_timer(f, act);
+                let probe = if sent.probe_due { rp.take_probe(host, fl.dst, f, prio, now) } else { None };
+                self.apply_timer(f, sent.timer);
                 if let Some(p) = probe {
                     self.send_probe(host, p);
                 }
-                if changed {
+                if sent.rate_changed {
                     self.note_rate(f);
                 }
             }

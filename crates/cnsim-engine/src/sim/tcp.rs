@@ -52,17 +52,14 @@ impl Sim {
         let now = self.now;
         let fl = &mut self.flows[f as usize];
         let Some(rp) = &mut fl.rp else { return };
-        let before = rp.rate();
         // A TCP source always has more to send: its limiter is never idle while TCP runs.
-        let act = rp.on_sent(size, false, &mut fl.rp_rng);
-        let limit = rp.limit();
-        let changed = rp.rate() != before;
-        self.apply_timer(f, act);
-        if changed {
+        let sent = rp.on_sent(size, false, &mut fl.rp_rng);
+        self.apply_timer(f, sent.timer);
+        if sent.rate_changed {
             self.note_rate(f);
         }
         let snd = &mut self.senders[s as usize];
-        snd.next_allowed = match limit {
+        snd.next_allowed = match sent.limit {
             None => now,
             Some(r) if r > 0.0 => now + crate::core::time::pace_time(size as u64, r),
             Some(_) => super::host::STALLED,

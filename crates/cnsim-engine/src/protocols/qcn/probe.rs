@@ -186,6 +186,11 @@ impl Prober {
             ProbeMode::Cp | ProbeMode::SubPath => self.target != NONE,
         };
     }
+    /// A probe is due (`take` would return one).
+    #[inline]
+    pub fn is_due(&self) -> bool {
+        self.due
+    }
     /// The probe to send now, if one is due.
     pub fn take(&mut self) -> Option<Probe> {
         if !std::mem::take(&mut self.due) {
