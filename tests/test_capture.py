@@ -151,3 +151,15 @@ def test_trace_follows_eqcn_representatives_and_limiters():
     # Every flow's first representative change follows its first CNM.
     for flow, rows in rep.groupby("flow", observed=True):
         assert rows["t_s"].min() >= received[received["flow"] == flow]["t_s"].min()
+
+
+def test_trace_records_every_limiter_drop_and_changes_no_count():
+    # Limiter buffers of 4 frames overflow while QCN throttles: generations replayed lazily
+    # behind a queued release must reach the trace one by one, as the counts see them.
+    short = {**SHORT, "flow.0.limiter.buffer": "4"}
+    traced, plain = cnsim.run(DUMBBELL, set=short, trace="drop"), cnsim.run(DUMBBELL, set=short)
+    drops = traced.trace[traced.trace["reason"] == "limiter_buffer"]
+    per_flow = drops.groupby("flow").size().to_dict()
+    assert len(drops) == traced.stats["frames"]["data_source_dropped"] > 0
+    assert per_flow == {f["name"]: f["source_dropped"] for f in traced.stats["flows"]}
+    assert traced.stats["flows"] == plain.stats["flows"] and traced.stats["frames"] == plain.stats["frames"]

@@ -66,11 +66,18 @@ impl Sim {
         } else {
             self.c.data_source_dropped += snd.flows.len() as u64;
             if self.tap.is_some() {
-                let (host, flow) = (snd.host, if snd.flows.is_empty() { NONE } else { snd.flows.start });
-                self.tap_drop_at(t, host, NONE, None, flow, crate::tap::trace::LIMITER_BUFFER);
+                self.tap_limiter_drop(s, t);
             }
         }
         next
+    }
+
+    /// The trace records a frame of sender `s` made at `t` and dropped at its full limiter.
+    #[inline(never)]
+    fn tap_limiter_drop(&mut self, s: u32, t: Time) {
+        let snd = &self.senders[s as usize];
+        let (host, flow) = (snd.host, if snd.flows.is_empty() { NONE } else { snd.flows.start });
+        self.tap_drop_at(t, host, NONE, None, flow, crate::tap::trace::LIMITER_BUFFER);
     }
 
     /// Count sender `s`'s generation at `t`; returns the next generation time, if any.
@@ -86,19 +93,9 @@ impl Sim {
     /// buffer and before the counts are read.
     #[inline]
     pub(super) fn catch_up(&mut self, s: u32, t: Time) {
-        if self.tap.is_some() {
-            // The trace records each drop at the limiter: `generate`, one call per frame.
-            while self.senders[s as usize].deferred <= t {
-                let at = std::mem::replace(&mut self.senders[s as usize].deferred, NOT_DEFERRED);
-                if let Some(next) = self.generate(s, at) {
-                    self.senders[s as usize].deferred = next;
-                }
-            }
-            return;
-        }
-        // `generate` without the trace, the sender looked up once: a throttled source replays
-        // about one generation per release, so this runs for most of its frames.
-        let snd = &mut self.senders[s as usize];
+        // `generate` for each due generation, the sender looked up once (again only after a
+        // traced drop): a throttled source replays about one generation per release.
+        let mut snd = &mut self.senders[s as usize];
         let copies = snd.flows.len() as u64;
         while snd.deferred <= t {
             let at = snd.deferred;
@@ -108,6 +105,10 @@ impl Sim {
                 self.limited += 1;
             } else {
                 self.c.data_source_dropped += copies;
+                if self.tap.is_some() {
+                    self.tap_limiter_drop(s, at);
+                    snd = &mut self.senders[s as usize];
+                }
             }
         }
     }
