@@ -67,7 +67,7 @@ def test_dask_gives_the_local_pools_table(dask_client, tmp_path):
 
 
 def test_dask_missing_is_a_clear_error(monkeypatch):
-    from cnsim.reproduce.runner import import_distributed
+    from cnsim.execution import import_distributed
 
     monkeypatch.setitem(sys.modules, "dask.distributed", None)
     with pytest.raises(ImportError, match=r"pip install 'cnsim\[dask\]'"):

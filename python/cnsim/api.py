@@ -52,7 +52,8 @@ def _source(scenario: Scenario) -> tuple[str, str]:
         raise ScenarioError(f"{path}: {exc.strerror}") from None
 
 
-def _value_text(value: object) -> str:
+def value_text(value: object) -> str:
+    """An override value as the engine reads it (booleans as TOML true/false)."""
     return ("true" if value else "false") if isinstance(value, bool) else str(value)
 
 
@@ -64,7 +65,7 @@ def _overrides(set: Overrides, label: str = "") -> list[tuple[str, str]]:
     if set is None:
         return []
     if isinstance(set, Mapping):
-        return [(str(k), _value_text(v)) for k, v in set.items()]
+        return [(str(k), value_text(v)) for k, v in set.items()]
     if isinstance(set, str):
         set = [set]
     pairs = []
@@ -156,9 +157,9 @@ def run(
         if mode == "bar":
             _drive_with_progress(sim, path)
         elif mode == "plain":
-            _drive(sim, _plain_progress(sim, path))
+            drive(sim, _plain_progress(sim, path))
         else:
-            _drive(sim, lambda: None)
+            drive(sim, lambda: None)
     except KeyboardInterrupt:
         sim.stop("interrupted")
         raise
@@ -237,7 +238,7 @@ def _plain_progress(sim, label: str, step: float = 0.1):
     return update
 
 
-def _drive(sim, after_chunk) -> None:
+def drive(sim, after_chunk) -> None:
     """Advance `sim` to its end in slices of simulated time, calling `after_chunk` after each."""
     duration = sim.duration_ps
     step = max(1, -(-duration // CHUNKS))
@@ -267,4 +268,4 @@ def _drive_with_progress(sim, label: str) -> None:
             rate = sim.events / max(time.perf_counter() - start, 1e-9)
             bar.update(task, completed=sim.now_ps / 1e12, rate=f"{rate:,.0f} events/s")
 
-        _drive(sim, update)
+        drive(sim, update)

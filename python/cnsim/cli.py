@@ -298,7 +298,7 @@ def bench(sources: list[int], qcn: bool, both: bool, duration: float, case: str,
 def _bench_suite(size: str, reps: int, only: tuple[str, ...], compare: Path | None, out_json: Path | None,
                  as_json: bool) -> None:
     from . import benchsuite
-    from .sweep import _write_atomic
+    from .sweep import write_atomic
 
     if out_json is not None and out_json.exists():  # checked before the run; never overwrite a user's file
         raise click.BadParameter(f"{out_json} exists; choose a new file", param_hint="--out")
@@ -309,7 +309,7 @@ def _bench_suite(size: str, reps: int, only: tuple[str, ...], compare: Path | No
         raise click.ClickException(str(e)) from None
     text = json.dumps(rows, indent=2)
     if out_json is not None:
-        _write_atomic(out_json, text + "\n")
+        write_atomic(out_json, text + "\n")
     click.echo(text if as_json else benchsuite.table(rows))
 
 
@@ -394,7 +394,7 @@ def sweep(scenario: Path | None, grid: dict, zipped: dict, sets, seeds: int, job
 
 
 def _dask_client(address: str):
-    from .reproduce.runner import import_distributed
+    from .execution import import_distributed
 
     try:
         distributed = import_distributed()
@@ -463,12 +463,13 @@ def _mean_std(values) -> str:
 @click.argument("experiment", required=False)
 @click.option("--list", "list_", is_flag=True, help="List the experiments that can be reproduced.")
 @click.option("-o", "--out", type=click.Path(path_type=Path), help="Output directory [out/<experiment>].")
-@click.option("--seeds", type=click.IntRange(1),
-              help="Seeds per configuration [mliki2016-*: 10, the open-choice re-runs at most 5; jiang2007-bcn: 5].")
+@click.option("--seeds", type=click.IntRange(2),
+              help="Seeds per configuration, at least 2 (no verdict rests on one run) [mliki2016-*: 10, others: 5; "
+                   "--quick: 3].")
 @click.option("--jobs", type=click.IntRange(1), help="Worker processes [all cores].")
 @click.option("--dask", "dask_address", metavar="tcp://HOST:PORT",
               help="Run on the Dask cluster of this scheduler instead of local processes.")
-@click.option("--quick", is_flag=True, help="Short runs, one seed: a smoke test of the whole pipeline.")
+@click.option("--quick", is_flag=True, help="Short runs, 3 seeds: a smoke test of the whole pipeline.")
 def reproduce(experiment: str | None, list_: bool, out: Path | None, seeds: int | None, jobs: int | None,
               dask_address: str | None, quick: bool) -> None:
     """Re-run a seed paper's experiment and write its report next to the paper's numbers.
@@ -481,10 +482,10 @@ def reproduce(experiment: str | None, list_: bool, out: Path | None, seeds: int 
     from . import reproduce as rep
 
     if list_ or not experiment:
-        for name, title in rep.TITLES.items():
+        for name, title in rep.titles().items():
             click.echo(f"{name:24} {title}")
         return
-    if experiment not in rep.TITLES:
+    if experiment not in rep.REGISTRY:
         raise click.BadParameter(f"unknown experiment {experiment!r}; see --list", param_hint="EXPERIMENT")
     t0 = time.monotonic()
     client = _dask_client(dask_address) if dask_address else None

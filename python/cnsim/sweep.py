@@ -7,7 +7,7 @@
 
 Each run is shipped to its worker as plain data — the scenario's TOML *text*, its path label, the
 list of (key, value) overrides and the seed — and comes back as a flat row of scalars; the
-execution itself is `cnsim.reproduce.runner.execute` (the one place to change the backend: a
+execution itself is `cnsim.execution.execute` (the one place to change the backend: a
 local process pool, or a Dask cluster). With an output directory, finished runs are kept in a
 result store (`out/runs/<key>.json`) as they complete, so an interrupted sweep resumes where it
 stopped.
@@ -28,7 +28,7 @@ from pathlib import Path
 import pandas as pd
 
 from . import _args
-from .api import Overrides, Scenario, _overrides, _source, _value_text
+from .api import Overrides, Scenario, _overrides, _source, value_text
 from .metrics import DEFINITIONS, MAIN_CP_METRICS, seed_metrics, summarize
 
 PARQUET = "sweep.parquet"
@@ -123,7 +123,7 @@ def _sweep(scenario, grid, seeds, jobs, progress, out, set, client, retry_failed
         axis = list(zip(*zvalues))
         points = [(*p, *z) for p in points for z in axis]
         keys = [*keys, *zkeys]
-    point_sets = [base + [(k, _value_text(v)) for k, v in zip(keys, point)] for point in points]
+    point_sets = [base + [(k, value_text(v)) for k, v in zip(keys, point)] for point in points]
     errors, report = validate_points(text, label, [ps[len(base):] for ps in point_sets], base)
     if report:  # said before anything runs; those runs fail at once, the others go on
         print(f"cnsim sweep: {report}", file=sys.stderr)
@@ -131,7 +131,7 @@ def _sweep(scenario, grid, seeds, jobs, progress, out, set, client, retry_failed
     keep = _keep(keep) if out is not None else ()
     tasks = [(text, label, ps, seed, keep) for ps in point_sets for seed in seeds]
     invalid = {i: _error_row(errors[i // len(seeds)]) for i in range(len(tasks)) if errors[i // len(seeds)]}
-    labels = [(dict(zip(keys, map(_value_text, point))), seed) for point, seed in runs]
+    labels = [(dict(zip(keys, map(value_text, point))), seed) for point, seed in runs]
     if out is not None:
         check_sweep_dir(out, "sweep")
 
@@ -152,7 +152,7 @@ def _sweep(scenario, grid, seeds, jobs, progress, out, set, client, retry_failed
         results, counts = execute_stored(run_one, tasks, store, run_keys, labels=labels, jobs=jobs, client=client,
                                          progress=progress, title=title, retry_failed=retry_failed, invalid=invalid,
                                          keep=kept)
-        rows = [{**dict(zip(keys, map(_value_text, point))), "seed": seed, **_as_row(r)}
+        rows = [{**dict(zip(keys, map(value_text, point))), "seed": seed, **_as_row(r)}
                 for (point, seed), r in zip(runs, results)]
         df = pd.DataFrame(rows, columns=_columns(keys, rows))
         df = add_unit_columns(df, keys)
@@ -249,7 +249,7 @@ def execute_stored(fn, tasks: list, store: Store | None, run_keys: list[str] | N
     of a task known to fail (an invalid grid value): it is stored as such and not run.
     """
     from .identity import build_id
-    from .reproduce.runner import RunProgress, dask_slots, execute  # lazily: cnsim.reproduce is heavier
+    from .execution import RunProgress, dask_slots, execute  # lazily: cnsim.reproduce is heavier
 
     build = build_id()
     run_keys = run_keys or []
@@ -393,7 +393,7 @@ class Store:
             "finished_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
             "pid": os.getpid(),
         }
-        _write_atomic(self.path(key), json.dumps(record, indent=1))
+        write_atomic(self.path(key), json.dumps(record, indent=1))
 
     def write_jobs(self, kind: str, label: str, keys: list[str], labels: list, run_keys: list[str]) -> None:
         from .identity import build_id
@@ -405,7 +405,7 @@ class Store:
             "grid_keys": keys,
             "runs": [{"key": k, "point": point, "seed": seed} for (point, seed), k in zip(labels, run_keys)],
         }
-        _write_atomic(self.out / JOBS, json.dumps(jobs, indent=1))
+        write_atomic(self.out / JOBS, json.dumps(jobs, indent=1))
 
 
 def _read_jobs(out: Path) -> dict:
@@ -461,7 +461,7 @@ def code_mismatch(out: str | Path) -> tuple[str, str] | None:
     return None if theirs == build_id() else (theirs, build_id())
 
 
-def _write_atomic(path: Path, text: str) -> None:
+def write_atomic(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
     try:
@@ -502,10 +502,10 @@ def run_one(task: tuple) -> dict:
     keep = task[4] if len(task) > 4 else ()
     try:
         from . import _core
-        from .api import _drive
+        from .api import drive
 
         sim = _core.Simulation(text, label, overrides, seed)
-        _drive(sim, lambda: None)
+        drive(sim, lambda: None)
         stats = json.loads(sim.stats_json())
         summary = summarize(stats)
     except Exception as exc:
@@ -566,7 +566,7 @@ def write_parquet(df: pd.DataFrame, path: Path, keys: Sequence[str] = ()) -> Pat
     table = df.copy()
     for key in keys:
         if table[key].dtype == object and len({type(v) for v in table[key]}) > 1:
-            table[key] = table[key].map(_value_text)
+            table[key] = table[key].map(value_text)
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
     try:
         table.to_parquet(tmp, index=False)
