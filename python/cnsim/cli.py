@@ -508,17 +508,18 @@ def reproduce(experiment: str | None, list_: bool, out: Path | None, seeds: int 
               help="Keep the rows where EXPR holds (pandas query syntax; quote keys with backticks: "
                    "'`cp.qcn.qeq [frames]` >= 50 and seed < 3').")
 @click.option("--by", metavar="COL,...",
-              help="Aggregate over seeds per group of these columns: mean and 95 %% CI (default with --agg: the grid keys).")
-@click.option("--agg", is_flag=True, help="Aggregate over seeds per grid point (mean, 95 %% CI, n).")
+              help="Aggregate over seeds per group of these columns: mean and 95 % CI (default with --agg: the grid keys).")
+@click.option("--agg", is_flag=True, help="Aggregate over seeds per grid point (mean, 95 % CI, n).")
 @click.option("--metrics", metavar="M,...", help="Only these metrics (default: all).")
 @click.option("--csv", "csv_path", type=click.Path(dir_okay=False, path_type=Path), help="Write the table as CSV.")
 @click.option("--parquet", "parquet_path", type=click.Path(dir_okay=False, path_type=Path), help="Write the table as Parquet.")
-@click.option("--plot", "plot_metric", metavar="METRIC", help="Draw METRIC (mean ± 95 %% CI over seeds) over --x.")
+@click.option("--plot", "plot_metric", metavar="METRIC", help="Draw METRIC (mean ± 95 % CI over seeds) over --x.")
 @click.option("--x", "x", metavar="KEY", help="The swept parameter on the x axis (its numeric 'KEY [UNIT]' column is used).")
 @click.option("--hue", metavar="KEY", help="One line per value of KEY.")
 @click.option("-o", "--out", "fig_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Figure file for --plot [METRIC.png].")
-def results(paths, where, by, agg, metrics, csv_path, parquet_path, plot_metric, x, hue, fig_path) -> None:
+@click.option("--force", is_flag=True, help="Replace existing --csv, --parquet or --out files.")
+def results(paths, where, by, agg, metrics, csv_path, parquet_path, plot_metric, x, hue, fig_path, force) -> None:
     """List, filter, aggregate, export and plot the results in run and sweep directories.
 
     PATHS are `cnsim run` or `cnsim sweep` output directories, or folders holding them. Without
@@ -526,28 +527,55 @@ def results(paths, where, by, agg, metrics, csv_path, parquet_path, plot_metric,
     """
     from . import query
 
-    df = query.load(paths)
+    if plot_metric and not fig_path:
+        fig_path = Path(f"{plot_metric}.png")
+    for path, option in ((csv_path, "--csv"), (parquet_path, "--parquet"), (fig_path, "--out")):
+        if path is not None and path.exists() and not force:  # checked before any work
+            raise click.BadParameter(f"{path} exists: cnsim does not replace a file it may not have written "
+                                     "(choose another name, or --force)", param_hint=option)
+    try:
+        df = query.load(paths)
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from None
     grid = df.attrs.get("grid", [])
     if where:
         try:
             df = df.query(where)
         except Exception as exc:  # pandas raises many kinds for a bad expression
             raise click.BadParameter(f"{where!r}: {exc}", param_hint="--where") from None
-    wanted = [m.strip() for m in metrics.split(",")] if metrics else None
+    known = query.metric_columns(df)
+    wanted = None
+    if metrics:
+        wanted = list(dict.fromkeys(m.strip() for m in metrics.split(",") if m.strip()))
+        bad = [m for m in wanted if m not in known]
+        if bad:
+            raise click.BadParameter(f"{', '.join(map(repr, bad))}: no such metric here; metrics are {', '.join(known)}",
+                                     param_hint="--metrics")
     if plot_metric:
+        if plot_metric not in known:
+            raise click.BadParameter(f"{plot_metric!r} is not a metric here; metrics are {', '.join(known)}",
+                                     param_hint="--plot")
+        if not _has_values(df, plot_metric):
+            raise click.BadParameter(f"{plot_metric!r} has no value in these results: nothing to draw",
+                                     param_hint="--plot")
         if not x:
             if len(grid) != 1:
                 raise click.UsageError("--plot needs --x KEY (the swept parameter on the x axis)")
             x = grid[0]
-        path = fig_path or Path(f"{plot_metric}.png")
-        query.plot(df, plot_metric, x, hue, path)
-        click.echo(f"wrote {path}")
+        try:
+            query.plot(df, plot_metric, x, hue, fig_path)
+        except ValueError as exc:
+            raise click.UsageError(str(exc)) from None
+        click.echo(f"wrote {fig_path}")
         return
     keys = [c.strip() for c in by.split(",")] if by else (grid if agg else None)
     if keys is not None:
-        table = query.aggregate(df, keys, wanted)
+        try:
+            table = query.aggregate(df, keys, wanted)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--by") from None
     else:
-        table = df if wanted is None else df[[c for c in df.columns if c not in query.metric_columns(df)] + wanted]
+        table = df if wanted is None else df[[c for c in df.columns if c not in known] + wanted]
     if csv_path:
         table.to_csv(csv_path, index=False)
         click.echo(f"wrote {csv_path}", err=True)
@@ -559,6 +587,13 @@ def results(paths, where, by, agg, metrics, csv_path, parquet_path, plot_metric,
 
         with pd.option_context("display.max_rows", 60, "display.max_columns", 30, "display.width", 200):
             click.echo(table.to_string(index=False))
+
+
+def _has_values(df, column: str) -> bool:
+    """Whether `column` holds at least one number (a figure of it would not be empty)."""
+    import pandas as pd
+
+    return bool(pd.to_numeric(df[column], errors="coerce").notna().any())
 
 
 @cli.command("wireshark-plugin")

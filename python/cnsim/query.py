@@ -5,14 +5,17 @@
     agg = query.aggregate(df, by=["cp.qcn.qeq [frames]"])   # mean and 95 % CI over seeds
     query.plot(df, "feedback_rate_pct", x="cp.qcn.qeq [frames]", path="fb.png")
 
-A directory is a sweep (its `sweep.parquet`), a run (`summary.json`: one row of the run's summary
-metrics) or a folder holding such directories at any depth; rows from several get a `source`
-column. `aggregate` counts only runs without error; the CI is Student's t 95 % half-width
-(t₀.₉₇₅,ₙ₋₁ · s / √n; NaN for one seed).
+A directory is a sweep (its `sweep.parquet`), a reproduction (`cnsim reproduce`: its
+`results.parquet`, one row per run with a column per metric, `METRIC.PART` for parts other than
+"all"), a run (`summary.json`: one row of the run's summary metrics) or a folder holding such
+directories at any depth; rows from several get a `source` column. A directory that holds none of
+these is skipped with a warning. `aggregate` counts only runs without error; the CI is Student's t
+95 % half-width (t₀.₉₇₅,ₙ₋₁ · s / √n; NaN for one seed).
 """
 
 import json
 import math
+import warnings
 from pathlib import Path
 
 import pandas as pd
@@ -23,29 +26,24 @@ NOT_METRICS = {"seed", "events", "error", "stopped_by", "source", "scenario"}
 
 
 def load(paths) -> pd.DataFrame:
-    """One row per run of the sweep and run directories under `paths` (see module doc).
-    `df.attrs["grid"]` lists the grid keys of the sweeps found."""
+    """One row per run of the sweep, reproduction and run directories under `paths` (see module
+    doc). `df.attrs["grid"]` lists the grid keys of the sweeps found (and the configuration
+    columns of the reproductions)."""
     if isinstance(paths, str | Path):
         paths = [paths]
     frames, grid = [], []
     for path in map(Path, paths):
         found = _directories(path)
         if not found:
-            raise FileNotFoundError(f"{path}: no cnsim run or sweep directory (summary.json or sweep.parquet) there")
+            warnings.warn(f"{path}: skipped, no cnsim run, sweep or reproduction directory (summary.json, "
+                          "sweep.parquet or results.parquet) there", stacklevel=2)
         for kind, d in found:
-            if kind == "sweep":
-                df = pd.read_parquet(d / "sweep.parquet")
-                for key in _grid_keys(d):
-                    if key not in grid:
-                        grid.append(key)
-            else:
-                doc = json.loads((d / "summary.json").read_text(encoding="utf-8"))
-                stats = doc["stats"]
-                df = pd.DataFrame([{"scenario": stats.get("scenario"), "seed": stats.get("seed"),
-                                    **seed_metrics(doc["summary"]), "events": stats.get("events"),
-                                    "stopped_by": stats.get("stopped_by"), "error": None}])
+            df, keys = _READERS[kind](d)
+            grid += [k for k in keys if k not in grid]
             df.insert(0, "source", str(d))
             frames.append(df)
+    if not frames:
+        raise FileNotFoundError(f"{', '.join(map(str, paths))}: no cnsim results there")
     out = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
     if out["source"].nunique() == 1:
         out = out.drop(columns="source")
@@ -53,11 +51,81 @@ def load(paths) -> pd.DataFrame:
     return out
 
 
-def _directories(path: Path) -> list[tuple[str, Path]]:
+def _read_json(path: Path) -> dict:
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise ValueError(f"{path}: not a readable cnsim file ({exc})") from None
+    if not isinstance(doc, dict):
+        raise ValueError(f"{path}: not a cnsim file (expected a JSON object)")
+    return doc
+
+
+def _read_parquet(path: Path) -> pd.DataFrame:
+    try:
+        return pd.read_parquet(path)
+    except Exception as exc:  # pyarrow raises several kinds for a damaged file
+        raise ValueError(f"{path}: not a readable Parquet file ({exc})") from None
+
+
+def _read_sweep(d: Path) -> tuple[pd.DataFrame, list[str]]:
+    return _read_parquet(d / "sweep.parquet"), _grid_keys(d)
+
+
+def _read_run(d: Path) -> tuple[pd.DataFrame, list[str]]:
+    doc = _read_json(d / "summary.json")
+    stats, summary = doc.get("stats"), doc.get("summary")
+    if not isinstance(stats, dict) or not isinstance(summary, dict):
+        raise ValueError(f"{d / 'summary.json'}: not a cnsim run summary (no 'stats' and 'summary')")
+    return pd.DataFrame([{"scenario": stats.get("scenario"), "seed": stats.get("seed"), **seed_metrics(summary),
+                          "events": stats.get("events"), "stopped_by": stats.get("stopped_by"), "error": None}]), []
+
+
+def _read_reproduction(d: Path) -> tuple[pd.DataFrame, list[str]]:
+    """A reproduction's long results.parquet as one row per run: the configuration columns, seed,
+    and a column per metric (`METRIC.PART` for parts other than "all")."""
+    long = _read_parquet(d / "results.parquet")
+    keys = [c for c in long.columns if c not in ("seed", "part", "metric", "value")]
+    if long.empty or not {"seed", "part", "metric", "value"} <= set(long.columns):
+        return pd.DataFrame(columns=keys + ["seed", "error"]), keys
+    name = long["metric"].where(long["part"] == "all", long["metric"] + "." + long["part"].astype(str))
+    wide = (long.assign(column=name).pivot_table(index=keys + ["seed"], columns="column", values="value",
+                                                 aggfunc="first", dropna=False, observed=True)
+            .reset_index())
+    wide.columns.name = None
+    wide["error"] = None
+    return wide, keys
+
+
+_READERS = {"sweep": _read_sweep, "reproduction": _read_reproduction, "run": _read_run}
+
+
+def _kind(path: Path) -> str | None:
+    """What cnsim directory `path` is (None: not one)."""
     if (path / "sweep.parquet").is_file():
-        return [("sweep", path)]
+        return "sweep"
+    if (path / "results.parquet").is_file() and ((path / "verdicts.json").is_file() or (path / "summary.json").is_file()):
+        return "reproduction"
     if (path / "summary.json").is_file():
-        return [("run", path)]
+        return "run"
+    return None
+
+
+def _directories(path: Path) -> list[tuple[str, Path]]:
+    """The result directories at or below `path`; a summary.json that is no run's is skipped with
+    a warning (a sweep's or reproduction's own folders are not searched)."""
+    kind = _kind(path)
+    if kind == "run":
+        try:
+            doc = _read_json(path / "summary.json")
+        except ValueError as exc:
+            warnings.warn(f"skipped: {exc}", stacklevel=3)
+            return []
+        if not isinstance(doc.get("stats"), dict):
+            warnings.warn(f"{path}: skipped, not a cnsim result (its summary.json is not a run's)", stacklevel=3)
+            return []
+    if kind is not None:
+        return [(kind, path)]
     found = []
     if path.is_dir():
         for child in sorted(p for p in path.iterdir() if p.is_dir() and not p.name.startswith(".")):
