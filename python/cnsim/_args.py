@@ -6,6 +6,9 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 MAX_SEED = 2**63 - 1
+# Runs one sweep (or reproduction) may hold: its task list, labels and store index are built before
+# the first run, at a few hundred bytes each; 200 000 runs is days of simulation on any machine.
+MAX_RUNS = 200_000
 
 
 def integer(value, name: str, *, low: int = 0, high: int | None = None) -> int:
@@ -29,10 +32,14 @@ def jobs(value) -> int | None:
 def seeds(value) -> list[int]:
     """An int N (seeds 1..N) or an iterable of seeds."""
     if isinstance(value, int) and not isinstance(value, bool):
-        return list(range(1, integer(value, "seeds", low=1) + 1))
+        return list(range(1, integer(value, "seeds", low=1, high=MAX_RUNS) + 1))
     if isinstance(value, str | bytes | Mapping) or not isinstance(value, Iterable):
         raise TypeError(f"seeds: expected a number of seeds or a list of seeds, got {value!r}")
-    out = [seed(s, "seeds[]") for s in value]
+    out = []
+    for s in value:
+        if len(out) == MAX_RUNS:
+            raise ValueError(f"seeds: more than {MAX_RUNS} seeds")
+        out.append(seed(s, "seeds[]"))
     if not out:
         raise ValueError("seeds: expected at least one seed")
     return out

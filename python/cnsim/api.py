@@ -147,7 +147,13 @@ def run(
         seed = _args.seed(seed)
     if out is not None:
         check_output(_args.path(out, "out"), force=force)
-    sim = _core.Simulation(text, path, _overrides(set, path), seed)
+    overrides = _overrides(set, path)
+    sim = _core.Simulation(text, path, overrides, seed)
+    if LOG.isEnabledFor(logging.DEBUG):  # -vv: what exactly runs
+        from .identity import build_id
+
+        LOG.debug("%s: cnsim %s; overrides %s; %.6f s simulated", path, build_id(),
+                  ", ".join(f"{k}={v}" for k, v in overrides) or "none", sim.duration_ps / 1e12)
     for message in sim.warnings():
         warnings.warn(message, ScenarioWarning, stacklevel=2)
     taps = _enable_taps(sim, pcap, trace)
@@ -167,6 +173,7 @@ def run(
     result = Result.from_simulation(sim)
     LOG.info("%s: seed %s, %s events in %.3f s wall (%s events/s)", path, result.stats.get("seed"),
              f"{sim.events:,}", wall, f"{sim.events / max(wall, 1e-9):,.0f}")
+    LOG.debug("%s: frames %s; stopped by %s", path, result.stats.get("frames"), result.stats.get("stopped_by"))
     _collect_taps(sim, result, taps)
     if out is not None:
         result.write(out, figures=figures, force=force)
@@ -249,23 +256,33 @@ def drive(sim, after_chunk) -> None:
         after_chunk()
 
 
+def _short(name: str, width: int = 16) -> str:
+    """`name` cut to `width` characters (…) so that a progress bar keeps to one 80-column line."""
+    return name if len(name) <= width else name[: width - 1] + "…"
+
+
 def _drive_with_progress(sim, label: str) -> None:
+    """A bar that fits 80 columns: name, bar, percentage, simulated time, events/s, elapsed and ETA."""
     from rich.console import Console
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import (BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn,
+                               TimeRemainingColumn)
 
     columns = (
         TextColumn("{task.description}"),
-        BarColumn(),
-        TextColumn("{task.completed:.3f}/{task.total:.3f} s simulated"),
+        BarColumn(bar_width=12),
+        TaskProgressColumn(),
+        TextColumn("{task.completed:.3g}/{task.total:.3g} s"),
         TextColumn("{task.fields[rate]}"),
         TimeElapsedColumn(),
+        TextColumn("eta"),
+        TimeRemainingColumn(),
     )
     start = time.perf_counter()
     with Progress(*columns, console=Console(stderr=True)) as bar:
-        task = bar.add_task(Path(label).name, total=sim.duration_ps / 1e12, rate="")
+        task = bar.add_task(_short(Path(label).name), total=sim.duration_ps / 1e12, rate="")
 
         def update() -> None:
             rate = sim.events / max(time.perf_counter() - start, 1e-9)
-            bar.update(task, completed=sim.now_ps / 1e12, rate=f"{rate:,.0f} events/s")
+            bar.update(task, completed=sim.now_ps / 1e12, rate=f"{rate / 1e6:.2g} M ev/s")
 
         drive(sim, update)

@@ -384,11 +384,12 @@ def sweep(scenario: Path | None, grid: dict, zipped: dict, sets, seeds: int, job
     client = _dask_client(dask_address) if dask_address else None
     try:
         kept = () if "none" in keep else (keep or ("tables",))
-        df, counts = _sweep(scenario, grid, seeds, jobs, None, out, sets, client, retry_failed, zipped, kept)
+        df, counts = _sweep(scenario, grid, seeds, jobs, False if quiet() else None, out, sets, client, retry_failed,
+                            zipped, kept)
     finally:
         if client is not None:
             client.close()
-    _print_sweep(df, [*grid, *zipped], out / PARQUET, counts)
+    _print_sweep(df, [*grid, *zipped], out / PARQUET, counts, errors_only=quiet())
     if df["error"].notna().any():
         click.get_current_context().exit(1)
 
@@ -424,11 +425,18 @@ def _print_status(out: Path) -> None:
                    "results of other code are not reused (counted as missing): running the sweep again recomputes them")
 
 
-def _print_sweep(df, keys: list[str], path: Path, counts: dict | None = None) -> None:
+def _print_sweep(df, keys: list[str], path: Path, counts: dict | None = None, errors_only: bool = False) -> None:
+    """The sweep's table (mean ± std-dev per grid point), failures, early stops and the file
+    written; with `errors_only` (-q) only the failures, on stderr."""
     from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
 
+    failed = df[df["error"].notna()]
+    if errors_only:
+        for message, count in failed["error"].value_counts(sort=False).items():
+            click.echo(f"error: {count} run(s) failed: {message}", err=True)
+        return
     metrics = ("feedback_rate_pct", "loss_rate_pct", "cr_std_mbps")
     table = Table(*keys, "seeds", *metrics, box=None)
     groups = df.groupby(keys, sort=False, dropna=False) if keys else [((), df)]
@@ -439,7 +447,6 @@ def _print_sweep(df, keys: list[str], path: Path, counts: dict | None = None) ->
         table.add_row(*(escape(str(v)) for v in (point if isinstance(point, tuple) else (point,))), n, *cells)
     console = Console()
     console.print(table)
-    failed = df[df["error"].notna()]
     for message, count in failed["error"].value_counts(sort=False).items():
         console.print(f"[red]{count} run(s) failed:[/] {escape(message)}", highlight=False)
     stopped = df[df["stopped_by"].notna()]

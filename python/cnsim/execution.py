@@ -155,8 +155,8 @@ def dask_slots(client) -> int:
 
 
 class RunProgress:
-    """A rich progress bar over runs on stderr: done/running/failed counts, runs per minute,
-    elapsed, ETA.
+    """A rich progress bar over runs on stderr, one line of at most 80 columns: done ✓ / running ▶ /
+    failed ✗ counts, runs per minute, ETA.
 
     A no-op unless `show`. Use as a context manager; `start()` shows it (idempotent), `advance()`
     counts a finished run. `slots` is how many runs execute at once (worker processes, or Dask
@@ -182,22 +182,21 @@ class RunProgress:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
         from rich.progress import TimeRemainingColumn
 
-        self._bar = Progress(
+        self._bar = Progress(  # one line of at most 80 columns
             TextColumn("{task.description}"),
-            BarColumn(bar_width=24),
+            BarColumn(bar_width=10),
             MofNCompleteColumn(),
-            TextColumn(
-                "[green]{task.fields[ok]} done[/], [cyan]{task.fields[running]} running[/], "
-                "[red]{task.fields[failed]} failed[/]"
-            ),
+            TextColumn("[green]{task.fields[ok]}✓[/] [cyan]{task.fields[running]}▶[/] [red]{task.fields[failed]}✗[/]"),
             _RunsPerMinuteColumn(),
-            TimeElapsedColumn(),
+            TextColumn("eta"),
             TimeRemainingColumn(),
             console=Console(stderr=True),
             transient=self.transient,
         )
         self._bar.start()
-        self._task = self._bar.add_task(self.label, total=self.total, ok=0, failed=0, running=self.running)
+        from .api import _short
+
+        self._task = self._bar.add_task(_short(self.label, 18), total=self.total, ok=0, failed=0, running=self.running)
 
     def advance(self, ok: bool = True) -> None:
         if ok:
@@ -227,6 +226,6 @@ def _RunsPerMinuteColumn():
         def render(self, task) -> Text:
             elapsed = task.elapsed or 0.0
             rate = task.completed / elapsed * 60 if elapsed > 0 else 0.0
-            return Text(f"{rate:,.{0 if rate >= 10 else 1}f} runs/min", style="progress.data.speed")
+            return Text(f"{rate:,.{0 if rate >= 10 else 1}f}/min", style="progress.data.speed")
 
     return RunsPerMinute()

@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import logging
 import os
 import sys
 import time
@@ -39,6 +40,9 @@ JOBS = "sweep.json"  # out/sweep.json: the sweep's runs (to count the missing on
 LOCK = ".cnsim-sweep.lock"  # flock'ed while a sweep writes into the directory
 GLOBAL_METRICS = [d["metric"] for d in DEFINITIONS if d["scope"] == "global"]
 MAX_REPORTED = 20  # invalid grid values listed in one error
+
+
+LOG = logging.getLogger("cnsim")
 
 
 class DirectoryLocked(OSError):
@@ -111,7 +115,7 @@ def _sweep(scenario, grid, seeds, jobs, progress, out, set, client, retry_failed
     out = None if out is None else _args.path(out, "out")
     _core.check(text, label, base)  # the scenario itself first: one clear error
 
-    points = list(itertools.product(*values))
+    axis = None
     if zipped:
         zkeys, zvalues = _grid_values(zipped)
         if len({len(v) for v in zvalues}) != 1:
@@ -121,6 +125,11 @@ def _sweep(scenario, grid, seeds, jobs, progress, out, set, client, retry_failed
         if both:
             raise ValueError(f"--zip: {both[0]!r} is also a --grid key")
         axis = list(zip(*zvalues))
+    count_runs(values, len(axis) if axis else 1, len(seeds))  # before anything is expanded
+    check_grid_keys(text, label, base, keys, values, "--grid")
+    points = list(itertools.product(*values))
+    if axis:
+        check_grid_keys(text, label, base, zkeys, zvalues, "--zip")
         points = [(*p, *z) for p in points for z in axis]
         keys = [*keys, *zkeys]
     point_sets = [base + [(k, value_text(v)) for k, v in zip(keys, point)] for point in points]
@@ -180,8 +189,45 @@ def _grid_values(grid) -> tuple[list[str], list[list]]:
     return keys, values
 
 
-def validate_points(text: str, label: str, points: list[list[tuple[str, str]]], base=()) -> tuple[list, str]:
-    """Check every grid point (its (key, value) overrides, on top of `base`) with the engine.
+def count_runs(values: list[list], zipped: int, seeds: int) -> int:
+    """The number of runs of a grid (its value lists) × `zipped` points × `seeds`; ValueError past
+    `_args.MAX_RUNS`, said before anything is expanded."""
+    n = zipped * seeds
+    for v in values:
+        n *= len(v)
+    if n > _args.MAX_RUNS:
+        shape = " × ".join([*(str(len(v)) for v in values), *([str(zipped)] if zipped > 1 else []), f"{seeds} seeds"])
+        raise ValueError(f"sweep: {n} runs ({shape}) is more than the {_args.MAX_RUNS} one sweep may hold: "
+                         "split it into several sweeps")
+    return n
+
+
+def check_grid_keys(text: str, label: str, base, keys: list[str], values: list[list], flag: str) -> None:
+    """A grid key whose every value is refused alone is a wrong key (e.g. misspelled): ValueError
+    naming `flag`, before any run. (Single bad values are reported by `validate_points` and only
+    their runs fail.)"""
+    from . import _core
+
+    for key, vals in zip(keys, values):
+        message = None
+        for v in vals[:3]:  # a wrong key is refused for every value; three tell it from bad values
+            try:
+                _core.check(text, label, [*base, (key, value_text(v))])
+                break
+            except _core.ScenarioError as exc:
+                message = str(exc)
+        else:
+            raise ValueError(f"{flag} {key}: {relabel(message, flag)}")
+
+
+def relabel(message: str, flag: str) -> str:
+    """An engine error about an override, naming the option it came from (the engine says --set)."""
+    return message.replace("with --set:", f"with {flag}:")
+
+
+def validate_points(text: str, label: str, points: list[list[tuple[str, str]]], base=(), flag: str = "--grid") -> tuple[list, str]:
+    """Check every grid point (its (key, value) overrides, on top of `base`) with the engine;
+    messages name `flag` as the option the values came from.
 
     Returns (the error message of each point or None, a report naming every bad key=value — or
     combination, when each value is fine alone — with its reason; "" when all are valid)."""
@@ -191,7 +237,7 @@ def validate_points(text: str, label: str, points: list[list[tuple[str, str]]], 
         try:
             _core.check(text, label, [*base, *overrides])
         except _core.ScenarioError as exc:
-            return str(exc)
+            return relabel(str(exc), flag)
         return None
 
     single: dict[tuple[str, str], str | None] = {}
@@ -279,6 +325,10 @@ def execute_stored(fn, tasks: list, store: Store | None, run_keys: list[str] | N
                     result = exc
         results[i] = result
         ok = isinstance(result, dict) and result["error"] is None
+        LOG.info("%s seed %s: %s", labels[i][0], labels[i][1], "done" if ok else
+                 f"failed: {result['error'] if isinstance(result, dict) else result}")
+        if run_keys:
+            LOG.debug("stored as %s", run_keys[i])
         if store is not None and isinstance(result, dict):  # a lost worker is not a result: re-run it next time
             store.write(run_keys[i], result, *labels[i])
         bar.advance(ok=ok)

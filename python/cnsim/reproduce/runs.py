@@ -137,7 +137,7 @@ def stored_runs(name: str, out: Path, fn: Callable[[tuple], dict], tasks: list[t
 
     jobs = _args.jobs(jobs)
     for text, label, overrides, *_ in {(t[2], tuple(t[3])): t[1:] for t in tasks}.values():  # before any run
-        problems = validate_points(text, label, [overrides])[1]
+        problems = validate_points(text, label, [overrides], flag="the reproduction's overrides")[1]
         if problems:
             raise ValueError(f"{name}: {problems}")
     kind = f"reproduce {name}"

@@ -24,7 +24,7 @@ pub struct Source<'a> {
 impl Source<'_> {
     /// An error at a byte span of the parsed text, or at the file when there is no span.
     pub fn err(&self, span: Option<Range<usize>>, msg: impl fmt::Display) -> ScenarioError {
-        let msg = msg.to_string().replace('\n', " ");
+        let msg = user_words(&msg.to_string().replace('\n', " "));
         let Some(span) = span else {
             return ScenarioError(format!("{}: {}", self.path, msg));
         };
@@ -72,5 +72,50 @@ impl Source<'_> {
             offset += line.len();
         }
         self.err(None, msg)
+    }
+}
+
+/// The deserializer's words for the scenario's tables, in a user's: "expected struct QcnCpSpec"
+/// names a Rust type the user never sees; the scenario calls it a table.
+fn user_words(msg: &str) -> String {
+    let mut out = String::with_capacity(msg.len());
+    let mut rest = msg;
+    while let Some(at) = rest.find("expected ") {
+        let (head, tail) = rest.split_at(at + "expected ".len());
+        out.push_str(head);
+        let word_end = |s: &str| s.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(s.len());
+        if let Some(t) = tail.strip_prefix("struct ") {
+            out.push_str("a table (e.g. `{}` or a [section] of its own)");
+            rest = &t[word_end(t)..];
+        } else if let Some(t) = tail.strip_prefix("enum ") {
+            out.push_str("one of the forms docs/scenarios.md lists for this key");
+            rest = &t[word_end(t)..];
+        } else if let Some(t) = tail.strip_prefix("a map") {
+            out.push_str("a table");
+            rest = t;
+        } else if let Some(t) = tail.strip_prefix("a sequence") {
+            out.push_str("a list");
+            rest = t;
+        } else {
+            rest = tail;
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::user_words;
+
+    #[test]
+    fn type_names_become_the_scenario_s_words() {
+        assert_eq!(
+            user_words("invalid type: boolean `true`, expected struct QcnCpSpec"),
+            "invalid type: boolean `true`, expected a table (e.g. `{}` or a [section] of its own)"
+        );
+        assert_eq!(user_words("invalid type: string \"x\", expected a sequence"), "invalid type: string \"x\", expected a list");
+        assert_eq!(user_words("expected enum RpSlot here"), "expected one of the forms docs/scenarios.md lists for this key here");
+        assert_eq!(user_words("unknown field `qqeq`, expected one of `qeq`, `w`"), "unknown field `qqeq`, expected one of `qeq`, `w`");
     }
 }
