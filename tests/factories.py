@@ -48,3 +48,10 @@ def stats(rps=(), queues=(), flows=(), window=None, window_s=5.0):
         "window": {k: 0 for k in COUNTS if not k.endswith("_in_flight")} | (window or {}),  # no in-flight counts
         "rps": list(rps), "queues": list(queues), "flows": list(flows),
     }  # fmt: skip
+
+
+def port(name, pause_sent=3, pause_received=0, paused_s=0.001):
+    return {
+        "name": name, "node": name.split(">")[0], "pause_sent": pause_sent, "pause_received": pause_received,
+        "paused_s": [paused_s] * 8, "paused_s_window": [paused_s] * 8, "xoff_sent": 2, "xon_sent": 1,
+    }  # fmt: skip

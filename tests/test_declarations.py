@@ -34,7 +34,7 @@ def test_every_stat_is_declared(path):
 
 def test_pause_ports_are_declared_and_flattened():
     res = cnsim.run(ROOT / "scenarios/examples/incast-pause.toml", set=SHORT, figures=False, progress=False)
-    frame = res.stats_frame()
+    frame = res.stats_frame
     ports = frame[frame.scope == "ports"]
     assert not ports.empty and ports["unit"].notna().all()
     assert set(ports[ports.metric == "paused_s"].element) == set(range(8))  # one row per priority

@@ -26,6 +26,11 @@ def _missing(made: dict, real: dict, where: str) -> list[str]:
     return out
 
 
+def test_port_entries_exist():
+    real = cnsim.run("scenarios/examples/incast-pause.toml").stats
+    assert _missing(factories.port("SW>H1"), real["ports"][0], "ports") == []
+
+
 def test_top_level_time_and_counters_exist(real):
     made = factories.stats(window={"cnm_sent": 3})
     assert _missing(made, real, "stats") == []

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from cnsim.metrics import DEFINITIONS, jain, seed_metrics, summarize
-from factories import flow, queue, rp, stats
+from factories import flow, port, queue, rp, stats
 
 
 def test_jain_index():
@@ -97,12 +97,14 @@ def test_every_metric_is_defined_with_a_window():
         queues=[queue("SW1>SW2", True, 30.0, 25.0, 10)],
         flows=[flow("S1", {"R1": 1})],
     )
+    s["ports"] = [port("SW1>SW2")]
     summary = summarize(s)
     defined = {(d["scope"], d["metric"]) for d in DEFINITIONS}
     assert all(d["window"] in summary["window"] for d in DEFINITIONS)
     produced = {("global", k) for k in summary["global"]}
     produced |= {("rp", k) for r in summary["rps"].values() for k in r}
     produced |= {("queue", k) for q in summary["queues"].values() for k in q}
+    produced |= {("port", k) for p in summary["ports"].values() for k in p}
     for f in summary["flows"].values():
         produced |= {("flow", k) for k in f if k != "receivers"}
         produced |= {("receiver", k) for r in f["receivers"].values() for k in r}
@@ -113,10 +115,9 @@ def test_every_metric_is_defined_with_a_window():
 def test_seed_metrics_row():
     s = stats(rps=[rp("S1", 100, 5, 4.0), rp("S2", 100, 15)], window={"data_injected": 100})
     row = seed_metrics(summarize(s))
-    # every global metric (metrics.py's table order), then the main CP's queue metrics
-    assert list(row) == [d["metric"] for d in DEFINITIONS if d["scope"] == "global"] + [
-        "q_mean_frames", "q_std_frames", "q_dev_from_qeq_frames",
-    ]  # fmt: skip
+    # every global metric (metrics.py's table order), the main CP's queue metrics among them
+    assert list(row) == [d["metric"] for d in DEFINITIONS if d["scope"] == "global"]
+    assert list(row)[-3:] == ["q_mean_frames", "q_std_frames", "q_dev_from_qeq_frames"]
     assert row["jain_cr"] == 1 and row["cr_std_mbps"] == pytest.approx(10)
     assert row["feedback_rate_pct"] == 0 and row["q_mean_frames"] is None
 

@@ -32,6 +32,10 @@ TSRESOL_NS = 9  # pcapng if_tsresol: 10^-9 s
 EPB_ORIGINAL_LENGTH = 24  # offset of an Enhanced Packet Block's original length (pcapng §4.3)
 
 
+MAX_SNAPLEN = 262_144              # the largest snapshot length pcap tools use
+MAX_CAPTURE_BYTES = 10**15         # a bound any file system can hold (1 PB)
+
+
 @dataclass
 class CaptureSpec:
     """What to capture: a filter (see module doc), a snap length and a bound on the file's size."""
@@ -39,6 +43,12 @@ class CaptureSpec:
     filter: str = ""
     snaplen: int = SNAPLEN
     max_bytes: int = 0  # 0 = no bound
+
+    def __post_init__(self):  # checked here, not as an OverflowError inside the engine
+        from . import _args
+
+        _args.integer(self.snaplen, "pcap snaplen", low=64, high=MAX_SNAPLEN)
+        _args.integer(self.max_bytes, "pcap max_bytes", low=0, high=MAX_CAPTURE_BYTES)
 
     @classmethod
     def of(cls, value) -> "CaptureSpec | None":

@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from . import api
-from .metrics import MAIN_CP_METRICS, seed_metrics
+from .metrics import seed_metrics
 
 SCENARIO = click.argument("scenario", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 SETS = click.option(
@@ -23,6 +23,9 @@ SETS = click.option(
     metavar="KEY=VALUE",
     help="Override a scenario key, e.g. --set 'cp.qcn.qeq=25 frames' (repeatable).",
 )
+
+
+
 
 
 class _Count(click.ParamType):
@@ -41,6 +44,27 @@ class _Count(click.ParamType):
         self.fail(f"{value!r} is not a whole number ≥ 1", param, ctx)
 
 
+class _Finite(click.ParamType):
+    """A finite number in (low, high]: NaN and infinity are refused by name of the option, as are
+    values the engine could not hold (`high`)."""
+
+    name = "number"
+
+    def __init__(self, low: float = 0.0, high: float = 1e12):
+        self.low, self.high = low, high
+
+    def convert(self, value, param, ctx):
+        try:
+            x = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a number", param, ctx)
+        if x != x or x in (float("inf"), float("-inf")):
+            self.fail(f"{value!r} is not a finite number", param, ctx)
+        if not self.low < x <= self.high:
+            self.fail(f"{value!r} is not in ({self.low:g}, {self.high:g}]", param, ctx)
+        return x
+
+
 def _plain(x: float) -> str:
     """A number without exponent (the engine's durations and sizes do not take 1e+06)."""
     import numpy as np
@@ -50,9 +74,9 @@ def _plain(x: float) -> str:
 
 def _guard_options(fn):
     """--max-events, --max-wall, --max-series-mb: the scenario's run guards (docs/scenarios.md)."""
-    fn = click.option("--max-series-mb", type=click.FloatRange(0, min_open=True), metavar="MB",
+    fn = click.option("--max-series-mb", type=_Finite(0, 1e9), metavar="MB",
                       help="Stop a run once its recorded series exceed MB megabytes (simulation.max_series_memory).")(fn)
-    fn = click.option("--max-wall", type=click.FloatRange(0, min_open=True), metavar="SECONDS",
+    fn = click.option("--max-wall", type=_Finite(0, 1e9), metavar="SECONDS",
                       help="Stop a run after SECONDS of wall time (simulation.max_wall_time).")(fn)
     fn = click.option("--max-events", type=_Count(), metavar="N",
                       help="Stop a run after N events (simulation.max_events; 1000000, 1e6 or 1e+06).")(fn)
@@ -168,18 +192,23 @@ def cli() -> None:
               help="Capture frames into OUT/capture.pcapng (pcapng, one interface per port). FILTER: "
                    "'node=NAME port=NODE>PEER kind=data,cnm,bcn,pause,ack' (all optional, wildcards allowed); "
                    "put it after SCENARIO or write --pcap=FILTER.")
-@click.option("--pcap-max-mb", type=click.FloatRange(0, min_open=True), metavar="MB",
+@click.option("--pcap-max-mb", type=_Finite(0, 1e9), metavar="MB",
               help="Stop capturing once the capture reaches MB megabytes (the run goes on; the summary says when).")
-@click.option("--pcap-snaplen", type=click.IntRange(64), default=256, show_default=True, metavar="BYTES",
+@click.option("--pcap-snaplen", type=click.IntRange(64, 262_144), default=256, show_default=True, metavar="BYTES",
               help="Bytes kept of each captured frame.")
 @click.option("--trace", "trace", metavar="KINDS",
               help="Record protocol events into OUT/trace.parquet: 'all' or some of cnm_sent, cnm_received, "
                    "bcn_sent, bcn_received, drop, limiter_created, limiter_released, pause_sent, pause_received, "
                    "representative.")
+@click.option("--top", type=click.IntRange(0, 1000), default=5, show_default=True, metavar="N",
+              help="Show the N busiest queues, flows and pausing ports after the global metrics (0: none).")
+@click.option("--rank", metavar="METRIC",
+              help="Rank the entities of METRIC's scope by it (e.g. throughput_mbps, drops, paused_s) "
+                   "[queues: q_mean_frames, flows: throughput_mbps, ports: paused_s].")
 @_guard_options
 def run(scenario: Path, out: Path | None, sets, seed, no_figures: bool, force: bool,
-        pcap: str | None, pcap_max_mb: float | None, pcap_snaplen: int, trace: str | None,
-        max_events, max_wall, max_series_mb) -> None:
+        pcap: str | None, pcap_max_mb: float | None, pcap_snaplen: int, trace: str | None, top: int,
+        rank: str | None, max_events, max_wall, max_series_mb) -> None:
     """Run SCENARIO; write summary.json, series.parquet, figures/ and scenario.toml to the output.
 
     The output directory must be new, empty or a previous run's (every file in it listed in its
@@ -188,12 +217,17 @@ def run(scenario: Path, out: Path | None, sets, seed, no_figures: bool, force: b
     keeps what it recorded and says which guard stopped it.
     """
     from .capture import CaptureSpec
+    from .metrics import DEFINITIONS
     from .outputs import file_name
 
+    rankable = {d["metric"] for d in DEFINITIONS if d["scope"] in ENTITY_SCOPES}
+    if rank is not None and rank not in rankable:  # checked before the run
+        raise click.BadParameter(f"{rank!r} is not a queue, flow or port metric; one of {', '.join(sorted(rankable))}",
+                                 param_hint="--rank")
     out = out or Path("out") / file_name(scenario.stem)
     spec = None
     if pcap is not None:
-        spec = CaptureSpec(filter=pcap, snaplen=pcap_snaplen, max_bytes=int(pcap_max_mb * 1e6) if pcap_max_mb else 0)
+        spec = CaptureSpec(filter=pcap, snaplen=pcap_snaplen, max_bytes=round(pcap_max_mb * 1e6) if pcap_max_mb else 0)
     result = api.run(
         scenario,
         set=[*sets, *_guard_sets(max_events, max_wall, max_series_mb)],
@@ -208,25 +242,58 @@ def run(scenario: Path, out: Path | None, sets, seed, no_figures: bool, force: b
     if result.capture is not None and result.capture.note():
         click.echo(result.capture.note(), err=True)
     if not quiet():
-        _print_summary(result, out)
+        _print_summary(result, out, top, rank)
     elif result.stats.get("stopped_by"):
         click.echo(f"stopped early: {result.stats['stopped_by']}", err=True)
 
 
-def _print_summary(result, out: Path) -> None:
+# entity scope of the summary → (definitions' scope, default ranking metric, columns shown)
+ENTITY_SCOPES = {
+    "queue": ("queues", "q_mean_frames", ("q_mean_frames", "q_std_frames", "utilisation", "drops", "cnms_sent")),
+    "flow": ("flows", "throughput_mbps", ("throughput_mbps", "goodput_mbps", "loss_pct", "source_loss_pct")),
+    "port": ("ports", "paused_s", ("paused_s", "pause_sent", "pause_received")),
+}
+
+
+def _print_summary(result, out: Path, top: int = 5, rank: str | None = None) -> None:
+    """The global metrics (the main CP's queue among them), then the `top` entities of each scope
+    that did something (a queue that held or dropped frames, a flow, a port that paused), ranked
+    by their default metric or by `rank` where it belongs to the scope."""
     from rich.console import Console
     from rich.table import Table
 
     defs = {(d["scope"], d["metric"]): d for d in result.summary["definitions"]}
     table = Table("metric", "value", "unit", "window", box=None)
     for key, value in seed_metrics(result.summary).items():
-        d = defs["queue" if key in MAIN_CP_METRICS else "global", key]
+        d = defs.get(("global", key)) or defs["queue", key]
         table.add_row(key, _format(value), d["unit"], d["window"])
     console = Console()
     console.print(table)
+    for scope, (section, default, columns) in ENTITY_SCOPES.items() if top else ():
+        entities = result.summary.get(section, {})
+        active = {n: e for n, e in entities.items() if _active(scope, e)}
+        if not active:
+            continue
+        key = rank if rank in columns or (scope, rank) in defs else default
+        ranked = sorted(active.items(), key=lambda item: -(item[1].get(key) or 0.0))[:top]
+        shown = list(dict.fromkeys([key, *columns]))
+        t = Table(section[:-1], *(f"{c} ({defs[scope, c]['unit']})" for c in shown), box=None,
+                  title=f"{min(top, len(active))} of {len(active)} {section} by {key}", title_justify="left")
+        for name, e in ranked:
+            t.add_row(name, *(_format(e.get(c)) for c in shown))
+        console.print(t)
     if result.stats.get("stopped_by"):
         console.print(f"[yellow]stopped early: {result.stats['stopped_by']}[/]")
     console.print(f"wrote {out}")
+
+
+def _active(scope: str, entity: dict) -> bool:
+    """A queue that held or dropped frames, any flow, a port that sent or received a pause."""
+    if scope == "queue":
+        return bool(entity.get("q_mean_frames") or entity.get("drops"))
+    if scope == "port":
+        return bool(entity.get("pause_sent") or entity.get("pause_received"))
+    return True
 
 
 def _format(value) -> str:

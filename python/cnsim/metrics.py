@@ -23,6 +23,9 @@ This table is the single definition of every metric in `summary.json`; `summariz
 | `throughput_mean_mbps` | global | measure | Mb/s | mean of `throughput_mbps` over every (flow, receiver) |
 | `cr_min_mbps` | global | measure | Mb/s | lowest session CR in the window (RP CR where there are no sessions) |
 | `main_cp` | global | run | name | the CP queue with the most arrivals (whole run) |
+| `q_mean_frames` | global | measure | frames | the main CP's `q_mean_frames` (queue scope) |
+| `q_std_frames` | global | measure | frames | the main CP's `q_std_frames` (queue scope) |
+| `q_dev_from_qeq_frames` | global | measure | frames | the main CP's `q_dev_from_qeq_frames` (queue scope) |
 | `first_cnm_s` | rp | run | s | time the RP received its first CNM |
 | `cr_mean_mbps` | rp | measure | Mb/s | time-weighted mean of CR |
 | `cr_std_mbps` | rp | measure | Mb/s | time-weighted std-dev of CR |
@@ -36,12 +39,19 @@ This table is the single definition of every metric in `summary.json`; `summariz
 | `drops` | queue | measure | frames | frames dropped at the queue |
 | `cnms_sent` | queue | measure | frames | CNMs the queue's CP sent |
 | `source_loss_pct` | flow | run | % | source_dropped / frames_generated × 100 |
+| `throughput_mbps` | flow | measure | Mb/s | Σ over the flow's receivers of their `throughput_mbps` |
+| `goodput_mbps` | flow | measure | Mb/s | TCP flows: bytes acknowledged in the window × 8 ÷ window (`tcp_goodput_bps`); null for other flows |
+| `loss_pct` | flow | measure | % | dropped_window / (injected_window + replicated_window) × 100: the flow's copies dropped in switches |
+| `pause_sent` | port | run | frames | PAUSE/PFC frames the port sent |
+| `pause_received` | port | run | frames | PAUSE/PFC frames the port received |
+| `paused_s` | port | measure | s | longest time any priority of the port's transmitter was paused, in the window |
 | `throughput_mbps` | receiver | measure | Mb/s | data delivered to the receiver (bytes_window × 8 / window_s) |
 """
 
 from statistics import fmean, pstdev
 
 MBPS = 1e6
+MAIN_CP_METRICS = ["q_mean_frames", "q_std_frames", "q_dev_from_qeq_frames"]
 
 
 def _definitions(doc: str) -> list[dict]:
@@ -104,16 +114,26 @@ def _queue(queue: dict, window_s: float) -> dict:
 
 
 def _flow(flow: dict) -> dict:
+    goodput = flow.get("tcp_goodput_bps")
     return {
         "source_loss_pct": _pct(flow["source_dropped"], flow["frames_generated"]),
+        "throughput_mbps": sum(r["throughput_bps"] for r in flow["receivers"]) / MBPS,
+        "goodput_mbps": goodput / MBPS if goodput is not None else None,
+        "loss_pct": _pct(flow.get("dropped_window", 0), flow.get("injected_window", 0) + flow.get("replicated_window", 0)),
         "receivers": {
             r["host"]: {"throughput_mbps": r["throughput_bps"] / MBPS} for r in flow["receivers"]
         },
     }
 
 
+def _port(port: dict) -> dict:
+    return {"pause_sent": port["pause_sent"], "pause_received": port["pause_received"],
+            "paused_s": max(port["paused_s_window"], default=0.0)}
+
+
 def summarize(stats: dict) -> dict:
-    """The summary of a run: {"window", "global", "rps", "queues", "flows", "definitions"}.
+    """The summary of a run: {"window", "global", "rps", "queues", "flows", "ports",
+    "definitions"} ("ports": the ports of a run with flow control).
 
     Pure and JSON-serialisable; `stats` is the parsed `sim.stats_json()` document.
     """
@@ -122,6 +142,7 @@ def summarize(stats: dict) -> dict:
     rps = {rp["name"]: _rp(rp) for rp in stats["rps"]}
     queues = {q["name"]: _queue(q, time["window_s"]) for q in stats["queues"]}
     flows = {f["name"]: _flow(f) for f in stats["flows"]}
+    ports = {p["name"]: _port(p) for p in stats.get("ports", [])}
 
     # CR metrics are per session (seed 000 §3: a multiple-unicast session's CR = min r_i); a
     # unicast or multicast session has one RP, so its session CR is that RP's CR.
@@ -130,6 +151,8 @@ def summarize(stats: dict) -> dict:
     first_cnms = [rp["first_cnm_s"] for rp in rps.values() if rp["first_cnm_s"] is not None]
     throughputs = [r["throughput_mbps"] for f in flows.values() for r in f["receivers"].values()]
     cps = [q for q in stats["queues"] if q["cp"]]
+    main_cp = max(cps, key=lambda q: q["arrivals"])["name"] if cps else None
+    main = queues.get(main_cp or "", {})
 
     return {
         "window": {
@@ -159,22 +182,22 @@ def summarize(stats: dict) -> dict:
             "jain_throughput": jain(throughputs),
             "throughput_mean_mbps": _mean(throughputs),
             "cr_min_mbps": min((x["cr_min_bps"] / MBPS for x in stats.get("sessions", []) or stats["rps"]), default=None),
-            "main_cp": max(cps, key=lambda q: q["arrivals"])["name"] if cps else None,
+            "main_cp": main_cp,
+            **{k: main.get(k) for k in MAIN_CP_METRICS},
         },
         "rps": rps,
         "queues": queues,
         "flows": flows,
+        "ports": ports,
         "definitions": [dict(d) for d in DEFINITIONS],
     }
 
 
-MAIN_CP_METRICS = ["q_mean_frames", "q_std_frames", "q_dev_from_qeq_frames"]
-
-
 def seed_metrics(summary: dict) -> dict:
-    """The flat row of a run: every global metric, then the main CP's queue metrics (None when
-    there is none). Sweeps (a row per run), reproductions (part "all") and the CLI table all show
-    this row, so a run is flattened here only."""
+    """The flat row of a run: every global metric, the main CP's queue metrics included (None
+    when there is none). Sweeps (a row per run), reproductions (part "all") and the CLI table all
+    show this row, so a run is flattened here only. (Summaries written before the main CP's
+    metrics were global take them from the queue.)"""
     g = summary["global"]
     main = summary["queues"].get(g["main_cp"] or "", {})
     return {**g, **{k: main.get(k) for k in MAIN_CP_METRICS}}

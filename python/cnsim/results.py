@@ -62,6 +62,9 @@ def stat_rows(stats: dict) -> list[dict]:
     return rows
 
 
+SCOPES = {"rps": "rp", "queues": "queue", "flows": "flow", "ports": "port"}  # table → definitions' scope
+
+
 class Result:
     """The outcome of one run.
 
@@ -96,14 +99,19 @@ class Result:
 
     def table(self, scope: str = "global") -> pd.DataFrame:
         """The summary of one scope as a DataFrame: "global" (one row), or one row per entity of
-        "rps", "queues" or "flows" (indexed by name; flows' receivers are left out)."""
+        "rps", "queues", "flows" (a flow's throughput summed over its receivers) or "ports" (runs
+        with flow control), indexed by name."""
         if scope == "global":
             return pd.DataFrame([self.summary["global"]])
-        if not isinstance(scope, str) or scope not in ("rps", "queues", "flows"):
-            raise ValueError(f"scope must be global, rps, queues or flows, not {scope!r}")
-        rows = {name: {k: v for k, v in d.items() if not isinstance(v, dict)} for name, d in self.summary[scope].items()}
-        return pd.DataFrame.from_dict(rows, orient="index").rename_axis("name")
+        if not isinstance(scope, str) or scope not in SCOPES:
+            raise ValueError(f"scope must be global, {', '.join(SCOPES)}, not {scope!r}")
+        entities = self.summary.get(scope, {})
+        rows = {name: {k: v for k, v in d.items() if not isinstance(v, dict)} for name, d in entities.items()}
+        columns = [d["metric"] for d in self.summary.get("definitions", []) if d["scope"] == SCOPES[scope]]
+        table = pd.DataFrame.from_dict(rows, orient="index") if rows else pd.DataFrame(columns=columns)
+        return table.rename_axis("name")
 
+    @cached_property
     def stats_frame(self) -> pd.DataFrame:
         """The raw stats document in long format (`stat_rows`), with each metric's declared unit,
         kind and meaning (`cnsim.metric_declarations()`; needs the engine)."""
