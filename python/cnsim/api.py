@@ -139,14 +139,25 @@ def run(
     as capture.pcapng. `trace` records protocol events ("all" or kinds such as
     "cnm_sent,drop"; see `cnsim.trace`): `Result.trace`, written as trace.parquet.
     """
-    from . import _core
-    from .outputs import check_output
+    from .outputs import check_output, locked
 
     text, path = _source(scenario)
     if seed is not None:
         seed = _args.seed(seed)
+    if out is None:
+        return _run(text, path, set, seed, None, progress, figures, force, pcap, trace)
+    out = _args.path(out, "out")
+    check_output(out, force=force)  # before taking the lock: a refused location creates nothing
+    with locked(out):  # held until the outputs are written: a second writer is refused
+        return _run(text, path, set, seed, out, progress, figures, force, pcap, trace)
+
+
+def _run(text, path, set, seed, out, progress, figures, force, pcap, trace) -> Result:
+    from . import _core
+    from .outputs import check_output
+
     if out is not None:
-        check_output(_args.path(out, "out"), force=force)
+        check_output(out, force=force)
     overrides = _overrides(set, path)
     sim = _core.Simulation(text, path, overrides, seed)
     if LOG.isEnabledFor(logging.DEBUG):  # -vv: what exactly runs
@@ -155,7 +166,7 @@ def run(
         LOG.debug("%s: cnsim %s; overrides %s; %.6f s simulated", path, build_id(),
                   ", ".join(f"{k}={v}" for k, v in overrides) or "none", sim.duration_ps / 1e12)
     for message in sim.warnings():
-        warnings.warn(message, ScenarioWarning, stacklevel=2)
+        warnings.warn(message, ScenarioWarning, stacklevel=3)  # the caller of `run`
     taps = _enable_taps(sim, pcap, trace)
     mode = _progress_mode(progress)
     t0 = time.perf_counter()

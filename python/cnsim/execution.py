@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import os
 import select
+import signal
+import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -33,6 +35,9 @@ def execute(
     result)` as each task finishes. With `return_exceptions`, a task that raised (or whose worker
     died) gives its exception as its result; otherwise the first one is raised and the tasks not
     yet started are cancelled. `fn` must be a module-level function; tasks and results must pickle.
+    The first Ctrl-C (KeyboardInterrupt) hands out no more tasks and lets the running ones finish
+    (`on_done` sees them: a sweep stores them), then raises KeyboardInterrupt; a second one kills
+    the workers at once.
 
     With `client` (a `dask.distributed.Client`), `jobs` is ignored and each task is sent to the
     cluster as `client.submit(fn, task)`; the results come back to this process as they complete
@@ -65,24 +70,59 @@ def execute(
     if client is not None:
         return _execute_dask(client, fn, tasks, results, done, on_start, return_exceptions)
 
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=exit_with, initargs=(os.getpid(),))
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_init, initargs=(os.getpid(),))
+    interrupted = False
     try:
         futures = {pool.submit(fn, task): i for i, task in enumerate(tasks)}
         if on_start is not None:
             on_start()
-        for fut in as_completed(futures):
+        pending = set(futures)
+        while pending:
             try:
-                result = fut.result()
-            except Exception as exc:
-                if not return_exceptions:
+                for fut in as_completed(pending):
+                    pending.discard(fut)
+                    if fut.cancelled():
+                        continue
+                    try:
+                        result = fut.result()
+                    except Exception as exc:
+                        if not return_exceptions:
+                            raise
+                        result = exc
+                    done(futures[fut], result)
+            except KeyboardInterrupt:
+                if interrupted:  # the second Ctrl-C: stop the running ones now
+                    _kill_workers(pool)
                     raise
-                result = exc
-            done(futures[fut], result)
+                interrupted = True  # the first: hand out no more runs, keep those that finish
+                for f in pending:
+                    f.cancel()
+                running = sum(not f.cancelled() for f in pending)
+                print(f"\ninterrupted: no new runs; {running} running run(s) finish and are kept "
+                      "(Ctrl-C again to stop them now)", file=sys.stderr, flush=True)
     except BaseException:
         pool.shutdown(wait=False, cancel_futures=True)
         raise
     pool.shutdown()
+    if interrupted:
+        raise KeyboardInterrupt
     return results
+
+
+def _worker_init(pid: int) -> None:
+    """Worker initializer: a terminal's Ctrl-C reaches the whole process group; the workers leave
+    it to the parent (which lets running runs finish, or kills them on a second Ctrl-C), and end
+    with the parent however it ends (`exit_with`)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    exit_with(pid)
+
+
+def _kill_workers(pool: ProcessPoolExecutor) -> None:
+    for process in list(getattr(pool, "_processes", {}).values()):
+        try:
+            process.kill()
+        except (OSError, AttributeError):
+            pass
 
 
 def exit_with(pid: int) -> None:

@@ -28,13 +28,24 @@ STYLE = {
     "savefig.bbox": "tight",
 }
 MAX_LEGEND = 12  # more lines than this: no legend
+# Bounds that keep drawing within seconds on any topology: each figure draws the entities with the
+# largest mean (its title says how many of how many), a run draws at most MAX_QUEUES queue figures,
+# and labels and titles are cut to MAX_LABEL characters.
+MAX_LINES = 12
+MAX_QUEUES = 8
+MAX_LABEL = 40
+
+
+def label(text: str, limit: int = MAX_LABEL) -> str:
+    """`text` cut to `limit` characters (…)."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _axes(result, title: str, ylabel: str):
     fig = Figure()
     FigureCanvasAgg(fig)
     ax = fig.add_subplot()
-    ax.set_title(title)
+    ax.set_title(label(title, 2 * MAX_LABEL))
     ax.set_xlabel("time (s)")
     ax.set_ylabel(ylabel)
     ax.axvline(result.stats["time"]["measure_from_s"], color="0.6", linestyle=":", linewidth=0.8)
@@ -48,19 +59,19 @@ def _finish(result, ax) -> None:
         ax.legend(loc="best", frameon=False, ncols=2)
 
 
-def _names(result, prefix: str) -> list[str]:
-    return [n for n in result.names() if n.startswith(prefix)]
+def _of(shown: list[str], total: int) -> str:
+    return "" if len(shown) == total else f" ({len(shown)} of {total} with the largest mean)"
 
 
 def cr_figure(result) -> Figure | None:
-    """Current rate CR(t) of every reaction point, Mb/s (seed 000 Figs. 3-8)."""
-    names = _names(result, "rp_cr_bps.")
+    """Current rate CR(t) of the reaction points (at most MAX_LINES), Mb/s (seed 000 Figs. 3-8)."""
+    names, total = result.busiest("rp_cr_bps.", MAX_LINES)
     if not names:
         return None
-    fig, ax = _axes(result, "Current rate at the reaction points", "CR (Mb/s)")
+    fig, ax = _axes(result, "Current rate at the reaction points" + _of(names, total), "CR (Mb/s)")
     for name in names:
         s = result.series(name)
-        ax.plot(s.index, s.to_numpy() / 1e6, label=name.removeprefix("rp_cr_bps."))
+        ax.plot(s.index, s.to_numpy() / 1e6, label=label(name.removeprefix("rp_cr_bps.")))
     _finish(result, ax)
     return fig
 
@@ -71,7 +82,7 @@ def queue_figure(result, queue: dict) -> Figure | None:
     name = f"q_frames.{queue['name']}"
     if name not in result.names():
         return None
-    fig, ax = _axes(result, f"Queue {queue['name']}", "queue length (frames)")
+    fig, ax = _axes(result, f"Queue {label(queue['name'])}", "queue length (frames)")
     s = result.series(name)
     ax.plot(s.index, s.to_numpy(), color="C0", label="q")
     if queue["cp"]:
@@ -81,23 +92,24 @@ def queue_figure(result, queue: dict) -> Figure | None:
 
 
 def throughput_figure(result) -> Figure | None:
-    """Throughput of every (flow, receiver), Mb/s: the `rx_bps.` series (bit/s over each record interval)."""
-    names = _names(result, "rx_bps.")
+    """Throughput of the (flow, receiver) pairs (at most MAX_LINES), Mb/s: the `rx_bps.` series
+    (bit/s over each record interval)."""
+    names, total = result.busiest("rx_bps.", MAX_LINES)
     if not names:
         return None
-    fig, ax = _axes(result, "Throughput at the receivers", "throughput (Mb/s)")
+    fig, ax = _axes(result, "Throughput at the receivers" + _of(names, total), "throughput (Mb/s)")
     for name in names:
         s = result.series(name).iloc[1:]  # the first sample has no interval before it
-        ax.plot(s.index.to_numpy(), s.to_numpy() / 1e6, label=name.removeprefix("rx_bps.").replace(">", " → "))
+        ax.plot(s.index.to_numpy(), s.to_numpy() / 1e6, label=label(name.removeprefix("rx_bps.").replace(">", " → ")))
     _finish(result, ax)
     return fig
 
 
 def _plotted_queues(stats: dict) -> list[dict]:
-    """The CP queues that carried data; without any, the busiest queue."""
+    """The CP queues that carried data (the MAX_QUEUES busiest); without any, the busiest queue."""
     cps = [q for q in stats["queues"] if q["cp"] and q["arrivals"] > 0]
     if cps or not stats["queues"]:
-        return cps
+        return sorted(cps, key=lambda q: -q["arrivals"])[:MAX_QUEUES]
     return [max(stats["queues"], key=lambda q: q["arrivals"])]
 
 

@@ -14,15 +14,20 @@ every file (with its sha256) and directory cnsim wrote there.
   previous run's listed files are replaced or removed; every other file stays byte-identical, and a
   foreign file where cnsim must write one of its own is an error, not overwritten.
 
-`check_output` makes all these checks (and that the location is writable) before a run starts.
+`check_output` makes all these checks (and that the location is writable) before a run starts;
+`locked(out)` holds the directory from that check to the end of the writing, so that a second
+cnsim writing the same directory at the same time is refused (as a sweep's is), and removes the
+temporary siblings a killed cnsim left beside it.
 """
 
 import hashlib
 import json
 import os
+import re
 import shutil
 import uuid
 import warnings
+from contextlib import contextmanager
 from pathlib import Path
 
 import pyarrow as pa
@@ -32,6 +37,7 @@ SUMMARY = "summary.json"
 MANIFEST = ".cnsim-run.json"
 CAPTURE = "capture.pcapng"
 TRACE = "trace.parquet"
+LOCK = ".cnsim-run.lock"  # held while a run is checked, run and written (not listed in the manifest)
 OWN_FILES = (SUMMARY, "series.parquet", "scenario.toml", CAPTURE, TRACE, MANIFEST)  # figures/ too
 MAX_NAME = 100  # longer file names are truncated (plus a short hash): see `file_name`
 
@@ -50,6 +56,11 @@ def file_name(text: str, limit: int = MAX_NAME) -> str:
 def write_run(result, out: str | Path, *, figures: bool = True, force: bool = False) -> Path:
     """Write `result` (a `Result`, or anything with its attributes) to the directory `out`."""
     target = Path(out).absolute()  # "." has no name to write beside
+    with locked(target):
+        return _write_run(result, target, figures, force)
+
+
+def _write_run(result, target: Path, figures: bool, force: bool) -> Path:
     merge = check_output(target, force=force)
     if Path.cwd().is_relative_to(target):  # renaming it would leave the shell in a deleted directory
         merge = True
@@ -128,7 +139,7 @@ def _foreign(directory: Path) -> list[str]:
         for name in dirs + files:
             path = Path(root) / name
             rel = path.relative_to(directory).as_posix()
-            if rel == MANIFEST and not path.is_symlink():
+            if rel in (MANIFEST, LOCK) and not path.is_symlink():
                 continue
             if path.is_symlink():
                 foreign.append(rel)
@@ -150,6 +161,82 @@ def _sibling(target: Path, kind: str) -> Path:
     return target.with_name(f".{file_name(target.name, 64)}.{uuid.uuid4().hex[:12]}.{kind}")
 
 
+_HELD: set[Path] = set()  # run directories this process holds
+
+
+class DirectoryInUse(OSError):
+    """Another cnsim process is writing the same run directory."""
+
+
+@contextmanager
+def locked(target: Path):
+    """Hold `target` (a run directory: created if missing) for one cnsim process: an exclusive
+    flock on `target/.cnsim-run.lock`, released when the process ends however it ends; raise
+    DirectoryInUse if another process holds it. While held, the temporary siblings (`.tmp`, `.old`)
+    that a killed cnsim left beside `target` are removed: nobody else can be writing them. On the
+    way out a directory this call created is removed again if it is still empty (nothing written)."""
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: no lock
+        yield target
+        return
+    target = target.absolute()
+    if target in _HELD:  # this process holds it already (a run that writes its Result)
+        yield target
+        return
+    created = not target.exists()
+    target.mkdir(parents=True, exist_ok=True)
+    lock = target / LOCK
+    f = open(lock, "a+", encoding="utf-8")
+    try:
+        try:
+            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            f.seek(0)
+            holder = f.read().strip() or "another process"
+            raise DirectoryInUse(f"{target} is being written by another cnsim run ({holder}); wait for it to end, "
+                                 "or use another output directory") from None
+        f.seek(0)
+        f.truncate()
+        f.write(f"pid {os.getpid()}\n")
+        f.flush()
+        _HELD.add(target)
+        _remove_stale_siblings(target)
+        yield target
+    finally:
+        _HELD.discard(target)
+        try:
+            if lock.exists() and os.stat(lock).st_ino == os.fstat(f.fileno()).st_ino:
+                lock.unlink()
+        except OSError:
+            pass
+        f.close()
+        if created:
+            try:
+                target.rmdir()  # only if nothing was written
+            except OSError:
+                pass
+
+
+def _remove_stale_siblings(target: Path) -> None:
+    """Remove `_sibling`s of `target` (names cnsim made: `.<name>.<12 hex>.tmp|old`) — called with
+    `target` locked, so no live cnsim is writing them."""
+    pattern = re.compile(re.escape(f".{file_name(target.name, 64)}.") + r"[0-9a-f]{12}\.(tmp|old)")
+    for path in target.parent.iterdir():
+        m = pattern.fullmatch(path.name)
+        if not m or not path.is_dir() or path.is_symlink():
+            continue
+        if m.group(1) == "tmp":  # a run being written: only cnsim's files
+            shutil.rmtree(path, ignore_errors=True)
+        else:  # a previous run moved aside: its listed files only; anything else stays
+            (path / LOCK).unlink(missing_ok=True)
+            _remove_listed(path, read_manifest(path))
+            try:
+                path.rmdir()
+            except OSError:
+                pass
+
+
 def _write_files(result, directory: Path, figures: bool) -> None:
     doc = {"summary": result.summary, "stats": result.stats}
     (directory / SUMMARY).write_text(json.dumps(doc, indent=2, allow_nan=False) + "\n")
@@ -163,7 +250,10 @@ def _write_files(result, directory: Path, figures: bool) -> None:
     if figures:
         from .figures import draw_run_figures  # matplotlib is slow to import; only when drawing
 
-        draw_run_figures(result, directory / "figures")
+        try:
+            draw_run_figures(result, directory / "figures")
+        except Exception as exc:  # a figure never costs a run its results
+            warnings.warn(f"figures not drawn ({type(exc).__name__}: {exc}); the results are written", stacklevel=4)
 
 
 def _write_manifest(directory: Path) -> None:
@@ -190,6 +280,7 @@ def _swap_into_place(new: Path, target: Path) -> None:
     except BaseException:
         os.rename(old, target)
         raise
+    (old / LOCK).unlink(missing_ok=True)  # ours: the lock of this run (its holder keeps it open)
     _remove_listed(old, read_manifest(old))
     try:
         old.rmdir()

@@ -83,6 +83,7 @@ class Result:
         self._values = np.frombuffer(series["value"], dtype="<f8")
         if not len(self._codes) == len(self._t) == len(self._values):
             raise ValueError("series: index, t and value differ in length")
+        self._index = {n: i for i, n in enumerate(self._names)}
         self.capture = None  # cnsim.capture.Capture, when the run captured frames
         self.trace = None  # the event trace (a DataFrame, see cnsim.trace), when the run traced
         self.capture_path = None  # capture.pcapng of a reopened run directory
@@ -186,13 +187,25 @@ class Result:
         """Names of the recorded series."""
         return list(self._names)
 
+    def busiest(self, prefix: str, k: int) -> tuple[list[str], int]:
+        """(the at most `k` series named `prefix`… with the largest mean value, in name order; how
+        many such series there are), in one pass over the samples whatever their number."""
+        codes = [i for i, n in enumerate(self._names) if n.startswith(prefix)]
+        if len(codes) > k:
+            n = len(self._names)
+            sums = np.bincount(self._codes, weights=self._values, minlength=n)
+            counts = np.bincount(self._codes, minlength=n)
+            means = sums[codes] / np.maximum(counts[codes], 1)
+            codes = [codes[i] for i in np.argsort(-means, kind="stable")[:k]]
+        return sorted(self._names[i] for i in codes), len([n for n in self._names if n.startswith(prefix)])
+
     def series(self, name: str) -> pd.Series:
         """One series, indexed by t (s)."""
         if not isinstance(name, str):
             raise TypeError(f"series name: expected a str, got {name!r}")
         try:
-            code = self._names.index(name)
-        except ValueError:
+            code = self._index[name]
+        except KeyError:
             new = renamed_series(name)
             if new is not None:
                 raise KeyError(f"no series {name!r}; series names now carry their unit: {new!r}") from None

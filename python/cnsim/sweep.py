@@ -20,6 +20,7 @@ import itertools
 import json
 import logging
 import os
+import shutil
 import sys
 import time
 from collections.abc import Iterable, Mapping, Sequence
@@ -30,7 +31,7 @@ import pandas as pd
 
 from . import _args
 from .api import Overrides, Scenario, _overrides, _source, value_text
-from .metrics import DEFINITIONS, MAIN_CP_METRICS, seed_metrics, summarize
+from .metrics import DEFINITIONS, seed_metrics, summarize
 
 PARQUET = "sweep.parquet"
 KEEP_CHOICES = ("tables", "series")
@@ -153,10 +154,7 @@ def _sweep(scenario, grid, seeds, jobs, progress, out, set, client, retry_failed
         def kept(i: int, row: dict) -> None:
             files = row.pop("_files", None)
             if files and store is not None:
-                directory = store.runs / run_keys[i]
-                directory.mkdir(parents=True, exist_ok=True)
-                for name, table in files.items():
-                    write_parquet(table, directory / f"{name}.parquet")
+                store.keep_files(run_keys[i], files)
 
         results, counts = execute_stored(run_one, tasks, store, run_keys, labels=labels, jobs=jobs, client=client,
                                          progress=progress, title=title, retry_failed=retry_failed, invalid=invalid,
@@ -445,6 +443,23 @@ class Store:
         }
         write_atomic(self.path(key), json.dumps(record, indent=1))
 
+    def keep_files(self, key: str, files: dict[str, pd.DataFrame]) -> Path:
+        """Write a run's kept tables into `runs/<key>/` as a whole: into a temporary folder that is
+        renamed into place, so that a failed write (a full disk) leaves no empty or partial folder."""
+        directory = self.runs / key
+        tmp = self.runs / f".{key}.{os.getpid()}.tmp"
+        shutil.rmtree(tmp, ignore_errors=True)
+        tmp.mkdir(parents=True)
+        try:
+            for name, table in files.items():
+                write_parquet(table, tmp / f"{name}.parquet")
+            if directory.exists():
+                shutil.rmtree(directory)  # a re-run of the same key: the store's own folder
+            os.rename(tmp, directory)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+        return directory
+
     def write_jobs(self, kind: str, label: str, keys: list[str], labels: list, run_keys: list[str]) -> None:
         from .identity import build_id
 
@@ -595,13 +610,13 @@ def add_unit_columns(df: pd.DataFrame, keys: Sequence[str]) -> pd.DataFrame:
 
 
 def _error_row(message: str) -> dict:
-    return {**dict.fromkeys(GLOBAL_METRICS + MAIN_CP_METRICS), "events": None, "stopped_by": None, "error": message}
+    return {**dict.fromkeys(GLOBAL_METRICS), "events": None, "stopped_by": None, "error": message}
 
 
 def _columns(keys: list[str], rows: list[dict]) -> list[str]:
-    """Grid keys, seed, the global metrics (table order, then any others), main CP, events,
-    stopped_by, error."""
-    tail = MAIN_CP_METRICS + ["events", "stopped_by", "error"]
+    """Grid keys, seed, the global metrics (table order, the main CP's queue among them, then any
+    others), events, stopped_by, error."""
+    tail = ["events", "stopped_by", "error"]
     known = set(keys) | {"seed"} | set(GLOBAL_METRICS) | set(tail)
     extra = list(dict.fromkeys(k for r in rows for k in r if k not in known))
     return [*keys, "seed", *GLOBAL_METRICS, *extra, *tail]
