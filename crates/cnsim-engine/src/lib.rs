@@ -30,6 +30,5 @@ pub fn simulation(text: &str, path: &str, overrides: &[(String, String)], seed: 
 /// Validate a scenario (it is built, not run) and return the resolved TOML.
 pub fn check(text: &str, path: &str, overrides: &[(String, String)]) -> Result<String, ScenarioError> {
     let loaded = scenario::load(text, path, overrides, None)?;
-    Sim::build(&loaded)?;
-    Ok(loaded.resolved_toml())
+    Ok(Sim::build(&loaded)?.resolved_toml)
 }

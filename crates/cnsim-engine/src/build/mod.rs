@@ -105,10 +105,11 @@ fn membership(
     for spec in &ctx.loaded.scenario.groups {
         let (gi, members) = &groups[spec.name.get_ref()];
         let members: Vec<u32> = members.iter().map(|&m| m as u32).collect();
+        let index: HashMap<usize, usize> = members.iter().enumerate().map(|(i, &m)| (m as usize, i)).collect();
         let in_group = |names: &Spanned<Names>| -> R<Vec<usize>> {
             ctx.nodes(names)?
                 .into_iter()
-                .map(|h| members.iter().position(|&m| m as usize == h).ok_or_else(|| ctx.err(names.span(), format!("{} is not a member of group {:?}", ctx.loaded_name(h), spec.name.get_ref()))))
+                .map(|h| index.get(&h).copied().ok_or_else(|| ctx.err(names.span(), format!("{} is not a member of group {:?}", ctx.loaded_name(h), spec.name.get_ref()))))
                 .collect()
         };
         let joined: Vec<bool> = match &spec.joined {

@@ -116,6 +116,11 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
             None => None,
         };
         let base = fs.name.clone().unwrap_or_else(|| sname.clone());
+        // A group whose only member is the source would receive nothing (100 % "loss" at no queue).
+        let alone = |members: &[usize]| match members.iter().all(|&m| m == s) {
+            true => Err(ctx.err(span_to.clone(), format!("group {to:?} has no member other than the flow's source {sname}: nothing would be received"))),
+            false => Ok(()),
+        };
         // (flow name, destination, receivers)
         let mut parts: Vec<(String, Dest, Vec<usize>)> = vec![];
         match mode {
@@ -134,10 +139,10 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
             }
             Mode::Multicast => {
                 let (gid, members) = group.expect("checked");
-                let edges = routing::multicast_tree(nodes, ports, s, members)
+                alone(members)?;
+                let (edges, branches) = routing::multicast_tree(nodes, ports, s, members)
                     .map_err(|m| ctx.err(span_to.clone(), format!("group member {} is not reachable from {sname}", nodes[m].name)))?;
-                for &m in members.iter().filter(|&&m| m != s) {
-                    let b = routing::member_branch(nodes, ports, s, m).unwrap_or_default();
+                for (&m, b) in members.iter().filter(|&&m| m != s).zip(branches) {
                     t.needs.branches.push((t.flows.len(), m as u32, b));
                 }
                 t.needs.trees.push((t.flows.len(), edges));
@@ -146,6 +151,7 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
             }
             Mode::MultipleUnicast => {
                 let (_, members) = group.expect("checked");
+                alone(members)?;
                 for &m in members.iter().filter(|&&m| m != s) {
                     t.needs.pairs.push((s, m, span_to.clone()));
                     parts.push((format!("{base}:{}", nodes[m].name), Dest::Node(m as u32), vec![m]));
@@ -153,7 +159,11 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
             }
         }
         t.needs.ends.push(s);
-        t.needs.ends.extend(parts.iter().flat_map(|p| p.2.iter().copied()));
+        // Unicast routes to the receivers; a multicast group's members are reached through its tree
+        // (a routing column per member's switch would cost a table of nodes × members).
+        if mode != Mode::Multicast {
+            t.needs.ends.extend(parts.iter().flat_map(|p| p.2.iter().copied()));
+        }
         let session_id = t.sessions.len() as u32;
         let session_start = t.flows.len() as u32;
         // Each copy paced alone: multiple unicast with copy_rate "own", and every TCP connection.

@@ -152,46 +152,37 @@ fn attachments(nodes: &[Node], ports: &[Port]) -> Vec<(u32, u32)> {
         .collect()
 }
 
-/// The (node, output port) pairs of the shortest-path tree from `src` to `members`; Err(member)
-/// names the first member that cannot be reached.
-pub fn multicast_tree(nodes: &[Node], ports: &[Port], src: usize, members: &[usize]) -> Result<Vec<(usize, u32)>, usize> {
+/// The shortest-path tree from `src` to `members` from one breadth-first search: the tree's (node,
+/// output port) pairs, sorted, and each member's branch (the pairs from `src` down to it; members
+/// other than `src`, in order). Err(member) names the first member that cannot be reached. Linear in
+/// the network plus the branches' lengths, whatever the group's size.
+#[allow(clippy::type_complexity)]
+pub fn multicast_tree(nodes: &[Node], ports: &[Port], src: usize, members: &[usize]) -> Result<(Vec<(usize, u32)>, Vec<Vec<(usize, u32)>>), usize> {
     let dist = bfs(nodes, ports, src);
-    let mut edges: Vec<(usize, u32)> = Vec::new();
+    // Each node's port towards the source, found once (a switch has many ports; branches share nodes).
+    let mut up = vec![NONE; nodes.len()];
+    let mut branches = Vec::with_capacity(members.len());
     for &m in members.iter().filter(|&&m| m != src) {
         if dist[m] == u32::MAX {
             return Err(m);
         }
         // Walk from the member up to the source; the parent's port towards the child is a tree edge.
+        let mut branch = Vec::with_capacity(dist[m] as usize);
         let mut v = m;
         while v != src {
-            let up = toward(nodes, ports, &dist, v, src);
-            let parent = ports[up as usize].peer_node as usize;
-            let down = ports[up as usize].peer_port;
-            edges.push((parent, down));
-            v = parent;
+            if up[v] == NONE {
+                up[v] = toward(nodes, ports, &dist, v, src);
+            }
+            let p = &ports[up[v] as usize];
+            branch.push((p.peer_node as usize, p.peer_port));
+            v = p.peer_node as usize;
         }
+        branches.push(branch);
     }
+    let mut edges: Vec<(usize, u32)> = branches.iter().flatten().copied().collect();
     edges.sort_unstable();
     edges.dedup();
-    Ok(edges)
-}
-
-/// The (node, output port) pairs from `src` down to `member` along the shortest-path tree (the
-/// member's branch), or None when unreachable.
-pub fn member_branch(nodes: &[Node], ports: &[Port], src: usize, member: usize) -> Option<Vec<(usize, u32)>> {
-    let dist = bfs(nodes, ports, src);
-    if dist[member] == u32::MAX {
-        return None;
-    }
-    let mut edges = vec![];
-    let mut v = member;
-    while v != src {
-        let up = toward(nodes, ports, &dist, v, src);
-        let parent = ports[up as usize].peer_node as usize;
-        edges.push((parent, ports[up as usize].peer_port));
-        v = parent;
-    }
-    Some(edges)
+    Ok((edges, branches))
 }
 
 /// Multicast forwarding: per multicast flow, the ports each tree node sends copies on, found by
