@@ -83,6 +83,21 @@ def _guard_options(fn):
     return fn
 
 
+def _set_memory_budget(ctx, param, value) -> None:
+    if value is not None:
+        from . import _core
+
+        _core.set_memory_budget(round(value * 1e6))
+
+
+def _memory_option(fn):
+    """--max-memory: the budget for building a network (default: 80 % of the machine's memory)."""
+    return click.option("--max-memory", type=_Finite(0, 1e12), metavar="MB", expose_value=False, is_eager=True,
+                        callback=_set_memory_budget,
+                        help="Refuse, before building it, a network whose estimated memory exceeds MB megabytes "
+                             "[80 % of this machine's memory].")(fn)
+
+
 def _guard_sets(max_events: int | None, max_wall: float | None, max_series_mb: float | None) -> list[str]:
     """The guard options as `--set` items (after the user's, so they win)."""
     sets = []
@@ -206,6 +221,7 @@ def cli() -> None:
               help="Rank the entities of METRIC's scope by it (e.g. throughput_mbps, drops, paused_s) "
                    "[queues: q_mean_frames, flows: throughput_mbps, ports: paused_s].")
 @_guard_options
+@_memory_option
 def run(scenario: Path, out: Path | None, sets, seed, no_figures: bool, force: bool,
         pcap: str | None, pcap_max_mb: float | None, pcap_snaplen: int, trace: str | None, top: int,
         rank: str | None, max_events, max_wall, max_series_mb) -> None:
@@ -309,6 +325,7 @@ def _format(value) -> str:
 @SCENARIO
 @SETS
 @click.option("--resolved", is_flag=True, help="Also print the resolved scenario as TOML.")
+@_memory_option
 def check(scenario: Path, sets, resolved: bool) -> None:
     """Validate SCENARIO without running it."""
     text = api.check(scenario, set=list(sets))
@@ -429,6 +446,7 @@ def _grid(ctx, param, value: tuple[str, ...]) -> dict[str, list[str]]:
 @click.option("--status", "status_dir", type=click.Path(exists=True, file_okay=False, path_type=Path), metavar="DIR",
               help="Print the done / failed / missing counts of the sweep in DIR and exit.")
 @_guard_options
+@_memory_option
 def sweep(scenario: Path | None, grid: dict, zipped: dict, sets, seeds: int, jobs: int | None, out: Path | None,
           dask_address: str | None, retry_failed: bool, keep: tuple, status_dir: Path | None,
           max_events, max_wall, max_series_mb) -> None:
@@ -544,6 +562,7 @@ def _mean_std(values) -> str:
 @click.option("--dask", "dask_address", metavar="tcp://HOST:PORT",
               help="Run on the Dask cluster of this scheduler instead of local processes.")
 @click.option("--quick", is_flag=True, help="Short runs, 3 seeds: a smoke test of the whole pipeline.")
+@_memory_option
 def reproduce(experiment: str | None, list_: bool, out: Path | None, seeds: int | None, jobs: int | None,
               dask_address: str | None, quick: bool) -> None:
     """Re-run a seed paper's experiment and write its report next to the paper's numbers.

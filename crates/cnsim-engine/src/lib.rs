@@ -18,6 +18,7 @@ pub mod tap;
 pub mod traffic;
 pub mod units;
 
+pub use build::budget::{memory_budget, set_memory_budget};
 pub use scenario::ScenarioError;
 pub use sim::Sim;
 

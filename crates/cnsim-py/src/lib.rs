@@ -212,6 +212,19 @@ fn trace_kinds() -> (Vec<&'static str>, Vec<&'static str>) {
     (cnsim_engine::tap::trace::KIND_NAMES.to_vec(), cnsim_engine::tap::trace::REASON_NAMES.to_vec())
 }
 
+/// Set this process's memory budget for building networks, in bytes (0: none): a scenario whose
+/// estimated memory exceeds it (or its own `simulation.max_memory`) is refused before it is built.
+#[pyfunction]
+fn set_memory_budget(bytes: u64) {
+    cnsim_engine::set_memory_budget(bytes)
+}
+
+/// This process's memory budget in bytes (0: none).
+#[pyfunction]
+fn memory_budget() -> u64 {
+    cnsim_engine::memory_budget()
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
@@ -220,6 +233,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(build_id, m)?)?;
     m.add_function(wrap_pyfunction!(source_revision, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;
+    m.add_function(wrap_pyfunction!(set_memory_budget, m)?)?;
+    m.add_function(wrap_pyfunction!(memory_budget, m)?)?;
     m.add_function(wrap_pyfunction!(describe, m)?)?;
     m.add_function(wrap_pyfunction!(metric_declarations, m)?)?;
     m.add_function(wrap_pyfunction!(run_bench, m)?)?;

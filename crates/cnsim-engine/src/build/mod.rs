@@ -4,6 +4,7 @@
 //! the first events. Every semantic check happens here, before the run, and fails with an error
 //! that names the place in the file.
 
+pub mod budget;
 mod endpoints;
 mod protocols;
 mod series;
@@ -30,6 +31,7 @@ pub const MAX_ROUTE_ENTRIES: usize = 250_000_000;
 pub(crate) struct Ctx<'a> {
     pub loaded: &'a Loaded,
     pub ids: HashMap<String, usize>,
+    pub budget: budget::Budget,
 }
 
 impl Ctx<'_> {
@@ -81,6 +83,7 @@ fn routes(ctx: &Ctx, nodes: &[Node], ports: &[crate::net::port::Port], needs: &t
     if size > MAX_ROUTE_ENTRIES {
         return Err(ctx.loaded.source().err(None, format!("routing would need {size} table entries (more than {MAX_ROUTE_ENTRIES}): too many flow end points for this topology")));
     }
+    ctx.budget.charge(budget::Part::Routes, size.saturating_mul(4) + nodes.len() * 20).map_err(|m| ctx.loaded.source().err(None, m))?;
     let routes = Routes::build(nodes, ports, &needs.ends);
     for (s, d, span) in &needs.pairs {
         if routes.next_port(*s, *d) == crate::net::frame::NONE {
@@ -166,7 +169,7 @@ impl Sim {
                 let at = loaded.text.find("flow_control").map(|i| i..i + "flow_control".len());
                 loaded.source().err(at, m)
             })?;
-        let mut ctx = Ctx { loaded, ids: HashMap::new() };
+        let mut ctx = Ctx { loaded, ids: HashMap::new(), budget: budget::Budget::new(simc.max_memory.0) };
         let mut nodes = topology::nodes(&mut ctx)?;
         let mut ports = topology::links(&ctx, &mut nodes, fc.as_ref())?;
         topology::port_settings(&ctx, &nodes, &mut ports, fc.as_ref())?;

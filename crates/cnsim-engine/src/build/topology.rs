@@ -1,5 +1,6 @@
 //! Nodes, links and ports from the scenario, with the `[[port]]` overrides (queue, CP).
 
+use super::budget::Part;
 use super::{protocols, Ctx, R};
 use crate::core::stats::TimeAvg;
 use crate::core::time::{Time, PS_PER_S};
@@ -39,6 +40,9 @@ pub fn nodes(ctx: &mut Ctx) -> R<Vec<Node>> {
                 if latency > PS_PER_S {
                     return Err(ctx.err(spec.names.span(), "switch latency must be at most 1 s"));
                 }
+                // The node, its name, and its entry in the name index.
+                let bytes = std::mem::size_of::<Node>() + 2 * name.len() + 48;
+                ctx.budget.charge(Part::Nodes, bytes).map_err(|m| ctx.err(spec.names.span(), m))?;
                 nodes.push(Node { name, kind, ports: vec![], latency });
             }
         }
@@ -98,6 +102,10 @@ pub fn links(ctx: &Ctx, nodes: &mut [Node], fc: Option<&PauseCfg>) -> R<Vec<Port
                 if !linked.insert((x.min(y), x.max(y))) {
                     return Err(ctx.err(l.between.span(), format!("a second link between {} and {} (parallel links are not supported)", nodes[x].name, nodes[y].name)));
                 }
+                // Two ports with their queues, the nodes' port lists and the pair's entry in `linked`.
+                let queue_bytes = Qdisc::heap_bytes(discipline(queue, fc), queue.capacity, frame);
+                let bytes = 2 * (std::mem::size_of::<Port>() + queue_bytes + 8) + 32;
+                ctx.budget.charge(Part::Ports, bytes).map_err(|m| ctx.err(l.between.span(), m))?;
                 let (px, py) = (ports.len() as u32, ports.len() as u32 + 1);
                 for (u, v, peer, delay) in [(x, y, py, delay), (y, x, px, reverse)] {
                     nodes[u].ports.push(ports.len() as u32);

@@ -177,6 +177,11 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
                 if !names.insert(fname.clone()) {
                     return Err(ctx.err(fs.from.span(), format!("duplicate flow name {fname:?}: give the flow a `name`")));
                 }
+                // The flow, its receivers and name, the limiter's buffer, and its multicast branches.
+                let branch_edges: usize = t.needs.branches.iter().rev().take_while(|b| b.0 == t.flows.len()).map(|b| b.2.len()).sum();
+                let bytes = std::mem::size_of::<Flow>() + recv.len() * 64 + 2 * fname.len()
+                    + (fs.limiter.buffer as usize).min(1024) * 16 + branch_edges * 24;
+                ctx.budget.charge(super::budget::Part::Flows, bytes).map_err(|m| ctx.err(fs.from.span(), m))?;
                 t.flows.push(Flow {
                     sender: sender_id,
                     session: session_id,

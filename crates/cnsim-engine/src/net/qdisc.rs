@@ -24,9 +24,11 @@ pub struct Fifo {
 
 impl Fifo {
     fn new(capacity: Amount, frame: u64) -> Self {
-        // Pre-size for the usual case, never by an input that could be huge.
-        let frames = (capacity.bytes(frame) / frame.max(1)).min(1024);
-        Fifo { q: Ring::with_capacity(frames as usize), bytes: 0 }
+        Fifo { q: Ring::with_capacity(Self::presized(capacity, frame)), bytes: 0 }
+    }
+    /// Entries pre-sized for the usual case, never by an input that could be huge.
+    fn presized(capacity: Amount, frame: u64) -> usize {
+        (capacity.bytes(frame) / frame.max(1)).min(1024) as usize
     }
     #[inline]
     fn fits(&self, cap: Amount, size: u32) -> bool {
@@ -70,6 +72,12 @@ impl Qdisc {
     pub fn new(d: Discipline, capacity: Amount, frame: u64) -> Self {
         let higher = (d == Discipline::Prio).then(|| Box::new(std::array::from_fn(|_| Fifo::new(capacity, frame))));
         Qdisc { capacity, fifo: Fifo::new(capacity, frame), higher, frames: 0, bytes: 0 }
+    }
+    /// Bytes a queue of this discipline and capacity allocates when it is made (the memory budget's
+    /// estimate, before it is made).
+    pub fn heap_bytes(d: Discipline, capacity: Amount, frame: u64) -> usize {
+        let ring = Fifo::presized(capacity, frame).max(4).next_power_of_two() * std::mem::size_of::<Entry>();
+        if d == Discipline::Prio { 8 * ring + 7 * std::mem::size_of::<Fifo>() } else { ring }
     }
     pub fn discipline(&self) -> Discipline {
         if self.higher.is_some() { Discipline::Prio } else { Discipline::Fifo }

@@ -315,6 +315,10 @@ pub struct Simulation {
     /// waiting in rate limiters; about 100 B each). Default 4 000 000; 0 = no limit.
     #[serde(default = "d_max_frames")]
     pub max_frames: u64,
+    /// Guard: refuse to build a network whose estimated memory exceeds this ("0B" = no limit of the
+    /// scenario's own; the process may set one too, e.g. cnsim's --max-memory from the machine).
+    #[serde(default)]
+    pub max_memory: Bytes,
 }
 impl Default for Simulation {
     fn default() -> Self {

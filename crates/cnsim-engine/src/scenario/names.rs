@@ -1,5 +1,8 @@
 //! Node-name lists with ranges: "S1..S6" stands for S1, S2, …, S6.
 
+/// Names one range may stand for (a scenario may list several ranges).
+pub const MAX_RANGE: u64 = 100_000;
+
 /// Expand one name or range. Errors say what is wrong with the range.
 pub fn expand(s: &str) -> Result<Vec<String>, String> {
     let Some((a, b)) = s.split_once("..") else {
@@ -11,7 +14,10 @@ pub fn expand(s: &str) -> Result<Vec<String>, String> {
         n.parse::<u64>().ok().map(|v| (p.to_string(), v, n.len()))
     };
     match (split(a), split(b)) {
-        (Some((pa, na, wa)), Some((pb, nb, _))) if pa == pb && na <= nb && nb - na < 100_000 => {
+        (Some((pa, _, _)), Some((pb, nb, _))) if pa == pb && split(a).is_some_and(|(_, na, _)| na <= nb && nb - na >= MAX_RANGE) => {
+            Err(format!("name range {s:?} has more than {MAX_RANGE} names: split it into several ranges"))
+        }
+        (Some((pa, na, wa)), Some((pb, nb, _))) if pa == pb && na <= nb => {
             // Keep zero padding when the first number has it ("H01..H10").
             let pad = if a.ends_with(&format!("0{}", na)) || (na == 0 && wa > 1) { wa } else { 0 };
             Ok((na..=nb).map(|i| format!("{pa}{i:0pad$}")).collect())
@@ -23,6 +29,13 @@ pub fn expand(s: &str) -> Result<Vec<String>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_range_too_long_says_so() {
+        let e = expand("H1..H1000000").unwrap_err();
+        assert!(e.contains("more than 100000 names") && e.contains("split it"), "{e}");
+        assert_eq!(expand("H1..H100000").unwrap().len(), 100_000);
+    }
     #[test]
     fn ranges() {
         assert_eq!(expand("S1..S3").unwrap(), vec!["S1", "S2", "S3"]);
