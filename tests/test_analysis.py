@@ -1,4 +1,4 @@
-"""cnsim.analysis against hand-computed allocations, and seed 002 §V's fluid model of BCN against
+"""cnsim.analysis against hand-computed allocations, and Jiang & Jain 2007 §V's fluid model of BCN against
 its fixed point (docs/analysis.md)."""
 
 import math
@@ -9,7 +9,7 @@ from cnsim import analysis as an
 
 C = 10e9
 
-# Seed 002 §VI.D, Fig. 9 (parking lot), as the text describes it: "Sources ST1 through ST4
+# Jiang & Jain 2007 §VI.D, Fig. 9 (parking lot), as the text describes it: "Sources ST1 through ST4
 # communicate with a common destination DT0, ST5 communicates with DT1, and ST6 communicates with
 # DT2 ... The link between switch SW1 and SW2 is shared by five sources SR1 through SR5. The link
 # between Switch SW2 and SW3 is shared by SR1 through SR4 and SR6. We assume that both links have
@@ -127,7 +127,7 @@ def test_network_reads_routes_from_the_engine():
 
 
 def test_parking_lot_seed002_fig9():
-    # seed 002 §VI.D: max-min r1..r6 = C/5 (r5/r1 = 1); proportional fair r1..r4 = C/6,
+    # Jiang & Jain 2007 §VI.D: max-min r1..r6 = C/5 (r5/r1 = 1); proportional fair r1..r4 = C/6,
     # r5 = r6 = C/3 (r5/r1 = 2)
     mm = an.max_min_fair(PARKING_LOT)
     assert mm.to_list() == approx([C / 5] * 6)
@@ -188,9 +188,9 @@ def test_parse_rate():
         an.parse_rate("1Gbit")
 
 
-# --- seed 002 §V: the BCN fluid model ----------------------------------------------------------
+# --- Jiang & Jain 2007 §V: the BCN fluid model ----------------------------------------------------------
 
-K = 4 * 4e6 / 0.0124  # G_i R_u / G_d with seed 002's defaults ≈ 1.290 Gb/s
+K = 4 * 4e6 / 0.0124  # G_i R_u / G_d with Jiang & Jain 2007's defaults ≈ 1.290 Gb/s
 
 
 def test_bcn_fluid_single_bottleneck_fixed_point():
@@ -226,7 +226,7 @@ def test_bcn_fluid_unequal_starts_converge_to_equal_rates():
 def test_bcn_fluid_parking_lot_reaches_eq14_maximum():
     # the fixed point maximises eq. (14) = Σ log(r_i + K) subject to (15): with both trunks full,
     # r5 + K = 2 (r1 + K) and 4 r1 + r5 = C, so r1 = (C − K)/6 = 1.4516 Gb/s, r5 = 4.1935 Gb/s and
-    # r5/r1 = 2 + K/r1 = 2.889 — seed 002's own defaults make K not small beside C/6.
+    # r5/r1 = 2 + K/r1 = 2.889 — Jiang & Jain 2007's own defaults make K not small beside C/6.
     r1, r5 = (C - K) / 6, C - 4 * (C - K) / 6
     eq = an.bcn_equilibrium(routes=PARKING_ROUTES)
     assert eq[["S1", "S5"]].to_list() == approx([r1, r5], rel=1e-4)

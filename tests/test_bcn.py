@@ -1,4 +1,4 @@
-"""BCN end to end (seed 002 §IV, §VI.A defaults): on one 10 Gb/s bottleneck the queue settles near
+"""BCN end to end (Jiang & Jain 2007 §IV, §VI.A defaults): on one 10 Gb/s bottleneck the queue settles near
 Qeq with the link full and the sources sharing it; STOP messages hold sources at rate 0 for a
 while, and they come back."""
 

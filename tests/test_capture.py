@@ -20,7 +20,7 @@ from cnsim.capture import dissector_path, select
 ROOT = Path(__file__).resolve().parents[1]
 DUMBBELL = ROOT / "python/cnsim/scenarios/mliki2016/dumbbell-multicast.toml"
 INCAST = ROOT / "python/cnsim/scenarios/examples/incast-pause.toml"
-# Seed 000's dumbbell with every source on from t = 0, for 30 ms: the bottleneck is congested
+# Mliki et al. 2016a's dumbbell with every source on from t = 0, for 30 ms: the bottleneck is congested
 # (6 × 200 Mb/s into 1 Gb/s) and QCN sends a few hundred CNMs.
 SHORT = {"simulation.duration": "30ms", "simulation.measure_from": "0s",
          "flow.0.start": '["0s", "0s", "0s", "0s", "0s", "0s"]'}

@@ -1,4 +1,4 @@
-"""ECM end to end (seed 004's backup-slide parameters; protocols/ecm.rs): on one 10 Gb/s hotspot
+"""ECM end to end (Roeck 2007's backup-slide parameters; protocols/ecm.rs): on one 10 Gb/s hotspot
 the regulators keep the queue far below the buffer with the link full and nothing lost, where the
 same load without congestion management fills the buffer and drops; with one CP there can be no
 false positive; RTT-triggered drops measure the RTT from the echoed send time and drop messages."""
@@ -54,7 +54,7 @@ def test_rtt_triggered_drops_measure_the_rtt():
     # source hears about once per 100 of its frames (≈ 200 µs), far apart: nothing to drop.
     assert all(2.28e-6 < r["rtt_estimate_s"] < 200e-6 for r in rps)
     assert sum(r["ecm_rtt_dropped"] for r in rps) == 0
-    # With a 1-ms RTT (seed 004's largest), most messages fall within one RTT of the last one.
+    # With a 1-ms RTT (Roeck 2007's largest), most messages fall within one RTT of the last one.
     slow = run(**{"flow.0.rp.ecm.rtt_drop": True, "flow.0.rp.ecm.rtt": "1ms"}).stats["rps"]
     dropped, got = sum(r["ecm_rtt_dropped"] for r in slow), sum(r["cnms_received"] for r in slow)
     assert 0.5 * got < dropped < got

@@ -1,4 +1,4 @@
-"""E-QCN end to end on a star with two equally congested receiver queues (seed 001 Fig. 1 shape)."""
+"""E-QCN end to end on a star with two equally congested receiver queues (Mliki et al. 2016b Fig. 1 shape)."""
 
 import cnsim
 

@@ -1,4 +1,4 @@
-"""Run guards (DESIGN.md §8): each stops the run cleanly, keeps what was recorded, and says which
+"""Run guards (docs/architecture.md §8): each stops the run cleanly, keeps what was recorded, and says which
 guard stopped it."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""Engine invariants and validation against theory (DESIGN.md §6), end to end through cnsim.run."""
+"""Engine invariants and validation against theory (docs/architecture.md §6), end to end through cnsim.run."""
 
 import json
 from pathlib import Path

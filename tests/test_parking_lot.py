@@ -1,4 +1,4 @@
-"""Seed 002's parking lot (Fig. 9): BCN shares the two bottlenecks roughly proportionally fairly
+"""Jiang & Jain 2007's parking lot (Fig. 9): BCN shares the two bottlenecks roughly proportionally fairly
 (r5/r1 near the 2.0 that `cnsim.analysis.proportional_fair` computes for the same network; the
 paper measures 2.06), while PAUSE alone shows its known unfairness: the source that enters last,
 closest to the second bottleneck, takes most of it."""

@@ -1,4 +1,4 @@
-"""802.3x PAUSE and 802.1Qbb PFC end to end (PROTOCOLS.md §6): an incast is lossless with PAUSE
+"""802.3x PAUSE and 802.1Qbb PFC end to end (docs/protocols.md §6): an incast is lossless with PAUSE
 and lossy without; PFC keeps an uncongested priority flowing where plain PAUSE blocks it."""
 
 import numpy as np

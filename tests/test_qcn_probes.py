@@ -1,4 +1,4 @@
-"""QCN probes end to end (seed 004's -P, -SP, -PP variants; protocols/qcn/probe.rs): probes are
+"""QCN probes end to end (Roeck 2007's -P, -SP, -PP variants; protocols/qcn/probe.rs): probes are
 real frames that CPs answer (or the destination returns), every probe is accounted for, answers
 are feedback frames, and positive answers speed the recovery once the congestion is gone."""
 

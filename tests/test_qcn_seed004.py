@@ -1,4 +1,4 @@
-"""QCN as seed 004 runs it: the slide's parameters reach the engine (drift factor, oversampling
+"""QCN as Roeck 2007 runs it: the slide's parameters reach the engine (drift factor, oversampling
 off, CNM processing latency), each with an effect that could fail."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""The RP timer runs as a real event whether or not the flow sends (PROTOCOLS.md §3): after its
+"""The RP timer runs as a real event whether or not the flow sends (docs/protocols.md §3): after its
 source stops, a throttled RP keeps recovering on timer cycles alone."""
 
 import cnsim

@@ -1,4 +1,4 @@
-"""Seed 004's links: a port whose service rate oscillates, per-hop switch processing latency, and
+"""Roeck 2007's links: a port whose service rate oscillates, per-hop switch processing latency, and
 Bernoulli sources at a given load (the seed's traffic)."""
 
 import pytest
@@ -89,7 +89,7 @@ rp = { ecm = {} }
 
 
 def test_bernoulli_offers_the_seed_load():
-    # Seed 004: "Bernoulli distribution, load: 1Gbps .. 9.5 Gb/s" at 10 Gb/s — load = rate / line rate.
+    # Roeck 2007: "Bernoulli distribution, load: 1Gbps .. 9.5 Gb/s" at 10 Gb/s — load = rate / line rate.
     for load in (0.1, 0.5, 0.95):
         res = run(**{"flow.0.traffic.load": load, "simulation.duration": "50ms"})
         thr = res.stats["flows"][0]["receivers"][0]["throughput_bps"]

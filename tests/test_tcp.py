@@ -1,4 +1,4 @@
-"""TCP end to end (PROTOCOLS.md §8, protocols/tcp): throughput against loss follows the Mathis and
+"""TCP end to end (docs/protocols.md §8, protocols/tcp): throughput against loss follows the Mathis and
 Padhye formulas, N connections fill a drop-tail bottleneck fairly, transactions are counted with
 their latency, and TCP runs over BCN's rate regulators."""
 

@@ -1,4 +1,4 @@
-"""The star (seed 001 Fig. 1) and multi-link (seed 000 Fig. 17 / seed 001 Fig. 13) scenarios carry
+"""The star (Mliki et al. 2016b Fig. 1) and multi-link (Mliki et al. 2016a Fig. 17 / Mliki et al. 2016b Fig. 13) scenarios carry
 the traffic the reconstruction in docs/topologies.md says they do, checked from the engine's stats.
 """
 

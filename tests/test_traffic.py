@@ -1,4 +1,4 @@
-"""Traffic generators end to end (PROTOCOLS.md §9): Pareto on/off sources offer peak × on/(on+off)
+"""Traffic generators end to end (docs/protocols.md §9): Pareto on/off sources offer peak × on/(on+off)
 on average and are burstier than CBR at the same mean rate."""
 
 import pytest

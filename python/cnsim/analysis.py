@@ -1,10 +1,10 @@
-"""Theory beside the simulated rates: fair allocations of a scenario's flows, and seed 002's fluid
+"""Theory beside the simulated rates: fair allocations of a scenario's flows, and Jiang & Jain 2007's fluid
 model of BCN.
 
 - `max_min_fair(scenario)` and `proportional_fair(scenario)`: the allocations of the scenario's
   flows over its links, with the network read from the engine (`cnsim.describe`: the names it
   expanded and the routes and multicast trees it chose; nothing is re-routed here).
-- `bcn_fluid(...)`: seed 002 §V's analytical BCN model (eqs. 3, 4, 7–10) integrated with
+- `bcn_fluid(...)`: Jiang & Jain 2007 §V's analytical BCN model (eqs. 3, 4, 7–10) integrated with
   `scipy.integrate.solve_ivp`; `bcn_equilibrium(...)`: the rates that maximise eq. (14) subject to
   (15), the point the model's Lyapunov argument (eqs. 11–13) says it converges to.
 
@@ -164,7 +164,7 @@ def _as_network(scenario, set) -> Network:
 def max_min_fair(scenario, set=None) -> pd.Series:
     """The max-min fair allocation (bit/s, by flow) of a scenario (or a `Network`).
 
-    Progressive filling, the exact algorithm (Bertsekas & Gallager, Data Networks §6.5.2; seed 002
+    Progressive filling, the exact algorithm (Bertsekas & Gallager, Data Networks §6.5.2; Jiang & Jain 2007
     §VI.D's f1, f2): every unfrozen flow grows at the same pace until a resource saturates (its
     flows are frozen) or a flow reaches its demand (it is frozen); repeat until all are frozen.
     """
@@ -196,7 +196,7 @@ def max_min_fair(scenario, set=None) -> pd.Series:
 
 def proportional_fair(scenario, set=None) -> pd.Series:
     """The proportional-fair allocation (bit/s, by flow) of a scenario (or a `Network`): the x
-    that maximises Σ_f log x_f subject to A x ≤ c and 0 < x ≤ demand (Kelly et al. 1998; seed 002
+    that maximises Σ_f log x_f subject to A x ≤ c and 0 < x ≤ demand (Kelly et al. 1998; Jiang & Jain 2007
     §VI.D's f3, f4), solved with scipy.optimize.minimize (SLSQP)."""
     net = _as_network(scenario, set)
     return _log_utility(net, offset=0.0).rename("proportional_fair_bps")
@@ -245,13 +245,13 @@ def _log_utility(net: Network, offset: float | np.ndarray, weight: float | np.nd
 
 
 # ---------------------------------------------------------------------------------------------
-# Seed 002 §V: the fluid model of BCN
+# Jiang & Jain 2007 §V: the fluid model of BCN
 
 
 @dataclass(frozen=True)
 class BcnParams:
-    """Seed 002's parameters (§VI.A: Qeq 16, W 2, Gi 4, Gd 0.0124, Ru 4 Mb/s, 1500-B packets,
-    10 Gb/s links, 100-packet buffers; Pm 0.01 is PROTOCOLS.md §6's default — the seed names Pm
+    """Jiang & Jain 2007's parameters (§VI.A: Qeq 16, W 2, Gi 4, Gd 0.0124, Ru 4 Mb/s, 1500-B packets,
+    10 Gb/s links, 100-packet buffers; Pm 0.01 is docs/protocols.md §6's default — the seed names Pm
     but gives no simulation value) and the model's one constant the seed does not give:
     `e_sigma`, the spread of the feedback e around its fluid value (see `bcn_fluid`)."""
 
@@ -282,11 +282,11 @@ def bcn_fluid(n_sources: int = 4, *, routes: Mapping[str, Sequence[str]] | None 
               capacity: float | Mapping[str, float] = 10e9, duration: float = 0.2,
               rate0: float | Mapping[str, float] | None = None, points: int = 2001,
               params: BcnParams | None = None, **overrides) -> pd.DataFrame:
-    """Seed 002 §V's analytical model of BCN, integrated with scipy.integrate.solve_ivp (LSODA).
+    """Jiang & Jain 2007 §V's analytical model of BCN, integrated with scipy.integrate.solve_ivp (LSODA).
 
     The network: `n_sources` sources S1..Sn on one bottleneck "L" (the default), or `routes`
     {source: [link, ...]} (a_li = 1 on those links: "if all traffic from a source goes over one
-    path a_li ∈ {0, 1}", §V.A) with `capacity` C_l (one number, or by link). Parameters: seed 002's
+    path a_li ∈ {0, 1}", §V.A) with `capacity` C_l (one number, or by link). Parameters: Jiang & Jain 2007's
     defaults (`BcnParams`), any of which can be given by keyword (`gd=0.1`, `e_sigma=0.5`, ...).
     `rate0` is the start rate (default C/100 of the source's slowest link: the rate a source
     restarts at after a STOP, §IV.B). Returns a DataFrame: `t` (s), one column per source
@@ -383,11 +383,11 @@ def _params(params: BcnParams | None, overrides: Mapping) -> BcnParams:
 def bcn_equilibrium(n_sources: int = 4, *, routes: Mapping[str, Sequence[str]] | None = None,
                     capacity: float | Mapping[str, float] = 10e9, params: BcnParams | None = None,
                     **overrides) -> pd.Series:
-    """The rates (bit/s, by source) that maximise seed 002's eq. (14),
+    """The rates (bit/s, by source) that maximise Jiang & Jain 2007's eq. (14),
     F_A(r) = Σ_i (G_i R_u P_m / S G_d) log(G_d r_i / (G_i R_u) + 1), subject to eq. (15) (each
     link's load ≤ C_l): the point the Lyapunov function V of eq. (11) is maximised at when the
     negative-message probability is a step at capacity ("close to Dirac delta", §V.B). It is
-    Σ log(r_i + k) with k = G_i R_u / G_d, i.e. proportional fairness shifted by k: with seed 002's
+    Σ log(r_i + k) with k = G_i R_u / G_d, i.e. proportional fairness shifted by k: with Jiang & Jain 2007's
     defaults k = 4 · 4 Mb/s / 0.0124 ≈ 1.29 Gb/s, not small beside 10 Gb/s shares."""
     p = _params(params, overrides)
     net = _routes_and_caps(n_sources, routes, capacity)

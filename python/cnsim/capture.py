@@ -1,6 +1,6 @@
 """Packet capture: the `--pcap FILTER` option, and writing the engine's capture as pcapng.
 
-The engine builds each captured frame's on-wire bytes (PROTOCOLS.md §10; the layout is documented
+The engine builds each captured frame's on-wire bytes (docs/protocols.md §10; the layout is documented
 in `crates/cnsim-engine/src/tap/wire.rs`) when a transmission starts on a selected port; this module
 turns a filter into the engine's selection and writes the file with dpkt's pcapng blocks: one
 interface per selected port (named "NODE>PEER", as the stats name queues), nanosecond timestamps

@@ -64,7 +64,7 @@ def _of(shown: list[str], total: int) -> str:
 
 
 def cr_figure(result) -> Figure | None:
-    """Current rate CR(t) of the reaction points (at most MAX_LINES), Mb/s (seed 000 Figs. 3-8)."""
+    """Current rate CR(t) of the reaction points (at most MAX_LINES), Mb/s (Mliki et al. 2016a Figs. 3-8)."""
     names, total = result.busiest("rp_cr_bps.", MAX_LINES)
     if not names:
         return None

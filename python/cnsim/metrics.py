@@ -15,10 +15,10 @@ This table is the single definition of every metric in `summary.json`; `summariz
 | `feedback_busiest_cp_pct` | global | measure | % | max over CP queues with arrivals of cnms_sent_window / arrivals_window × 100 |
 | `feedback_per_delivered_pct` | global | measure | % | window.cnm_sent / window.data_delivered × 100: CNMs per data copy received |
 | `first_cnm_s` | global | run | s | earliest `first_cnm_s` over the RPs |
-| `cr_mean_mbps` | global | measure | Mb/s | mean over sessions of the session CR's time-weighted mean (session CR = min over its RPs, seed 000 §3) |
+| `cr_mean_mbps` | global | measure | Mb/s | mean over sessions of the session CR's time-weighted mean (session CR = min over its RPs, Mliki et al. 2016a §3) |
 | `cr_std_mbps` | global | measure | Mb/s | mean over sessions of the session CR's time-weighted std-dev |
 | `cr_spread_mbps` | global | measure | Mb/s | population std-dev over sessions of the session CR's mean |
-| `jain_cr` | global | measure | 1 | Jain index (Σr)²/(k·Σr²) (seed 000 eq. 9) over the sessions' mean CR |
+| `jain_cr` | global | measure | 1 | Jain index (Σr)²/(k·Σr²) (Mliki et al. 2016a eq. 9) over the sessions' mean CR |
 | `jain_throughput` | global | measure | 1 | Jain index over `throughput_mbps` of every (flow, receiver) |
 | `throughput_mean_mbps` | global | measure | Mb/s | mean of `throughput_mbps` over every (flow, receiver) |
 | `cr_min_mbps` | global | measure | Mb/s | lowest session CR in the window (RP CR where there are no sessions) |
@@ -144,7 +144,7 @@ def summarize(stats: dict) -> dict:
     flows = {f["name"]: _flow(f) for f in stats["flows"]}
     ports = {p["name"]: _port(p) for p in stats.get("ports", [])}
 
-    # CR metrics are per session (seed 000 §3: a multiple-unicast session's CR = min r_i); a
+    # CR metrics are per session (Mliki et al. 2016a §3: a multiple-unicast session's CR = min r_i); a
     # unicast or multicast session has one RP, so its session CR is that RP's CR.
     sessions = {s["name"]: _session(s) for s in stats.get("sessions", [])} or rps
     cr_means = [s["cr_mean_mbps"] for s in sessions.values()]
@@ -205,7 +205,7 @@ def seed_metrics(summary: dict) -> dict:
 
 def group_metrics(stats: dict) -> dict:
     """Per multicast group (flows whose `group` is set): feedback and loss rates over the group's
-    own frames, and CR statistics over the group's sessions, in the window (seed 000 §3.6)."""
+    own frames, and CR statistics over the group's sessions, in the window (Mliki et al. 2016a §3.6)."""
     by_group: dict[str, list[dict]] = {}
     for f in stats["flows"]:
         if f.get("group"):

@@ -4,7 +4,7 @@
 //! over the first 10 µs; no series recorded.
 //!
 //! `Case::Tcp` (issue 11): the same network with one bulk TCP connection per source instead
-//! (seed 002's ns-2 TCP defaults of `[flow.tcp]`, max RTO 1 ms as in seed 002 §VI.A): data
+//! (Jiang & Jain 2007's ns-2 TCP defaults of `[flow.tcp]`, max RTO 1 ms as in Jiang & Jain 2007 §VI.A): data
 //! segments one way, ACK frames back; `delivered_frames` counts data frames only.
 
 use crate::core::time::{to_secs, PS_PER_S};

@@ -66,7 +66,7 @@ pub const METRICS: &[Metric] = &[
     Metric { scope: "receivers", name: "frames", unit: "frames", kind: "counter", doc: "data frames of the flow this receiver received" },
     Metric { scope: "receivers", name: "bytes_window", unit: "B", kind: "counter-window", doc: "data bytes of the flow this receiver received in the window" },
     Metric { scope: "receivers", name: "throughput_bps", unit: "bit/s", kind: "counter-window", doc: "bytes_window × 8 / window_s" },
-    Metric { scope: "sessions", name: "cr_mean_bps", unit: "bit/s", kind: "time-average", doc: "session rate CR = min over the sender's RPs (seed 000 §3), time-averaged" },
+    Metric { scope: "sessions", name: "cr_mean_bps", unit: "bit/s", kind: "time-average", doc: "session rate CR = min over the sender's RPs (Mliki et al. 2016a §3), time-averaged" },
     Metric { scope: "sessions", name: "cr_std_bps", unit: "bit/s", kind: "time-average", doc: "standard deviation of the session rate over the window" },
     Metric { scope: "sessions", name: "cr_min_bps", unit: "bit/s", kind: "gauge", doc: "lowest session rate in the window" },
     Metric { scope: "sessions", name: "cr_final_bps", unit: "bit/s", kind: "gauge", doc: "session rate at the end of the run" },
@@ -218,7 +218,7 @@ impl Sim {
                 v
             })
             .collect();
-        // Sessions with RPs; the session rate is min over its RPs (seed 000 §3).
+        // Sessions with RPs; the session rate is min over its RPs (Mliki et al. 2016a §3).
         let sessions: Vec<Value> = self
             .sessions
             .iter()

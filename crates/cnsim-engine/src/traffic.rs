@@ -1,4 +1,4 @@
-//! Traffic generators (PROTOCOLS.md §9), the endpoint slot of open-loop sources: each returns the
+//! Traffic generators (docs/protocols.md §9), the endpoint slot of open-loop sources: each returns the
 //! gap to its next frame. Gaps saturate at `MAX_TIME`, so no input makes them wrap.
 
 use crate::core::rng::Rng;
@@ -11,9 +11,9 @@ pub enum TrafficGen {
     /// Exponential gaps (Poisson arrivals) with this mean, in ps.
     Poisson { mean_gap: f64 },
     /// One slot per frame time at line rate; each slot carries a frame with probability `p`
-    /// (seed 004's Bernoulli sources). The gap is a geometric number of slots.
+    /// (Roeck 2007's Bernoulli sources). The gap is a geometric number of slots.
     Bernoulli { slot: Time, p: f64 },
-    /// Pareto on/off (seed 002's bursty sources, ns-2's Application/Traffic/Pareto): bursts at
+    /// Pareto on/off (Jiang & Jain 2007's bursty sources, ns-2's Application/Traffic/Pareto): bursts at
     /// the peak rate (frames `gap` apart) whose lengths, and the idle times between them, are
     /// Pareto distributed with the given means (ps) and shape; `left` frames remain in the burst
     /// (0 before the first).

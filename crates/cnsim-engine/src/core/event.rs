@@ -1,4 +1,4 @@
-//! The event queue (DESIGN.md §2): a binary min-heap keyed by (time, tie). Events with equal times
+//! The event queue (docs/architecture.md §2): a binary min-heap keyed by (time, tie). Events with equal times
 //! run in a stated deterministic order: by default a seeded permutation of their scheduling order
 //! (`tie = mix(seq ^ key)`, a bijection, so keys stay unique), so that no entity wins every tie
 //! because it was declared first (identical sources starting together would otherwise be served in

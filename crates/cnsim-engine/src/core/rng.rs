@@ -1,4 +1,4 @@
-//! Per-entity random streams (DESIGN.md §2).
+//! Per-entity random streams (docs/architecture.md §2).
 //!
 //! Each entity (source, CP queue, RP …) owns a xoshiro256++ generator seeded from
 //! (scenario seed, stream kind, entity name) through SplitMix64 over an FNV-1a hash of the name. Adding a

@@ -1,4 +1,4 @@
-//! Simulated time: an integer count of picoseconds (DESIGN.md §2). No floating point in the event loop.
+//! Simulated time: an integer count of picoseconds (docs/architecture.md §2). No floating point in the event loop.
 
 /// Simulated time or duration in picoseconds. `u64` covers ~213 days.
 pub type Time = u64;

@@ -1,4 +1,4 @@
-//! Multi-rate multicast receivers (seed 003: EMcast over simulcast channels, RLM over cumulative
+//! Multi-rate multicast receivers (Nakauchi & Kobayashi 2006: EMcast over simulcast channels, RLM over cumulative
 //! layers): a host, the groups of its levels, its congestion control (`protocols::McastCc`), the
 //! SIRENS table it reads the path's available bandwidth from, and its loss counts.
 

@@ -69,7 +69,7 @@ impl Sender {
 
 /// A source's session: every flow (copy) one `[[flow]]` table makes from one source — all the
 /// receivers of a multicast or multiple-unicast session, however its copies are paced. Its rate is
-/// CR = min over the copies' RPs (seed 000 §3), time-weighted over the window.
+/// CR = min over the copies' RPs (Mliki et al. 2016a §3), time-weighted over the window.
 pub struct Session {
     pub host: NodeId,
     pub flows: Range<u32>,

@@ -1,5 +1,5 @@
-//! Frames: one fixed-size header that carries what every protocol of PROTOCOLS.md needs, so that
-//! adding a protocol never grows it (DESIGN.md §2). Protocol fields live in a 16-byte tag area
+//! Frames: one fixed-size header that carries what every protocol of docs/protocols.md needs, so that
+//! adding a protocol never grows it (docs/architecture.md §2). Protocol fields live in a 16-byte tag area
 //! that each protocol reads and writes through its own typed view (e.g. `qcn::Cnm`); larger
 //! control payloads belong in a side table keyed by frame id.
 
@@ -27,7 +27,7 @@ pub enum FrameKind {
     /// A transport acknowledgement (TCP): routed like data to the flow's source, delivered to its
     /// transport endpoint. Not sampled by congestion points.
     Ack,
-    /// A congestion-management probe (seed 004): routed like data towards the flow's
+    /// A congestion-management probe (Roeck 2007): routed like data towards the flow's
     /// destination; congestion points on the way may stamp it or answer it (and consume it).
     Probe,
 }
@@ -51,7 +51,7 @@ pub enum Proto {
     Ecm,
     QcnProbe,
     Tcp,
-    /// The SIRENS header (seed 003; `protocols::sirens`).
+    /// The SIRENS header (Nakauchi & Kobayashi 2006; `protocols::sirens`).
     Sirens,
 }
 

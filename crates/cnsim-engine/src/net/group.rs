@@ -1,4 +1,4 @@
-//! Multicast groups with run-time membership (PROTOCOLS.md §8: "group membership, join/leave with
+//! Multicast groups with run-time membership (docs/protocols.md §8: "group membership, join/leave with
 //! a configurable leave latency"), as IGMP gives a router: a member asks to join or leave; the
 //! request takes effect after the join (graft) or leave latency, and only if it is still what the
 //! member wants then (a leave followed by a re-join before the leave latency ran out prunes

@@ -1,5 +1,5 @@
 //! Nodes: hosts (traffic sources, rate limiters, sinks) and switches (forwarding, queues, CPs,
-//! flow control) and IP routers (forwarding with TTL decrement, PROTOCOLS.md §8).
+//! flow control) and IP routers (forwarding with TTL decrement, docs/protocols.md §8).
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NodeKind {
@@ -29,7 +29,7 @@ pub struct Node {
     pub kind: NodeKind,
     /// Output ports, in link order.
     pub ports: Vec<u32>,
-    /// Switches: processing latency of every frame entering it (seed 004: 1 µs), modelled as
+    /// Switches: processing latency of every frame entering it (Roeck 2007: 1 µs), modelled as
     /// extra propagation delay on each link into the switch (same timing for a constant latency).
     pub latency: u64,
 }

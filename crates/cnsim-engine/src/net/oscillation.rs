@@ -1,5 +1,5 @@
-//! A port whose service rate oscillates (seed 004, "Single Oscillating Hotspot": the hotspot's
-//! service rate drops to 1 Gb/s for t_on, comes back for t_off, over 100 ms … 900 ms; PROTOCOLS.md
+//! A port whose service rate oscillates (Roeck 2007, "Single Oscillating Hotspot": the hotspot's
+//! service rate drops to 1 Gb/s for t_on, comes back for t_off, over 100 ms … 900 ms; docs/protocols.md
 //! §9). Sans-IO: the port asks it, at each of its timer expiries, which rate to use and when the
 //! next change is due.
 

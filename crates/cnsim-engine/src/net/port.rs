@@ -136,7 +136,7 @@ pub struct Port {
     /// counts them) and bytes (capacity invariant).
     pub peak_frames: u64,
     pub peak_bytes: u64,
-    /// An oscillating service rate (seed 004) and its timer.
+    /// An oscillating service rate (Roeck 2007) and its timer.
     pub osc: Option<crate::net::oscillation::Oscillation>,
     pub osc_timer: TimerId,
 }

@@ -1,4 +1,4 @@
-//! Queue disciplines of an output port (PROTOCOLS.md §1): a drop-tail FIFO in frames or bytes, or
+//! Queue disciplines of an output port (docs/protocols.md §1): a drop-tail FIFO in frames or bytes, or
 //! strict priority over the eight 802.1p classes, each class a drop-tail FIFO of the port's
 //! capacity. The transmitter asks for the next frame with the set of paused classes: a FIFO whose
 //! head frame is of a paused class holds (head-of-line blocking, as with plain PAUSE on one

@@ -1,4 +1,4 @@
-//! Forwarding computed once from the topology (PROTOCOLS.md §1): shortest paths in hops with a
+//! Forwarding computed once from the topology (docs/protocols.md §1): shortest paths in hops with a
 //! deterministic tie-break by node name; multicast over the shortest-path tree from each source.
 //! Hosts never forward: paths run through switches and routers only.
 //!
@@ -189,7 +189,7 @@ pub fn multicast_tree(nodes: &[Node], ports: &[Port], src: usize, members: &[usi
 /// binary search over the tree's nodes (a tree is small; no flows × nodes table). A tree covers
 /// every potential member of the group; each tree edge counts the joined members below it
 /// (`active`), so a branch with none is pruned without rebuilding the tree (run-time membership,
-/// PROTOCOLS.md §8).
+/// docs/protocols.md §8).
 #[derive(Default)]
 pub struct McastTable {
     /// Per flow: a range of `rows`, sorted by node.

@@ -1,5 +1,5 @@
 //! Backward Congestion Notification, enhanced form with the capacity field (seed
-//! 002_3d9f29734334d666.txt §IV; PROTOCOLS.md §6).
+//! Jiang & Jain 2007 §IV; docs/protocols.md §6).
 //!
 //! Congestion point (§IV.A, §IV.E): each arriving data frame is sampled with probability Pm. For a
 //! sampled frame, with q the queue in frames and e = (Qeq − q) − W·(q_a − q_d) (eq. 1). A frame is
@@ -35,7 +35,7 @@ use crate::protocols::qcn::TimerAction;
 /// BCN congestion point parameters, in frames as the seed gives them.
 #[derive(Clone, Copy, Debug)]
 pub struct CpParams {
-    /// Sampling probability Pm (seed 002 §VI.A: 0.01 by default in PROTOCOLS.md §6).
+    /// Sampling probability Pm (Jiang & Jain 2007 §VI.A: 0.01 by default in docs/protocols.md §6).
     pub pm: f64,
     /// Equilibrium queue Qeq and STOP threshold Qsc, in frames (16 and 80, §VI.A).
     pub qeq: f64,
@@ -78,7 +78,7 @@ impl Message {
 }
 
 /// The rate-regulator tag (RRT) of a data frame: the CPID of the regulator it went through and
-/// when it left the source. BCN and its successor ECM share it (seed 004 §"Simulated protocols":
+/// when it left the source. BCN and its successor ECM share it (Roeck 2007 §"Simulated protocols":
 /// ECM keeps BCN's tags with CPID association and echoes the send time back to measure the RTT).
 /// Tag area: [CPID, sent low 32 bits, sent high 32 bits, 0].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -279,7 +279,7 @@ mod tests {
     const CPID: u32 = 7;
 
     fn cp() -> CongestionPoint {
-        // Seed 002 §VI.A: Qeq 16, Qsc 80, W 2; sample every frame to test the table.
+        // Jiang & Jain 2007 §VI.A: Qeq 16, Qsc 80, W 2; sample every frame to test the table.
         CongestionPoint::new(CpParams { pm: 1.0, qeq: 16.0, qsc: 80.0, w: 2.0, msg_size: 64, frame: 1000 })
     }
     fn data(tag: Option<u32>) -> Frame {
@@ -348,7 +348,7 @@ mod tests {
     }
 
     fn rp() -> ReactionPoint {
-        // Seed 002 §VI.A: Gi 4, Gd 0.0124, Ru 4 Mb/s, 10 Gb/s sources.
+        // Jiang & Jain 2007 §VI.A: Gi 4, Gd 0.0124, Ru 4 Mb/s, 10 Gb/s sources.
         ReactionPoint::new(RpParams {
             line_rate: 10e9,
             gi: 4.0,

@@ -1,6 +1,6 @@
-//! ECM, the Ethernet Congestion Manager: BCN's successor in the 802.1Qau debate, as seed 004
-//! (004_416c8b8b44491907.txt, "Simulated protocols" and the backup slide "Simulation Parameters -
-//! ECM") simulates it; PROTOCOLS.md §7. It keeps BCN's rate-regulator tag (RRT) with CPID
+//! ECM, the Ethernet Congestion Manager: BCN's successor in the 802.1Qau debate, as Roeck 2007
+//! (Roeck 2007, "Simulated protocols" and the backup slide "Simulation Parameters -
+//! ECM") simulates it; docs/protocols.md §7. It keeps BCN's rate-regulator tag (RRT) with CPID
 //! association (`bcn::Rrt`, shared, not copied) and adds positive feedback computed from the
 //! queue, a drift, two congestion levels and RTT-triggered drops of CM messages.
 //!
@@ -32,10 +32,10 @@
 //! **Reaction point.** The first negative message creates the regulator at line rate. Negative
 //! Fb: r ← r·max(min_dec_factor, 1 + Gd·Fb); the association moves to the sender's CPID
 //! (`bcn::Association`, default latest negative). Positive Fb: r ← r + Gi·Fb·Ru; a positive
-//! message from a CP other than the associated one is counted as a **false positive** (seed 004,
+//! message from a CP other than the associated one is counted as a **false positive** (Roeck 2007,
 //! 20-stage hotspot: "positive feedback from unexpected CP"). Drift: every Td without an accepted
 //! message, r ← r + Rd. Floor Rmin, ceiling the line rate; the regulator goes away back at line
-//! rate with nothing waiting (as BCN's and QCN's). **RTT-triggered CM drops** (seed 004, "accept
+//! rate with nothing waiting (as BCN's and QCN's). **RTT-triggered CM drops** (Roeck 2007, "accept
 //! only one RL packet per RTT from the same CPID"): with `rtt_drop` on, a message from a CPID whose
 //! last accepted message is less than one RTT old is dropped; the RTT is `rtt` when given, else
 //! measured as now − the send time the message echoes from the sampled frame's RRT (latest sample).
@@ -218,7 +218,7 @@ pub struct ReactionPoint {
     pub negative: u64,
     pub rtt_dropped: u64,
     pub false_positives: u64,
-    /// Times the association moved to another CP (CPID thrashing, seed 004).
+    /// Times the association moved to another CP (CPID thrashing, Roeck 2007).
     pub cpid_changes: u64,
     pub limiters_created: u64,
     pub first_message: Option<Time>,
@@ -347,9 +347,9 @@ impl ReactionPoint {
 pub const METRICS: &[Metric] = &[
     Metric { scope: "rps", name: "ecm_positive", unit: "frames", kind: "counter", doc: "ECM: positive CM messages accepted" },
     Metric { scope: "rps", name: "ecm_negative", unit: "frames", kind: "counter", doc: "ECM: negative CM messages accepted" },
-    Metric { scope: "rps", name: "ecm_rtt_dropped", unit: "frames", kind: "counter", doc: "ECM: CM messages dropped because one from the same CPID was accepted less than one RTT earlier (seed 004)" },
-    Metric { scope: "rps", name: "false_positives", unit: "frames", kind: "counter", doc: "positive feedback from a CP other than the one the flow's regulator is associated with (seed 004)" },
-    Metric { scope: "rps", name: "cpid_changes", unit: "count", kind: "counter", doc: "times the CP limiting the flow changed (ECM: the association; QCN: the CPID of successive CNMs) — CPID thrashing (seed 004)" },
+    Metric { scope: "rps", name: "ecm_rtt_dropped", unit: "frames", kind: "counter", doc: "ECM: CM messages dropped because one from the same CPID was accepted less than one RTT earlier (Roeck 2007)" },
+    Metric { scope: "rps", name: "false_positives", unit: "frames", kind: "counter", doc: "positive feedback from a CP other than the one the flow's regulator is associated with (Roeck 2007)" },
+    Metric { scope: "rps", name: "cpid_changes", unit: "count", kind: "counter", doc: "times the CP limiting the flow changed (ECM: the association; QCN: the CPID of successive CNMs) — CPID thrashing (Roeck 2007)" },
     Metric { scope: "rps", name: "rtt_estimate_s", unit: "s", kind: "gauge", doc: "ECM: the latest RTT sample (now − echoed send time of the sampled frame)" },
 ];
 

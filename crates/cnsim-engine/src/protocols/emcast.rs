@@ -1,4 +1,4 @@
-//! EMcast, explicit multi-rate multicast (seed 003 §3.2, Fig. 2; PROTOCOLS.md §8): a simulcast
+//! EMcast, explicit multi-rate multicast (Nakauchi & Kobayashi 2006 §3.2, Fig. 2; docs/protocols.md §8): a simulcast
 //! receiver subscribed to exactly one channel i (rate T_i) that
 //! - drops one level when the measured loss rate r_i ≥ R_i, where R_i solves the TCP throughput
 //!   model T_i = 1.3·MTU / (RTT·√R_i), i.e. R_i = (1.3·MTU / (RTT·T_i))²;
@@ -8,9 +8,9 @@
 //! Where the seed is silent or ambiguous, parameters (docs/modelling.md):
 //! - Fig. 2 runs "for each arriving explicit notification" once t − t0 ≥ Interval but only moves t0
 //!   on an add; r_i is not defined over any period. Here the receiver evaluates once per Interval
-//!   (0.2 s) with r_i the loss rate over that Interval, as PROTOCOLS.md words it ("every Interval").
+//!   (0.2 s) with r_i the loss rate over that Interval, as docs/protocols.md words it ("every Interval").
 //! - `add`: "while" adds levels as long as T_{i+1} < T·C3 (Fig. 2's loop, default), "one" adds at
-//!   most one level per Interval (PROTOCOLS.md's wording).
+//!   most one level per Interval (docs/protocols.md's wording).
 //! - `own_rate`: whether T counts the receiver's own channel as room, T' = T + T_i ("added"), or T
 //!   is SIRENS's available bandwidth as is ("excluded", default: the seed compares T_{i+1} with T).
 //! - RTT is the receiver's estimate, a parameter (a receiver-driven scheme has no ACK clock).
@@ -28,7 +28,7 @@ pub enum AddStep {
 pub struct EmcastParams {
     /// Channel rates T_1 < T_2 < … in bit/s (level i = index i − 1).
     pub rates: Vec<f64>,
-    /// Interval between evaluations, s (seed 003: 0.2 s).
+    /// Interval between evaluations, s (Nakauchi & Kobayashi 2006: 0.2 s).
     pub interval: f64,
     pub c3: f64,
     /// Round-trip time estimate, s.
@@ -58,7 +58,7 @@ impl Emcast {
         self.p.rates[level - 1]
     }
 
-    /// R_i = (1.3·MTU / (RTT·T_i))² (Floyd & Fall 1999, seed 003 §3.2).
+    /// R_i = (1.3·MTU / (RTT·T_i))² (Floyd & Fall 1999, Nakauchi & Kobayashi 2006 §3.2).
     pub fn loss_threshold(&self, level: usize) -> f64 {
         let x = 1.3 * self.p.mtu_bits / (self.p.rtt * self.rate(level));
         x * x

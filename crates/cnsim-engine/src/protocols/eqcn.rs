@@ -1,5 +1,5 @@
 //! Enhanced QCN for multicast: a representative congestion point per multicast source
-//! (seed 001_94a0dca41553dedb.txt §3, Algorithms 1 and 2; PROTOCOLS.md §5). Data frames carry the
+//! (seed Mliki et al. 2016b §3, Algorithms 1 and 2; docs/protocols.md §5). Data frames carry the
 //! RP's saved feedback `fb_hat` and the CPID that set it; only the CP whose quantized |Fb| is at
 //! least `fb_hat` (the representative) sends CNMs.
 

@@ -56,7 +56,7 @@ pub struct BcnCp {
     pub rng: Rng,
 }
 
-/// An ECM congestion point with its random stream (seed 004).
+/// An ECM congestion point with its random stream (Roeck 2007).
 pub struct EcmCp {
     pub cp: ecm::CongestionPoint,
     pub rng: Rng,
@@ -69,7 +69,7 @@ pub struct QcnCp {
     pub cnm_size: u32,
     /// Also evaluate data frames the full queue drops.
     pub sample_dropped: bool,
-    /// E-QCN frames: on equal |Fb| only the CP whose CPID the RP selected sends (seed 001 §4).
+    /// E-QCN frames: on equal |Fb| only the CP whose CPID the RP selected sends (Mliki et al. 2016b §4).
     pub eqcn_tie_break: bool,
 }
 
@@ -91,7 +91,7 @@ impl Cp {
                 if !accepted && !c.sample_dropped {
                     return None;
                 }
-                // E-QCN frames: only the representative CP notifies (seed 001 Algorithm 2).
+                // E-QCN frames: only the representative CP notifies (Mliki et al. 2016b Algorithm 2).
                 let s = c.cp.on_arrival(f.size, q.bytes, &mut c.rng)?;
                 let rep = match eqcn::read_tag(f) {
                     Some((fb_hat, sel)) => eqcn::is_representative(s.qntz_fb, cpid, fb_hat, sel, c.eqcn_tie_break),
@@ -106,7 +106,7 @@ impl Cp {
         }
     }
 
-    /// A probe frame `f` reaches this CP's queue `q` (seed 004; `qcn::probe`): it may stamp it
+    /// A probe frame `f` reaches this CP's queue `q` (Roeck 2007; `qcn::probe`): it may stamp it
     /// (in place) or answer it; returns the answer frame, and the probe is then consumed.
     pub fn on_probe(&mut self, f: &mut Frame, q: QueueView, cpid: u32, node: NodeId, now: Time) -> Option<Frame> {
         let Cp::Qcn(c) = self else { return None };
@@ -325,7 +325,7 @@ impl Rp {
         if let Some(a) = Answer::read(f) {
             return match self {
                 Rp::Qcn(r) => r.on_answer(a, now),
-                // QCN-HP: a negative answer goes through F̂b (seed 001 Algorithm 1) like a CNM.
+                // QCN-HP: a negative answer goes through F̂b (Mliki et al. 2016b Algorithm 1) like a CNM.
                 Rp::Eqcn(r, e) if a.fb < 0 => {
                     r.prober.on_answer(a, r.active);
                     let fb = e.on_cnm((-a.fb).min(63) as u8, a.cpid, now);

@@ -1,4 +1,4 @@
-//! Link-level flow control: IEEE 802.3x PAUSE and 802.1Qbb PFC (PROTOCOLS.md §6; seed 002 §IV).
+//! Link-level flow control: IEEE 802.3x PAUSE and 802.1Qbb PFC (docs/protocols.md §6; Jiang & Jain 2007 §IV).
 //!
 //! A switch port whose buffered load crosses XOFF sends a PAUSE frame (quanta in units of 512 bit
 //! times) to the neighbour at the other end of that port's link, re-sends it every `refresh` while
@@ -10,7 +10,7 @@
 //! - `Ingress` (default; as real switches do it): the bytes buffered in this switch that entered
 //!   through this port, per class — each upstream neighbour is paused for its own backlog, and
 //!   the buffer above XOFF is the headroom that absorbs what is still in flight;
-//! - `Egress` (seed 002 §IV: "when the queue length is larger than Q_st, the switch sends
+//! - `Egress` (Jiang & Jain 2007 §IV: "when the queue length is larger than Q_st, the switch sends
 //!   PAUSE/OFF to ask all its uplink neighbors to stop"): an output queue above XOFF pauses every
 //!   other port's neighbour; the port's load is the number of such congested output queues.
 //!

@@ -1,7 +1,7 @@
 //! RED, Random Early Detection (Floyd & Jacobson, "Random Early Detection Gateways for Congestion
 //! Avoidance", IEEE/ACM ToN 1(4), 1993, Fig. 2), with the "gentle" variant (Floyd, "Recommendation
-//! on using the gentle_ variant of RED", 2000) and optional ECN marking (RFC 3168 §7). PROTOCOLS.md
-//! §8; seed 003 §3.3 uses RED on 100-packet queues with min_th = 50 packets.
+//! on using the gentle_ variant of RED", 2000) and optional ECN marking (RFC 3168 §7). docs/protocols.md
+//! §8; Nakauchi & Kobayashi 2006 §3.3 uses RED on 100-packet queues with min_th = 50 packets.
 //!
 //! A sans-IO state machine: the engine calls [`Red::on_arrival`] for every data frame offered to the
 //! port, with the instantaneous queue length (frames waiting, the arriving one excluded) and, when

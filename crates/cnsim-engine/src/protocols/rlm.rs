@@ -1,5 +1,5 @@
-//! RLM, receiver-driven layered multicast (McCanne, Jacobson & Vetterli, SIGCOMM '96; PROTOCOLS.md
-//! §8), the baseline of seed 003 §3.3 (Figs. 8–9, with "Join-timer = 3.0, Detection-timer = 4.0,
+//! RLM, receiver-driven layered multicast (McCanne, Jacobson & Vetterli, SIGCOMM '96; docs/protocols.md
+//! §8), the baseline of Nakauchi & Kobayashi 2006 §3.3 (Figs. 8–9, with "Join-timer = 3.0, Detection-timer = 4.0,
 //! Loss threshold = 0.1"). Cumulative layers: level k = layers 1..k joined.
 //!
 //! States (RLM §4, Fig. 5): steady S, hysteresis H, measurement M, drop D.
@@ -40,12 +40,12 @@ pub enum State {
 #[derive(Clone, Debug, PartialEq)]
 pub struct RlmParams {
     pub layers: usize,
-    /// Initial join timer, s (seed 003: 3.0).
+    /// Initial join timer, s (Nakauchi & Kobayashi 2006: 3.0).
     pub join_timer: f64,
     pub max_join_timer: f64,
-    /// Initial detection timer, s (seed 003: 4.0).
+    /// Initial detection timer, s (Nakauchi & Kobayashi 2006: 4.0).
     pub detection_timer: f64,
-    /// Loss rate above which a tick is congested (seed 003: 0.1).
+    /// Loss rate above which a tick is congested (Nakauchi & Kobayashi 2006: 0.1).
     pub loss_threshold: f64,
     pub alpha: f64,
     pub beta: f64,

@@ -1,4 +1,4 @@
-//! SIRENS, the Simple Internet Resource Notification Scheme (seed 003 §2.2, Fig. 1; PROTOCOLS.md
+//! SIRENS, the Simple Internet Resource Notification Scheme (Nakauchi & Kobayashi 2006 §2.2, Fig. 1; docs/protocols.md
 //! §8): an in-band header on every data packet in which routers write the state of their output
 //! link, one hop per packet, so that a receiver assembles the whole path hop by hop. Routers keep
 //! no per-flow state: each router port keeps only its own link measurements ([`LinkMeter`]).
@@ -16,10 +16,10 @@
 //! | 0 | 24–31 | `req_data`: which of the profile's two values MIN/MAX aggregate (0 or 1) |
 //! | 2, 3 | | `res_data[0..2]` as f32 bit patterns |
 //!
-//! Profiles (seed 003 §2.2): LINK = (link bandwidth bit/s, available bandwidth bit/s); LOSS =
+//! Profiles (Nakauchi & Kobayashi 2006 §2.2): LINK = (link bandwidth bit/s, available bandwidth bit/s); LOSS =
 //! (packet loss rate, link error rate); QUEUE = (queue size in frames, link delay in s). The paper's
 //! `res_data[≤8]` stack is for the *sender* notification (a receiver returning what it collected);
-//! EMcast does not return it (seed 003 §3.2), so the header carries one hop's two values.
+//! EMcast does not return it (Nakauchi & Kobayashi 2006 §3.2), so the header carries one hop's two values.
 //!
 //! TTL mode: the sender cycles `req_ttl` one step per packet over `init_ttl − 1, …, init_ttl −
 //! hops` (the seed: "from the same value as TTL in the IP header to 1"; the value equal to the
@@ -29,7 +29,7 @@
 //! when its value of `req_data` is below (above) the one carried.
 //!
 //! Available bandwidth = capacity × (1 − utilisation over the last complete window); the window is
-//! a parameter (default 0.2 s [assumed]: PROTOCOLS.md §8; the seed gives none).
+//! a parameter (default 0.2 s [assumed]: docs/protocols.md §8; the seed gives none).
 
 use crate::core::time::{to_secs, Time};
 use crate::net::frame::{Frame, Proto};
@@ -243,7 +243,7 @@ pub struct Sample {
 }
 
 /// The receiver's table for one profile: per hop (1 = the first router after the sender), the
-/// latest values and when they arrived (seed 003 §2.2: "a receiver can find out the overall path
+/// latest values and when they arrived (Nakauchi & Kobayashi 2006 §2.2: "a receiver can find out the overall path
 /// status by assembling all the cumulative notifications").
 #[derive(Clone, Debug)]
 pub struct Table {
@@ -307,7 +307,7 @@ impl Table {
 }
 
 pub const METRICS: &[Metric] = &[
-    Metric { scope: "queues", name: "sirens_stamped", unit: "frames", kind: "counter", doc: "SIRENS headers this router port answered (seed 003 §2.2)" },
+    Metric { scope: "queues", name: "sirens_stamped", unit: "frames", kind: "counter", doc: "SIRENS headers this router port answered (Nakauchi & Kobayashi 2006 §2.2)" },
     Metric { scope: "queues", name: "sirens_util", unit: "1", kind: "gauge", doc: "utilisation of the port's link over its last complete SIRENS window" },
     Metric { scope: "receivers", name: "sirens_hops", unit: "list", kind: "gauge", doc: "per router hop: [hop, value 0, value 1, age s] of the receiver's SIRENS table at the end" },
     Metric { scope: "receivers", name: "sirens_path_len", unit: "hops", kind: "gauge", doc: "routers on the path, from the IP TTL of the last packet" },

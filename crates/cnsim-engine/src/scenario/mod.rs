@@ -1,4 +1,4 @@
-//! Scenario files (DESIGN.md §3): the serde model, loading with `--set` overrides, and errors that
+//! Scenario files (docs/architecture.md §3): the serde model, loading with `--set` overrides, and errors that
 //! name the file, line and key. The schema is documented in docs/scenarios.md.
 
 mod error;

@@ -178,11 +178,11 @@ pub struct Scenario {
     /// Link-level flow control on every switch port.
     #[serde(default)]
     pub flow_control: FlowControlSlot,
-    /// SIRENS on every router output port (seed 003 §2); absent: routers write no SIRENS data.
+    /// SIRENS on every router output port (Nakauchi & Kobayashi 2006 §2); absent: routers write no SIRENS data.
     pub sirens: Option<SirensRouterSpec>,
     #[serde(default, rename = "switch", skip_serializing_if = "Vec::is_empty")]
     pub switches: Vec<NodeSpec>,
-    /// IP routers (PROTOCOLS.md §8): TTL decrement, RED or drop-tail queues, SIRENS.
+    /// IP routers (docs/protocols.md §8): TTL decrement, RED or drop-tail queues, SIRENS.
     #[serde(default, rename = "router", skip_serializing_if = "Vec::is_empty")]
     pub routers: Vec<NodeSpec>,
     #[serde(default, rename = "host", skip_serializing_if = "Vec::is_empty")]
@@ -228,22 +228,22 @@ pub enum EmcastAddSpec {
     One,
 }
 
-/// `cc = { emcast = { … } }`: seed 003 §3.2–3.3 by default.
+/// `cc = { emcast = { … } }`: Nakauchi & Kobayashi 2006 §3.2–3.3 by default.
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct EmcastSpec {
-    /// Evaluation interval, default 0.2 s (seed 003).
+    /// Evaluation interval, default 0.2 s (Nakauchi & Kobayashi 2006).
     #[serde(default = "d_sirens_window")]
     pub interval: Duration,
     #[serde(default = "d_c3")]
     pub c3: f64,
-    /// The receiver's RTT estimate in R_i, default 60 ms [assumed: twice seed 003's 30 ms delay].
+    /// The receiver's RTT estimate in R_i, default 60 ms [assumed: twice Nakauchi & Kobayashi 2006's 30 ms delay].
     #[serde(default = "d_rtt")]
     pub rtt: Duration,
     /// MTU in R_i, default 1500 B.
     #[serde(default = "d_frame")]
     pub mtu: Bytes,
-    /// Channel i's rate is base_rate·ratio^(i−1): default 100 kb/s and 2 (seed 003 §3.3).
+    /// Channel i's rate is base_rate·ratio^(i−1): default 100 kb/s and 2 (Nakauchi & Kobayashi 2006 §3.3).
     #[serde(default = "d_base_rate")]
     pub base_rate: Rate,
     #[serde(default = "d_w")]
@@ -255,7 +255,7 @@ pub struct EmcastSpec {
     pub own_rate_added: bool,
 }
 
-/// `cc = { rlm = { … } }`: seed 003 §3.3's settings by default.
+/// `cc = { rlm = { … } }`: Nakauchi & Kobayashi 2006 §3.3's settings by default.
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct RlmSpec {
@@ -351,7 +351,7 @@ pub struct LinkParams {
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct QueueParams {
-    /// Drop-tail capacity in frames or bytes, default 100 frames (seeds 000/001/002). Under
+    /// Drop-tail capacity in frames or bytes, default 100 frames (Mliki et al. 2016a/b/002). Under
     /// strict priority each class has this capacity.
     #[serde(default = "d_capacity")]
     pub capacity: Amount,
@@ -375,7 +375,7 @@ pub enum DisciplineSpec {
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct RedSpec {
-    /// Default 5 frames (ns-2 `thresh_`); seed 003 uses 50.
+    /// Default 5 frames (ns-2 `thresh_`); Nakauchi & Kobayashi 2006 uses 50.
     #[serde(default = "d_min_th")]
     pub min_th: f64,
     /// Default 15 frames (ns-2 `maxthresh_`).
@@ -430,15 +430,15 @@ impl Default for Defaults {
 pub enum CpSlot {
     #[default]
     None,
-    /// IEEE 802.1Qau QCN (E-QCN frames get Algorithm 2 of seed 001).
+    /// IEEE 802.1Qau QCN (E-QCN frames get Algorithm 2 of Mliki et al. 2016b).
     Qcn(QcnCpSpec),
-    /// Backward congestion notification, enhanced with the capacity field (seed 002 §IV).
+    /// Backward congestion notification, enhanced with the capacity field (Jiang & Jain 2007 §IV).
     Bcn(BcnCpSpec),
-    /// ECM, BCN's successor (seed 004; `protocols::ecm`).
+    /// ECM, BCN's successor (Roeck 2007; `protocols::ecm`).
     Ecm(EcmCpSpec),
 }
 
-/// `[cp.ecm]`: seed 004's backup slide "Simulation Parameters - ECM", read in 64-B units
+/// `[cp.ecm]`: Roeck 2007's backup slide "Simulation Parameters - ECM", read in 64-B units
 /// (`protocols::ecm` explains the reading).
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -469,11 +469,11 @@ pub struct EcmCpSpec {
     pub msg_size: Bytes,
 }
 
-/// `[cp.bcn]`: seed 002 §VI.A's parameters by default.
+/// `[cp.bcn]`: Jiang & Jain 2007 §VI.A's parameters by default.
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct BcnCpSpec {
-    /// Sampling probability Pm, default 0.01 (PROTOCOLS.md §6).
+    /// Sampling probability Pm, default 0.01 (docs/protocols.md §6).
     #[serde(default = "d_pm")]
     pub pm: f64,
     /// Equilibrium queue Qeq, default 16 frames.
@@ -496,7 +496,7 @@ pub enum SamplingSpec {
     /// 802.1Qau sampling table (byte counter), the standard's behaviour.
     #[default]
     Table,
-    /// Evaluate every arriving data frame (seed 001 §2.1).
+    /// Evaluate every arriving data frame (Mliki et al. 2016b §2.1).
     EveryFrame,
 }
 
@@ -507,7 +507,7 @@ pub enum QoldSpec {
     #[default]
     EverySample,
     /// Qold := qlen only when a CNM is sent ("the queue size when the last feedback message was
-    /// generated", seed 000 §2.1).
+    /// generated", Mliki et al. 2016a §2.1).
     OnFeedback,
 }
 
@@ -535,13 +535,13 @@ pub struct QcnCpSpec {
     #[serde(default = "d_cnm_size")]
     pub cnm_size: Bytes,
     /// Shorten the sampling interval as QntzFb grows (the 802.1Qau table), default true; false:
-    /// always `sample_base` (seed 004: "Oversampling disabled").
+    /// always `sample_base` (Roeck 2007: "Oversampling disabled").
     #[serde(default = "d_true")]
     pub oversampling: bool,
     /// Also evaluate data frames that the full queue drops, default true.
     #[serde(default = "d_true")]
     pub sample_dropped: bool,
-    /// E-QCN frames: on equal |Fb| only the CP whose CPID the RP selected sends (seed 001 §4),
+    /// E-QCN frames: on equal |Fb| only the CP whose CPID the RP selected sends (Mliki et al. 2016b §4),
     /// default true.
     #[serde(default = "d_true")]
     pub eqcn_tie_break: bool,
@@ -570,7 +570,7 @@ pub enum TriggerSpec {
     /// Bytes buffered in the switch that entered through the port (per class), as real switches.
     #[default]
     Ingress,
-    /// An output queue above XOFF pauses every upstream neighbour (seed 002 §IV).
+    /// An output queue above XOFF pauses every upstream neighbour (Jiang & Jain 2007 §IV).
     Egress,
 }
 
@@ -615,7 +615,7 @@ pub struct LinkSpec {
     pub between: Spanned<Ends>,
     pub rate: Option<Rate>,
     pub delay: Option<Duration>,
-    /// Propagation delay from the second end back to the first, default `delay` (seed 004's
+    /// Propagation delay from the second end back to the first, default `delay` (Roeck 2007's
     /// "forward latency": long towards the switch, short back).
     pub reverse_delay: Option<Duration>,
     pub overhead: Option<Bytes>,
@@ -635,7 +635,7 @@ pub struct PortSpec {
     /// Replaces `[cp]` at these ports ("none" or a protocol table); unspecified keys take the
     /// documented defaults.
     pub cp: Option<CpSlot>,
-    /// An oscillating service rate (seed 004's oscillating hotspot).
+    /// An oscillating service rate (Roeck 2007's oscillating hotspot).
     pub oscillate: Option<OscillateSpec>,
 }
 
@@ -665,7 +665,7 @@ pub struct GroupSpec {
     #[serde(default)]
     pub join_latency: Duration,
     /// Time from a leave request to the branch being pruned (IGMP's leave latency), default 0 s
-    /// [assumed: PROTOCOLS.md §8 asks for a parameter, the seed gives no value].
+    /// [assumed: docs/protocols.md §8 asks for a parameter, the seed gives no value].
     #[serde(default)]
     pub leave_latency: Duration,
     /// Scheduled membership requests (`[[group.change]]`).
@@ -697,14 +697,14 @@ pub enum TrafficKind {
     Cbr,
     /// Exponential gaps with mean frame/rate.
     Poisson,
-    /// Per slot (one frame time at the source's line rate) send with probability `load` (seed 004).
+    /// Per slot (one frame time at the source's line rate) send with probability `load` (Roeck 2007).
     Bernoulli,
     /// Pareto on/off: bursts at `rate` of mean length `burst`, idle times of mean `idle`, both
-    /// Pareto with `shape` (seed 002's bursty sources; ns-2's Pareto application).
+    /// Pareto with `shape` (Jiang & Jain 2007's bursty sources; ns-2's Pareto application).
     Pareto,
-    /// A TCP connection that always has data (FTP bulk transfer; seed 002 §VI).
+    /// A TCP connection that always has data (FTP bulk transfer; Jiang & Jain 2007 §VI).
     TcpBulk,
-    /// A TCP connection sending `size` bytes, then idle for `idle`, again (seed 002 §VI.B's
+    /// A TCP connection sending `size` bytes, then idle for `idle`, again (Jiang & Jain 2007 §VI.B's
     /// reference sources: 10 kB transactions).
     TcpTransactions,
 }
@@ -729,9 +729,9 @@ pub struct TrafficSpec {
     /// `idle` is also the pause between TCP transactions (default 0).
     pub burst: Option<Duration>,
     pub idle: Option<Duration>,
-    /// TCP transactions: bytes per transaction (default 10 kB, seed 002 §VI.B).
+    /// TCP transactions: bytes per transaction (default 10 kB, Jiang & Jain 2007 §VI.B).
     pub size: Option<Bytes>,
-    /// TCP: parallel connections per source (seed 002 §VI.B: "10 continuous connections"),
+    /// TCP: parallel connections per source (Jiang & Jain 2007 §VI.B: "10 continuous connections"),
     /// named SOURCE/1, SOURCE/2 …; default 1.
     pub connections: Option<u32>,
     pub shape: Option<f64>,
@@ -752,15 +752,15 @@ pub enum RpSlot {
     None,
     /// IEEE 802.1Qau QCN reaction point.
     Qcn(QcnRpSpec),
-    /// QCN with the representative-CP enhancement for multicast (seed 001 Algorithm 1).
+    /// QCN with the representative-CP enhancement for multicast (Mliki et al. 2016b Algorithm 1).
     Eqcn(EqcnRpSpec),
-    /// BCN rate regulator (seed 002 §IV.C–D).
+    /// BCN rate regulator (Jiang & Jain 2007 §IV.C–D).
     Bcn(BcnRpSpec),
-    /// ECM rate regulator (seed 004; `protocols::ecm`).
+    /// ECM rate regulator (Roeck 2007; `protocols::ecm`).
     Ecm(EcmRpSpec),
 }
 
-/// `rp = { ecm = { ... } }`: seed 004's backup slide "Simulation Parameters - ECM".
+/// `rp = { ecm = { ... } }`: Roeck 2007's backup slide "Simulation Parameters - ECM".
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct EcmRpSpec {
@@ -805,7 +805,7 @@ pub enum AssociationSpec {
     First,
 }
 
-/// `rp = { bcn = { ... } }`: seed 002 §VI.A's parameters by default.
+/// `rp = { bcn = { ... } }`: Jiang & Jain 2007 §VI.A's parameters by default.
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct BcnRpSpec {
@@ -819,7 +819,7 @@ pub struct BcnRpSpec {
     #[serde(default = "d_ru")]
     pub ru: Rate,
     /// Enhanced BCN: Ru = ru_fraction × the capacity C a message carries (e.g. 0.0008: 8 Mb/s at
-    /// 10 Gb/s, seed 002 §VI.B). Unset: the fixed `ru`.
+    /// 10 Gb/s, Jiang & Jain 2007 §VI.B). Unset: the fixed `ru`.
     pub ru_fraction: Option<f64>,
     /// Floor of the regulated rate, default 1 Mb/s (an assumption: the seed gives none).
     #[serde(default = "d_bcn_min_rate")]
@@ -857,7 +857,7 @@ pub enum RpVariantSpec {
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]
 #[serde(rename_all = "kebab-case")]
 pub enum CopyRate {
-    /// Every copy of a multiple-unicast session leaves at the session rate CR = min r_i (seed 000 §3).
+    /// Every copy of a multiple-unicast session leaves at the session rate CR = min r_i (Mliki et al. 2016a §3).
     #[default]
     SessionMin,
     /// Each copy is paced by its own RP.
@@ -896,10 +896,10 @@ macro_rules! qcn_rp_spec {
             pub jitter: bool,
             #[serde(default = "d_ai_cycles")]
             pub ai_cycles: u32,
-            /// CR × drift_factor at each timer expiry (seed 004: 1.005), default 1 (off).
+            /// CR × drift_factor at each timer expiry (Roeck 2007: 1.005), default 1 (off).
             #[serde(default = "d_one")]
             pub drift_factor: f64,
-            /// Probes (seed 004): "none" (default), "cp" (-P), "sub-path" (-SP), "path" (-PP).
+            /// Probes (Roeck 2007): "none" (default), "cp" (-P), "sub-path" (-SP), "path" (-PP).
             #[serde(default)]
             pub probe: ProbeSpec,
             /// Probe frame size, default 64 B (the seed gives none).
@@ -916,7 +916,7 @@ macro_rules! qcn_rp_spec {
 }
 qcn_rp_spec!(QcnRpSpec {});
 qcn_rp_spec!(EqcnRpSpec {
-    /// Which value the decrease uses (seed 001 Algorithm 1 leaves it open), default "saved".
+    /// Which value the decrease uses (Mliki et al. 2016b Algorithm 1 leaves it open), default "saved".
     #[serde(default)]
     pub decrease: EqcnDecrease,
     /// When F̂b is cleared besides the reset at 63: "at-63" (Algorithm 1 as written, default),
@@ -976,7 +976,7 @@ impl EqcnRpSpec {
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct LimiterSpec {
-    /// Frames the rate limiter may hold; overflow is source-side loss. Default 100 (seed 004).
+    /// Frames the rate limiter may hold; overflow is source-side loss. Default 100 (Roeck 2007).
     #[serde(default = "d_buffer")]
     pub buffer: u32,
     /// Multiple unicast: how copies are paced, default "session-min".
@@ -1019,7 +1019,7 @@ pub struct FlowSpec {
     pub limiter: LimiterSpec,
     /// TCP settings of `tcp-bulk` and `tcp-transactions` traffic (defaults when absent).
     pub tcp: Option<TcpSpec>,
-    /// A SIRENS request in every data frame, and a SIRENS table at every receiver (seed 003 §2.2).
+    /// A SIRENS request in every data frame, and a SIRENS table at every receiver (Nakauchi & Kobayashi 2006 §2.2).
     pub sirens: Option<SirensFlowSpec>,
 }
 
@@ -1028,7 +1028,7 @@ pub struct FlowSpec {
 #[serde(deny_unknown_fields)]
 pub struct SirensRouterSpec {
     /// Utilisation (and loss) window behind the available bandwidth, default 0.2 s [assumed:
-    /// PROTOCOLS.md §8; the seed gives none].
+    /// docs/protocols.md §8; the seed gives none].
     #[serde(default = "d_sirens_window")]
     pub window: Duration,
 }
@@ -1097,14 +1097,14 @@ pub struct TcpSpec {
     pub mss: Bytes,
     #[serde(default = "d_init_cwnd")]
     pub init_cwnd: u32,
-    /// Receiver window in segments, default 44 (seed 002 §VI.A).
+    /// Receiver window in segments, default 44 (Jiang & Jain 2007 §VI.A).
     #[serde(default = "d_rwnd")]
     pub rwnd: u32,
     #[serde(default = "d_dupacks")]
     pub dupack_threshold: u32,
     #[serde(default = "d_true")]
     pub limited_transmit: bool,
-    /// RTO clamps and initial value: default 200 ms, 60 s, 1 s (seed 002 uses max_rto = "1ms").
+    /// RTO clamps and initial value: default 200 ms, 60 s, 1 s (Jiang & Jain 2007 uses max_rto = "1ms").
     #[serde(default = "d_min_rto")]
     pub min_rto: Duration,
     #[serde(default = "d_max_rto")]

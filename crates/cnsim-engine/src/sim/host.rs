@@ -137,7 +137,7 @@ impl Sim {
     }
 
     /// Would every copy find room in its first-hop queue? If not, wait for the port (a host
-    /// blocks rather than drop: seed 002 §IV, "the source is eventually blocked").
+    /// blocks rather than drop: Jiang & Jain 2007 §IV, "the source is eventually blocked").
     #[inline(always)]
     pub(super) fn blocked_by_port(&mut self, s: u32) -> bool {
         let snd = &self.senders[s as usize];
@@ -323,7 +323,7 @@ impl Sim {
         }
     }
 
-    /// A reaction point's probe leaves its host (seed 004's probing QCN variants).
+    /// A reaction point's probe leaves its host (Roeck 2007's probing QCN variants).
     fn send_probe(&mut self, host: u32, probe: Frame) {
         self.c.probe_sent += 1;
         let id = self.frames.alloc(probe);

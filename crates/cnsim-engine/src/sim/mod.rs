@@ -73,7 +73,7 @@ pub enum TimerOwner {
     Endpoint(u32),
 }
 
-/// Whole-run frame counters (DESIGN.md §6: conservation is checked on them).
+/// Whole-run frame counters (docs/architecture.md §6: conservation is checked on them).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Counters {
     pub data_generated: u64,

@@ -172,7 +172,7 @@ impl Sim {
         early_drop
     }
 
-    /// A probe is about to enter `port`'s queue: its CP may stamp it or answer it (seed 004).
+    /// A probe is about to enter `port`'s queue: its CP may stamp it or answer it (Roeck 2007).
     /// True when it was answered (and consumed).
     fn probe_at_cp(&mut self, port: u32, fid: FrameId) -> bool {
         let now = self.now;

@@ -1,4 +1,4 @@
-//! On-wire bytes of cnsim's frames, for pcap export (PROTOCOLS.md §10). Built only when a capture
+//! On-wire bytes of cnsim's frames, for pcap export (docs/protocols.md §10). Built only when a capture
 //! is on, from the frame header and the protocol's own typed view of its tag area.
 //!
 //! | frame | layout |
@@ -14,7 +14,7 @@
 //! `next` (0 = nothing follows). The Lua dissector `python/cnsim/wireshark/cnsim.lua` decodes it,
 //! CN-TAG and CNM. Addresses: node n has MAC 02:C5:nn:nn:nn:nn (locally administered) and IPv4
 //! 10.x.y.z = 10.0.0.0 + n + 1; group g has MAC 03:C5:gg:gg:gg:gg. The CPID is the CP switch's MAC
-//! followed by the port's index at that switch (PROTOCOLS.md §2: "switch MAC + port/queue index").
+//! followed by the port's index at that switch (docs/protocols.md §2: "switch MAC + port/queue index").
 //! Payload bytes are zeros; the FCS is not written. Where the CNM needs the sampled frame (its DA,
 //! its MSDU) cnsim rebuilds it from the flow: the sampled frame's creation time is not kept (0).
 

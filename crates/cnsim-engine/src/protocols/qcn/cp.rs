@@ -1,4 +1,4 @@
-//! QCN congestion point, one per switch output queue (PROTOCOLS.md §2; seed 000 §2.1, eq. 1).
+//! QCN congestion point, one per switch output queue (docs/protocols.md §2; Mliki et al. 2016a §2.1, eq. 1).
 
 use super::QNTZ_FB_MAX;
 use crate::core::rng::Rng;
@@ -10,7 +10,7 @@ pub enum Sampling {
     /// `sample_base / (1 + floor(QntzFb/8))` (150 000 … 18 750 B by default) [impl].
     Table,
     /// Every arriving data frame: "For every received data frame, the CP checks the queue
-    /// occupancy" (seed 001 §2.1); the seeds' feedback rates of 44–89 % need this mode.
+    /// occupancy" (Mliki et al. 2016b §2.1); the seeds' feedback rates of 44–89 % need this mode.
     EveryFrame,
 }
 
@@ -18,7 +18,7 @@ pub enum Sampling {
 pub struct CpParams {
     /// Equilibrium queue length Qeq in bytes (802.1Qau default 26 000 B; seeds 25/50/75 frames).
     pub qeq: u64,
-    /// Weight of the queue growth in Fb; 2 in the standard (seed 000 §2.1).
+    /// Weight of the queue growth in Fb; 2 in the standard (Mliki et al. 2016a §2.1).
     pub w: f64,
     pub sampling: Sampling,
     /// Bytes between samples at QntzFb = 0 (table mode), default 150 000 B [impl].
@@ -26,9 +26,9 @@ pub struct CpParams {
     /// Multiply each sampling interval by U(0.85, 1.15) [impl].
     pub jitter: bool,
     /// Oversampling: shorten the sampling interval with the last QntzFb (the table). Off: every
-    /// interval is `sample_base` (seed 004's stability runs: "Oversampling disabled").
+    /// interval is `sample_base` (Roeck 2007's stability runs: "Oversampling disabled").
     pub oversampling: bool,
-    /// Update Qold only when feedback is due (Fb < 0), as seed 000 §2.1 words it ("the queue size
+    /// Update Qold only when feedback is due (Fb < 0), as Mliki et al. 2016a §2.1 words it ("the queue size
     /// when the last feedback message was generated"); otherwise at every sample [impl].
     pub qold_on_feedback: bool,
 }
@@ -36,7 +36,7 @@ pub struct CpParams {
 /// The outcome of evaluating one sampled frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sample {
-    /// Fb = -(Qoff + W·Qdelta), bytes (seed 000 eq. 1).
+    /// Fb = -(Qoff + W·Qdelta), bytes (Mliki et al. 2016a eq. 1).
     pub fb: f64,
     pub qoff: i64,
     pub qdelta: i64,
@@ -56,7 +56,7 @@ impl CongestionPoint {
         CongestionPoint { p, qlen_old: 0, time_to_mark: p.sample_base as i64 }
     }
 
-    /// Quantize Fb: min(63, floor(-Fb·63 / (Qeq·(2W+1)))) for Fb < 0, else 0 (PROTOCOLS.md §2).
+    /// Quantize Fb: min(63, floor(-Fb·63 / (Qeq·(2W+1)))) for Fb < 0, else 0 (docs/protocols.md §2).
     pub fn quantize(&self, fb: f64) -> u8 {
         if fb >= 0.0 {
             return 0;
@@ -90,7 +90,7 @@ impl CongestionPoint {
         Some(Sample { fb, qoff, qdelta, qntz_fb })
     }
 
-    /// The current signed, quantized Fb at queue `qlen`, for a probe (seed 004): positive feedback
+    /// The current signed, quantized Fb at queue `qlen`, for a probe (Roeck 2007): positive feedback
     /// included, same scale as QntzFb, sampling state untouched.
     pub fn probe_fb(&self, qlen: u64) -> i32 {
         let qoff = qlen as f64 - self.p.qeq as f64;
@@ -100,8 +100,8 @@ impl CongestionPoint {
     }
 
     /// A CNM was generated from the sample taken at `qlen`. With Qold "the queue size when the
-    /// last feedback message was generated" (seed 000 §2.1) Qold moves here — not on samples whose
-    /// CNM was suppressed (E-QCN's representative check, seed 001 Algorithm 2).
+    /// last feedback message was generated" (Mliki et al. 2016a §2.1) Qold moves here — not on samples whose
+    /// CNM was suppressed (E-QCN's representative check, Mliki et al. 2016b Algorithm 2).
     pub fn feedback_generated(&mut self, qlen: u64) {
         if self.p.qold_on_feedback {
             self.qlen_old = qlen;

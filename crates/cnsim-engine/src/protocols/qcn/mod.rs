@@ -1,5 +1,5 @@
 //! IEEE 802.1Qau Quantized Congestion Notification: congestion point (CP) and reaction point (RP).
-//! Sources: PROTOCOLS.md §2–§4; seed 000_0d61b4801e80120c.txt §2; seed 001_94a0dca41553dedb.txt §2;
+//! Sources: docs/protocols.md §2–§4; seed Mliki et al. 2016a §2; seed Mliki et al. 2016b §2;
 //! the QCN pseudo-code v2.2 as public implementations read it.
 
 pub mod cp;
@@ -12,7 +12,7 @@ pub use rp::{ReactionPoint, RpParams, RpVariant, TimerAction};
 pub use probe::{Answer, Probe, ProbeMode, Prober};
 pub use wire::Cnm;
 
-/// Largest quantized feedback: Fb is carried in 6 bits (802.1Qau; seed 000 §2.1).
+/// Largest quantized feedback: Fb is carried in 6 bits (802.1Qau; Mliki et al. 2016a §2.1).
 pub const QNTZ_FB_MAX: u8 = 63;
 
 use super::metrics::Metric;
@@ -24,15 +24,15 @@ pub const METRICS: &[Metric] = &[
     Metric { scope: "rps", name: "cr_min_bps", unit: "bit/s", kind: "gauge", doc: "lowest CR in the window" },
     Metric { scope: "rps", name: "cr_final_bps", unit: "bit/s", kind: "gauge", doc: "CR at the end of the run" },
     Metric { scope: "rps", name: "tr_final_bps", unit: "bit/s", kind: "gauge", doc: "target rate TR at the end of the run" },
-    Metric { scope: "rps", name: "first_cnm_s", unit: "s", kind: "time", doc: "arrival of the first CNM with QntzFb > 0 (\"RP start time of congestion detection\", seed 000)" },
+    Metric { scope: "rps", name: "first_cnm_s", unit: "s", kind: "time", doc: "arrival of the first CNM with QntzFb > 0 (\"RP start time of congestion detection\", Mliki et al. 2016a)" },
     Metric { scope: "rps", name: "cnms_received", unit: "frames", kind: "counter", doc: "CNMs with QntzFb > 0 received" },
     Metric { scope: "rps", name: "cnms_received_window", unit: "frames", kind: "counter-window", doc: "CNMs received in the window" },
-    Metric { scope: "rps", name: "limiters_created", unit: "count", kind: "counter", doc: "rate limiters put in place (seed 004)" },
-    Metric { scope: "rps", name: "fb_hat", unit: "QntzFb", kind: "gauge", doc: "E-QCN: the saved largest feedback F̂b at the end (seed 001 Algorithm 1)" },
+    Metric { scope: "rps", name: "limiters_created", unit: "count", kind: "counter", doc: "rate limiters put in place (Roeck 2007)" },
+    Metric { scope: "rps", name: "fb_hat", unit: "QntzFb", kind: "gauge", doc: "E-QCN: the saved largest feedback F̂b at the end (Mliki et al. 2016b Algorithm 1)" },
     Metric { scope: "queues", name: "cnms_sent", unit: "frames", kind: "counter", doc: "CNMs this CP sent" },
     Metric { scope: "queues", name: "cnms_sent_window", unit: "frames", kind: "counter-window", doc: "CNMs this CP sent in the window" },
     Metric { scope: "queues", name: "qeq_frames", unit: "frames", kind: "gauge", doc: "the CP's Qeq in frames of simulation.frame_size" },
-    Metric { scope: "rps", name: "probes_sent", unit: "frames", kind: "counter", doc: "QCN probes the RP sent (seed 004's -P, -SP, -PP variants)" },
+    Metric { scope: "rps", name: "probes_sent", unit: "frames", kind: "counter", doc: "QCN probes the RP sent (Roeck 2007's -P, -SP, -PP variants)" },
     Metric { scope: "rps", name: "probe_positive", unit: "frames", kind: "counter", doc: "positive probe answers acted on" },
     Metric { scope: "rps", name: "probe_negative", unit: "frames", kind: "counter", doc: "negative probe answers acted on" },
     Metric { scope: "frames", name: "probe_sent", unit: "frames", kind: "counter", doc: "probe frames sent by reaction points" },
@@ -42,5 +42,5 @@ pub const METRICS: &[Metric] = &[
     Metric { scope: "frames", name: "probe_in_flight", unit: "frames", kind: "gauge", doc: "probes in queues and on wires at the end" },
     Metric { scope: "series", name: "rp_cr_bps.FLOW", unit: "bit/s", kind: "series", doc: "current rate CR of a flow's RP" },
     Metric { scope: "series", name: "rp_tr_bps.FLOW", unit: "bit/s", kind: "series", doc: "target rate TR of a flow's RP" },
-    Metric { scope: "series", name: "session_cr_bps.SOURCE", unit: "bit/s", kind: "series", doc: "session rate min over the source's RPs (multiple unicast, seed 000 §3)" },
+    Metric { scope: "series", name: "session_cr_bps.SOURCE", unit: "bit/s", kind: "series", doc: "session rate min over the source's RPs (multiple unicast, Mliki et al. 2016a §3)" },
 ];

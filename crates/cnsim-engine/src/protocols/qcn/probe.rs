@@ -1,6 +1,6 @@
-//! QCN probes, seed 004's closed-loop QCN variants (004_416c8b8b44491907.txt, "Simulated
+//! QCN probes, Roeck 2007's closed-loop QCN variants (Roeck 2007, "Simulated
 //! protocols": QCN-P CP-directed probes, QCN-SP sub-path probes, QCN-PP path probes, QCN-HP
-//! FbHat with CP-directed probes; PROTOCOLS.md §7). The seed names the variants and their
+//! FbHat with CP-directed probes; docs/protocols.md §7). The seed names the variants and their
 //! results, not their rules; this module is the reading cnsim implements (docs/modelling.md):
 //!
 //! - A rate-limited RP sends one probe frame at each of its rate-increase cycles (byte counter or
@@ -148,7 +148,7 @@ pub struct Prober {
     pub positive: u64,
     pub negative: u64,
     pub false_positives: u64,
-    /// Times a CNM named another CP than the previous one (CPID thrashing, seed 004).
+    /// Times a CNM named another CP than the previous one (CPID thrashing, Roeck 2007).
     pub cpid_changes: u64,
 }
 

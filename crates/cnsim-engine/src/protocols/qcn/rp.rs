@@ -1,4 +1,4 @@
-//! QCN reaction point: the per-flow rate limiter's rate controller (PROTOCOLS.md §3; seed 000
+//! QCN reaction point: the per-flow rate limiter's rate controller (docs/protocols.md §3; Mliki et al. 2016a
 //! §2.3; QCN pseudo-code v2.2 as public implementations read it). Rates are in bit/s.
 
 use super::probe::{Answer, ProbeMode, Prober, Reaction};
@@ -11,7 +11,7 @@ pub enum RpVariant {
     /// The standard's pseudo-code: byte counter and timer, FR/AI/HAI from both counters, extra
     /// fast recovery, jittered cycles.
     Standard,
-    /// The seeds' wording (seed 000 §2.3.1–2.3.3): byte counter only, no timer. FR for
+    /// The seeds' wording (Mliki et al. 2016a §2.3.1–2.3.3): byte counter only, no timer. FR for
     /// `fast_recovery_th` cycles of BC_LIMIT, then AI for `ai_cycles` cycles of BC_LIMIT/2
     /// (TR += R_AI), then HAI (TR += i·R_HAI, i = HAI cycle number).
     ByteCounter,
@@ -20,7 +20,7 @@ pub enum RpVariant {
 #[derive(Clone, Copy, Debug)]
 pub struct RpParams {
     pub variant: RpVariant,
-    /// Rate of the source's link; CR and TR start here [seed 000 §3].
+    /// Rate of the source's link; CR and TR start here [Mliki et al. 2016a §3].
     pub line_rate: f64,
     /// BC_LIMIT [rpgByteReset], 150 000 B.
     pub bc_limit: u64,
@@ -35,7 +35,7 @@ pub struct RpParams {
     pub gd: f64,
     /// MIN_DEC_FACTOR, 0.5: a CNM cuts CR by at most half.
     pub min_dec_factor: f64,
-    /// MIN_RATE, 10 Mb/s [seed 000 §3.1: "Rmin = 10 Mbit/s"].
+    /// MIN_RATE, 10 Mb/s [Mliki et al. 2016a §3.1: "Rmin = 10 Mbit/s"].
     pub min_rate: f64,
     /// Extra fast recovery (TR /= 8 when TR > 10·CR at the first cycle), Standard only.
     pub extra_fast_recovery: bool,
@@ -44,10 +44,10 @@ pub struct RpParams {
     /// ByteCounter variant: AI cycles before HAI.
     pub ai_cycles: u32,
     /// Drift factor: CR ← min(line rate, CR·drift) at each timer expiry, i.e. every timer period
-    /// without a CNM (seed 004's QCN-xx slide: "Drift factor = 1.005"; where in the cycle it
+    /// without a CNM (Roeck 2007's QCN-xx slide: "Drift factor = 1.005"; where in the cycle it
     /// applies is not given — after the self-increase here [assumed]). 1 = off.
     pub drift_factor: f64,
-    /// Probes (seed 004's -P, -SP, -PP; `probe.rs`), none by default.
+    /// Probes (Roeck 2007's -P, -SP, -PP; `probe.rs`), none by default.
     pub probe: ProbeMode,
     /// Size of a probe frame (64 B: the seed gives none).
     pub probe_size: u32,
@@ -205,7 +205,7 @@ impl ReactionPoint {
         TimerAction::None
     }
 
-    /// A probe's answer arrived at `now` (seed 004; `probe.rs`): a negative one decreases as a CNM
+    /// A probe's answer arrived at `now` (Roeck 2007; `probe.rs`): a negative one decreases as a CNM
     /// of that value, a positive one is one rate-increase cycle.
     pub fn on_answer(&mut self, a: Answer, now: Time) -> TimerAction {
         match self.prober.on_answer(a, self.active) {
@@ -219,7 +219,7 @@ impl ReactionPoint {
         }
     }
 
-    /// FR / AI / HAI step (PROTOCOLS.md §3).
+    /// FR / AI / HAI step (docs/protocols.md §3).
     fn self_increase(&mut self) {
         let th = self.p.fast_recovery_th;
         let inc = match self.p.variant {
@@ -414,7 +414,7 @@ mod tests {
     fn drift_factor_at_timer_expiry() {
         let mut r = ReactionPoint::new(RpParams { drift_factor: 1.005, timer_period: 500_000_000, jitter: false, ..RpParams::standard(G) });
         let mut g = rng();
-        assert_eq!(r.on_cnm(63, 0), TimerAction::Arm(500_000_000)); // 500 µs (seed 004)
+        assert_eq!(r.on_cnm(63, 0), TimerAction::Arm(500_000_000)); // 500 µs (Roeck 2007)
         let (cr, tr) = (r.cr, r.tr); // 507.8125 Mb/s, 1 Gb/s
         // First expiry: fast recovery (CR + TR)/2 = 753.90625 Mb/s, then × 1.005.
         assert_eq!(r.on_timer(500_000_000, false, &mut g), TimerAction::Arm(1_000_000_000));

@@ -1,4 +1,4 @@
-//! QCN's fields in the frame header's tag area (PROTOCOLS.md §10 gives the on-wire CNM layout;
+//! QCN's fields in the frame header's tag area (docs/protocols.md §10 gives the on-wire CNM layout;
 //! pcap export writes that layout from these fields).
 
 use super::cp::Sample;

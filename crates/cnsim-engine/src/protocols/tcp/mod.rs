@@ -1,4 +1,4 @@
-//! TCP, counted in segments as ns-2's TCP agents count it (PROTOCOLS.md §8; seed 002 §VI.A ran
+//! TCP, counted in segments as ns-2's TCP agents count it (docs/protocols.md §8; Jiang & Jain 2007 §VI.A ran
 //! ns-2 "TCP Reno with Selective Acknowledgements (SACK)", 1 ms maximum timeout, a 44-packet
 //! receive window and 1500-byte packets).
 //!
@@ -77,12 +77,12 @@ pub enum Variant {
 /// TCP settings. Counts are in segments, times in picoseconds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TcpParams {
-    /// Default `Reno`: seed 002 §VI.A ("TCP Reno with Selective Acknowledgements").
+    /// Default `Reno`: Jiang & Jain 2007 §VI.A ("TCP Reno with Selective Acknowledgements").
     pub variant: Variant,
-    /// Default `true`: seed 002 §VI.A runs SACK (RFC 2018 option, RFC 6675 recovery).
+    /// Default `true`: Jiang & Jain 2007 §VI.A runs SACK (RFC 2018 option, RFC 6675 recovery).
     pub sack: bool,
     /// Payload bytes per segment. Default 1460: Ethernet's 1500-byte MTU (RFC 894) less the
-    /// 40 bytes of IPv4 and TCP headers (RFC 879 §1 / RFC 9293 §3.7.1); seed 002 §VI.A's
+    /// 40 bytes of IPv4 and TCP headers (RFC 879 §1 / RFC 9293 §3.7.1); Jiang & Jain 2007 §VI.A's
     /// "all packets are 1500 bytes".
     pub mss: u32,
     /// Initial window (segments). Default 3: RFC 5681 §3.1 eq. (1) IW = min(4·SMSS,
@@ -92,7 +92,7 @@ pub struct TcpParams {
     /// arbitrarily high"; ns-2's `ssthresh_` parameter.
     pub init_ssthresh: u32,
     /// Receiver window (segments); the sender never has more than this outstanding and the
-    /// receiver buffers no further ahead. Default 44: seed 002 §VI.A ("the maximum receive window
+    /// receiver buffers no further ahead. Default 44: Jiang & Jain 2007 §VI.A ("the maximum receive window
     /// is set to 44 packets, which is approximately equivalent to a window of 64 kB" — 65 535 B /
     /// 1460 B = 44, the largest window without window scaling, RFC 7323 §2).
     pub rwnd: u32,
@@ -104,11 +104,11 @@ pub struct TcpParams {
     /// `Agent/TCP set singledup_ 1` ("default changed on 2001/11/28", ns-default.tcl).
     pub limited_transmit: bool,
     /// Lower clamp of the RTO. Default 200 ms: ns-2's `Agent/TCP set minrto_ 0.2` and Linux's
-    /// `TCP_RTO_MIN` (RFC 6298 §2.4 asks for 1 s; PROTOCOLS.md §8 "200 ms classic").
+    /// `TCP_RTO_MIN` (RFC 6298 §2.4 asks for 1 s; docs/protocols.md §8 "200 ms classic").
     pub min_rto: Time,
     /// Upper clamp of the RTO, applied last (after back-off), as ns-2's `maxrto_`. Default 60 s:
     /// RFC 6298 §2.5 (a maximum "MAY be placed on RTO provided it is at least 60 seconds").
-    /// Seed 002 §VI.A sets it to 1 ms ([`TcpParams::seed002`]).
+    /// Jiang & Jain 2007 §VI.A sets it to 1 ms ([`TcpParams::seed002`]).
     pub max_rto: Time,
     /// RTO before the first RTT sample. Default 1 s: RFC 6298 §2.1.
     pub initial_rto: Time,
@@ -145,7 +145,7 @@ impl Default for TcpParams {
 }
 
 impl TcpParams {
-    /// Seed 002 §VI.A: ns-2 TCP Reno with SACK, 1500-byte packets (MSS 1460), receive window 44
+    /// Jiang & Jain 2007 §VI.A: ns-2 TCP Reno with SACK, 1500-byte packets (MSS 1460), receive window 44
     /// packets, "maximum timeout for TCP is tuned to 1 ms" (`maxrto_` = 1 ms; with ns-2's
     /// `minrto_` of 200 ms every RTO is then exactly 1 ms).
     pub fn seed002() -> Self {
@@ -219,7 +219,7 @@ pub const METRICS: &[Metric] = &[
     Metric { scope: "flows", name: "tcp_srtt_s", unit: "s", kind: "gauge", doc: "smoothed RTT (RFC 6298) at the end of the run; null before the first sample" },
     Metric { scope: "flows", name: "tcp_rto_s", unit: "s", kind: "gauge", doc: "retransmission timeout at the end of the run, clamped and backed off" },
     Metric { scope: "flows", name: "tcp_transactions_window", unit: "count", kind: "counter-window", doc: "transactions completed in the window (last byte acknowledged)" },
-    Metric { scope: "flows", name: "tcp_transactions_per_s", unit: "1/s", kind: "counter-window", doc: "transactions completed per second in the window (seed 002 Table I, tps)" },
+    Metric { scope: "flows", name: "tcp_transactions_per_s", unit: "1/s", kind: "counter-window", doc: "transactions completed per second in the window (Jiang & Jain 2007 Table I, tps)" },
     Metric { scope: "flows", name: "tcp_transaction_latency_s", unit: "s", kind: "time-average", doc: "mean time from a transaction's start to its last byte acknowledged, in the window" },
     Metric { scope: "series", name: "tcp_cwnd_segments.FLOW", unit: "segments", kind: "series", doc: "congestion window of a TCP flow's sender" },
     Metric { scope: "series", name: "tcp_srtt_s.FLOW", unit: "s", kind: "series", doc: "smoothed RTT of a TCP flow's sender (NaN before the first RTT sample)" },

@@ -38,7 +38,7 @@ fn defaults_are_the_documented_values() {
     assert_eq!((p.variant, p.sack, p.mss, p.init_cwnd, p.rwnd, p.dupack_threshold), (Variant::Reno, true, 1460, 3, 44, 3));
     assert_eq!((p.min_rto, p.max_rto, p.initial_rto, p.delack_timeout), (200 * MS, 60_000 * MS, 1000 * MS, 100 * MS));
     assert_eq!(TcpParams::seed002().max_rto, MS);
-    // With seed 002's settings every RTO is 1 ms: min 200 ms, then the 1 ms cap.
+    // With Jiang & Jain 2007's settings every RTO is 1 ms: min 200 ms, then the 1 ms cap.
     assert_eq!(TcpSender::new(TcpParams::seed002()).rto(), MS);
 }
 
@@ -336,7 +336,7 @@ fn message_lengths_and_bytes_are_exact() {
     let p = TcpParams { sack: false, init_cwnd: 10, ..TcpParams::default() };
     let mut s = TcpSender::new(p);
     let mut r = TcpReceiver::new(p);
-    s.push(10_000); // seed 002's 10 kB transaction: 6 × 1460 + 1240
+    s.push(10_000); // Jiang & Jain 2007's 10 kB transaction: 6 × 1460 + 1240
     s.push(100);
     let segs: Vec<Segment> = std::iter::from_fn(|| s.poll_send(0)).collect();
     assert_eq!(segs.iter().map(|g| g.len).collect::<Vec<_>>(), vec![1460, 1460, 1460, 1460, 1460, 1460, 1240, 100]);
