@@ -3,7 +3,7 @@
 hold items 1 and 2 at the state-machine level)."""
 
 import cnsim
-from cnsim.reproduce.common import with_rp
+from cnsim.reproduce.mliki2016.spec import with_rp
 from scenario_factory import star
 
 MU = "scenarios/mliki2016/dumbbell-multiple-unicast.toml"

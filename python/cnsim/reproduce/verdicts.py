@@ -30,7 +30,7 @@ class PaperValue:
 
     def show(self) -> str:
         unit = "" if self.unit in ("1", "") else f" {self.unit}"
-        text = f"{num(self.value)}{unit} ({self.source}"
+        text = f"{self.value:g}{unit} ({self.source}"   # as the paper states it
         return text + (f"; derived: {self.derived})" if self.derived else ")")
 
 

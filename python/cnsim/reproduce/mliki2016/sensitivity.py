@@ -7,8 +7,8 @@ for it). Settings of kind "hypothesis" serve the feedback/loss hypotheses only (
 are not part of the sensitivity verdicts. Table sampling is the baseline's comparison run set
 (`sampling = "table"`), so it has no overrides of its own here.
 
-`label(outcomes)` turns a verdict per setting into "holds under all choices", "depends on X, …" or
-"does not hold".
+`label(outcomes)` turns a verdict state per setting into "supported under every choice" (or another
+state) or "depends on X, … (state in the baseline)". Every setting runs the baseline's seed count.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ import tomllib
 from dataclasses import dataclass
 from typing import Callable
 
-SEEDS = 5          # seeds per sensitivity run (the baseline has the experiment's --seeds)
 TABLE = "cp.qcn.sampling=table"
 NOT_MODELLED = [
     "buffer per queue vs shared (seeds 000/001 §3/§4 say \"one queue per switch output port\"; a shared "
@@ -34,7 +33,7 @@ class Setting:
 
 
 def _flows(path: str) -> list[dict]:
-    from .common import scenario_file
+    from ..paper import scenario_file
 
     return tomllib.loads(scenario_file(path).read_text(encoding="utf-8")).get("flow", [])
 
@@ -78,15 +77,11 @@ QUICK = ["defaults.link.overhead=0B", "rp.eqcn.fb_hat_reset=expire", "rp=none"] 
 BY_NAME = {s.name: s for s in SETTINGS}
 
 
-def label(outcomes: dict[str, bool | None]) -> str:
-    """outcomes: setting name ("baseline" included) → whether the verdict holds (None: not testable)."""
-    known = {k: v for k, v in outcomes.items() if v is not None}
-    if not known:
-        return "not testable"
-    if all(known.values()):
-        return "holds under all choices"
-    if not any(known.values()):
-        return "does not hold"
-    base = known.get("baseline")
-    flip = sorted({BY_NAME[k].choice if k in BY_NAME else k for k, v in known.items() if v != base and k != "baseline"})
-    return "depends on " + ", ".join(flip) + (" (holds in the baseline)" if base else " (fails in the baseline)")
+def label(outcomes: dict[str, str]) -> str:
+    """outcomes: setting name ("baseline" included) → the verdict's state under it."""
+    states = set(outcomes.values())
+    if len(states) == 1:
+        return f"{states.pop()} under every choice"
+    base = outcomes.get("baseline")
+    flip = sorted({BY_NAME[k].choice if k in BY_NAME else k for k, v in outcomes.items() if v != base and k != "baseline"})
+    return "depends on " + ", ".join(flip) + f" ({base} in the baseline)"

@@ -11,10 +11,10 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from .common import _UNITS, METRIC_TITLES, QEQS  # noqa: E402
+from .spec import METRIC_TITLES, QEQS, UNITS  # noqa: E402
 
 # axis labels: the report's titles without their denominators (the report states them)
-AXIS = {m: t.split(" (")[0] + ("" if _UNITS[m] == "1" else f" ({_UNITS[m]})") for m, t in METRIC_TITLES.items()}
+AXIS = {m: t.split(" (")[0] + ("" if UNITS[m] == "1" else f" ({UNITS[m]})") for m, t in METRIC_TITLES.items()}
 
 MAIN = ["feedback_rate_pct", "loss_rate_pct", "total_loss_pct", "cr_std_mbps", "cr_mean_mbps", "throughput_mean_mbps",
         "q_mean_frames", "q_dev_from_qeq_frames", "jain_cr", "jain_throughput", "first_cnm_s"]
@@ -51,7 +51,7 @@ def _finish(fig, axes, path: Path) -> Path:
     return path
 
 
-def draw(exp, df: pd.DataFrame, out: Path, runs: Path | None = None) -> list[Path]:
+def draw(exp, df: pd.DataFrame, out: Path, kept: Path | None = None) -> list[Path]:
     """The figures of the baseline runs (sensitivity runs are reported in tables)."""
     out.mkdir(parents=True, exist_ok=True)
     df = df[df.setting == "baseline"]
@@ -86,10 +86,10 @@ def draw(exp, df: pd.DataFrame, out: Path, runs: Path | None = None) -> list[Pat
                                 _errorbars(ax, sel, f"{part} {variant}", (j * len(topo.variants) + k - 2) * 1.2)
                     ax.set_ylabel(AXIS[metric], fontsize=8)
                 paths.append(_finish(fig, axes, out / f"{topo.key}-{kind}-{sampling}.png"))
-    if runs and runs.exists():
+    if kept and kept.exists():
         for topo in exp.topologies:
-            kept = sorted(d for d in runs.glob(f"{topo.key}-*") if (d / "series.parquet").exists())
-            for p in (_cr_figure(kept, out / f"{topo.key}-cr.png"), _queue_figure(kept, out / f"{topo.key}-queues.png")):
+            dirs = sorted(d for d in kept.glob(f"{topo.key}-*") if (d / "series.parquet").exists())
+            for p in (_cr_figure(dirs, out / f"{topo.key}-cr.png"), _queue_figure(dirs, out / f"{topo.key}-queues.png")):
                 if p:
                     paths.append(p)
     return paths
@@ -130,7 +130,7 @@ def _queue_figure(dirs: list[Path], path: Path) -> Path | None:
 
 def _cr_figure(dirs: list[Path], path: Path) -> Path | None:
     """One panel per run: session CR(t) per source (RP CR when sessions are single flows), with
-    the reference CR_mean = 1 Gb/s ÷ 6 of the seeds."""
+    the reference CR_mean = 1 Gb/s ÷ 6 of Mliki et al. 2016a §3.1."""
     if not dirs:
         return None
     fig, axes = _run_grid(len(dirs))

@@ -1,7 +1,7 @@
 """What could the papers have measured as "feedback rate" (44–48 % multiple unicast, 88–89 %
 multi-link) and "loss rate" (16–30 % at Qeq 75)? Each hypothesis is a metric variant of the
 baseline runs (metrics.py) or a run with one choice changed (sensitivity.py settings), compared
-with the paper's feedback numbers by the rule of compare.py; switch loss and total loss (source
+with the paper's feedback numbers by the rule of compare.py (supported at each Qeq); switch loss and total loss (source
 limiter drops + switch drops) are shown beside it.
 """
 
@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .claims import QEQS, samples, show
-from .compare import row_verdicts
+from ..compare import SUPPORTED
+from .claims import cell
+from .spec import QEQS, samples, show
 
 
 @dataclass(frozen=True)
@@ -23,10 +24,10 @@ class Hypothesis:
 
 HYPOTHESES = [
     Hypothesis("cnsim's definition: CNMs sent ÷ data copies sent by the sources", "baseline"),
-    Hypothesis("samples with Fb < 0 rather than CNMs sent", "baseline",
-               note="with every frame evaluated, every sample with Fb < 0 sends a CNM, so this is the row above by "
-                    "construction; under table sampling the samples with Fb < 0 cannot be counted without an engine "
-                    "counter (not in the stats document)"),
+    Hypothesis("samples with Fb < 0 rather than CNMs sent", "baseline", "fb_negative_samples_pct",
+               note="not the row above: the CP sends a CNM only when QntzFb ≥ 1, and a sample with Fb < 0 but |Fb| "
+                    "below one quantum (Qeq·(2W+1)/63) sends none (docs/modelling.md), so samples with Fb < 0 outnumber "
+                    "CNMs; the engine does not count such samples, so this hypothesis is not measured here"),
     Hypothesis("CNMs ÷ frames arriving at the CPs", "baseline", "feedback_per_cp_frame_pct"),
     Hypothesis("CNMs ÷ frames arriving at the busiest notifying CP", "baseline", "feedback_busiest_cp_pct"),
     Hypothesis("CNMs per copy received (per receiver)", "baseline", "feedback_per_delivered_pct"),
@@ -54,12 +55,12 @@ def table(view, targets) -> list[str]:
                 continue
             s = [samples(df, topo.key, variant, h.metric, q) for q in QEQS]
             if not any(s):
-                lines.append(f"| {h.text} | does not apply to this configuration | | | | |")
+                lines.append(f"| {h.text} | {h.note or 'does not apply to this configuration'} | | | | |")
                 continue
-            v = row_verdicts(list(fb), s, "%")
+            v = [cell(p, x, h.metric).state for p, x in zip(fb, s)]
             sl = [samples(df, topo.key, variant, "loss_rate_pct", q) for q in QEQS]
             tl = [samples(df, topo.key, variant, "total_loss_pct", q) for q in QEQS]
-            rep = "yes" if all(x == "agrees" for x in v) else ("partly" if "agrees" in v else "no")
+            rep = "yes" if all(x == SUPPORTED for x in v) else ("partly" if SUPPORTED in v else "no")
             lines.append(f"| {h.text}{' — ' + h.note if h.note else ''} | {' / '.join(show(x) for x in s)} | "
                          f"{' / '.join(v)} | {' / '.join(show(x) for x in sl)} | {' / '.join(show(x) for x in tl)} | {rep} |")
         lines.append("")
@@ -75,7 +76,7 @@ def reproduced(view, targets) -> list[str]:
             if df is None:
                 continue
             s = [samples(df, topo.key, variant, h.metric, q) for q in QEQS]
-            if any(s) and all(x == "agrees" for x in row_verdicts(list(fb), s, "%")):
+            if any(s) and all(cell(p, x, h.metric).state == SUPPORTED for p, x in zip(fb, s)):
                 out.append(f"{topo.key}/{variant}: {h.text}")
     return out
 

@@ -1,0 +1,300 @@
+"""The experiments of Mliki et al. 2016a (legacy QCN, multicast vs multiple unicast) and 2016b
+(enhanced QCN for multicast), as specifications:
+
+- `mliki2016-dumbbell`: Mliki et al. 2016a's dumbbell only (the README's main job; fast);
+- `mliki2016-legacy`: Mliki et al. 2016a — dumbbell and multi-link topology, multicast vs multiple unicast;
+- `mliki2016-enhanced`: Mliki et al. 2016b — star and multi-link topology, QCN vs E-QCN (multicast).
+
+Paper numbers: Mliki et al. 2016a §3.1–3.3, 2016b §4.1–4.6 (docs/reproduction.md). Claims: each
+paper's Table 1, verbatim, with the comparison cnsim makes to test it.
+"""
+
+from __future__ import annotations
+
+from . import claims as c
+from . import findings
+from .spec import Claim, Experiment, Number, Topology, with_rp
+
+MC, MU = "multicast", "multiple-unicast"
+QCN, EQCN = "qcn", "eqcn"
+DUMBBELL = Topology(
+    "dumbbell", "Mliki et al. 2016a dumbbell (Fig. 2)",
+    {MC: ("scenarios/mliki2016/dumbbell-multicast.toml", {}),
+     MU: ("scenarios/mliki2016/dumbbell-multiple-unicast.toml", {})},
+    paper={
+        ("feedback_rate_pct", MC): (2.49, 3.35, 2.46),
+        ("feedback_rate_pct", MU): (48.05, 44.49, 1.87),
+        ("loss_rate_pct", MC): (0.0, 0.39, 16.09),
+        ("loss_rate_pct", MU): (8.93, 8.20, 7.94),
+        # "congestion occurs after the first 4 s" (multicast) / "after the first 3 s" (MU), §3.1
+        ("first_cnm_s", MC): (4.0, 4.0, 4.0),
+        ("first_cnm_s", MU): (3.0, 3.0, 3.0),
+    },
+    notes={("first_cnm_s", MC): "prose (§3.1 \"after the first 4 s\"); cnsim's ≈ 4 s rests on the 20-B wire overhead",
+           ("first_cnm_s", MU): "prose (§3.1 \"after the first 3 s\")"},
+    figs={"feedback_rate_pct": "Fig. 11", "loss_rate_pct": "Fig. 12", "first_cnm_s": "Figs. 3–10",
+          "cr_std_mbps": "Fig. 13", "q_mean_frames": "Fig. 14", "q_dev_from_qeq_frames": "Fig. 15", "jain_cr": "Fig. 16"},
+    cite="Mliki et al. 2016a",
+)
+MULTILINK_LEGACY = Topology(
+    "multilink", "Mliki et al. 2016a multi-link topology (Fig. 17, reconstructed: docs/topologies.md)",
+    {MC: ("scenarios/mliki2016/multilink-multicast.toml", {}),
+     MU: ("scenarios/mliki2016/multilink-multiple-unicast.toml", {})},
+    figs={"feedback_rate_pct": "Figs. 18–20", "loss_rate_pct": "Figs. 21–23", "q_dev_from_qeq_frames": "Figs. 24–26",
+          "cr_std_mbps": "Figs. 27–29", "jain_cr": "Figs. 30–31"},
+    cite="Mliki et al. 2016a",
+)
+STAR = Topology(
+    "star", "Mliki et al. 2016b star (Fig. 1)",
+    {QCN: ("scenarios/mliki2016/star-qcn.toml", {}),
+     EQCN: ("scenarios/mliki2016/star-qcn.toml", with_rp("scenarios/mliki2016/star-qcn.toml", "eqcn"))},
+    paper={
+        ("feedback_rate_pct", QCN): (13.16, 11.98, 3.8),
+        ("feedback_rate_pct", EQCN): (8.04, 5.63, 2.27),
+        ("loss_rate_pct", QCN): (0.0, 3.15, 26.59),
+        ("loss_rate_pct", EQCN): (0.0, 2.17, 29.98),
+        ("cr_std_mbps", QCN): (67.65, 69.48, 43.61),
+        ("cr_std_mbps", EQCN): (65.32, 65.19, 58.56),
+    },
+    notes={k: "text §4.1–4.4; star reconstructed from prose (docs/topologies.md)" for k in [
+        ("feedback_rate_pct", QCN), ("feedback_rate_pct", EQCN), ("loss_rate_pct", QCN), ("loss_rate_pct", EQCN),
+        ("cr_std_mbps", QCN), ("cr_std_mbps", EQCN)]},
+    figs={"cr_mean_mbps": "Fig. 6", "feedback_rate_pct": "Fig. 7", "loss_rate_pct": "Fig. 8", "cr_std_mbps": "Fig. 9",
+          "q_mean_frames": "Fig. 10", "q_dev_from_qeq_frames": "Fig. 11", "jain_cr": "Fig. 12"},
+    cite="Mliki et al. 2016b",
+)
+# §4.6.1: QCN 87.92 / 89.02 / 4.24 %; E-QCN "reduced by −41 %, −41.23 %, −60.14 %"
+QCN_ML_FEEDBACK = (87.92, 89.02, 4.24)
+EQCN_ML_REDUCTION = (0.41, 0.4123, 0.6014)
+MULTILINK_ENHANCED = Topology(
+    "multilink", "Mliki et al. 2016b multi-link topology (Fig. 13, reconstructed: docs/topologies.md)",
+    {QCN: ("scenarios/mliki2016/multilink-multicast.toml", {}),
+     EQCN: ("scenarios/mliki2016/multilink-multicast.toml",
+            with_rp("scenarios/mliki2016/multilink-multicast.toml", "eqcn"))},
+    paper={("feedback_rate_pct", QCN): QCN_ML_FEEDBACK,
+           ("feedback_rate_pct", EQCN): tuple(round(f * (1 - r), 2) for f, r in zip(QCN_ML_FEEDBACK, EQCN_ML_REDUCTION))},
+    derived={("feedback_rate_pct", EQCN): "QCN's value × (1 − the stated reduction of 41 / 41.23 / 60.14 %), §4.6.1"},
+    notes={("feedback_rate_pct", QCN): "text §4.6.1; reconstructed topology",
+           ("feedback_rate_pct", EQCN): "DERIVED: QCN value × (1 − stated reduction 41 / 41.23 / 60.14 %); reconstructed topology"},
+    figs={"feedback_rate_pct": "Fig. 14", "loss_rate_pct": "Fig. 15", "q_std_frames": "Figs. 16–18", "jain_cr": "Figs. 19–21"},
+    cite="Mliki et al. 2016b",
+)
+
+CHOICES = [
+    "Run length 10 s, measurement window 5–10 s (all sources active); the papers state neither.",
+    "CPs evaluate every arriving data frame (Mliki et al. 2016b §2.1); Qold is updated when feedback is sent "
+    "(Mliki et al. 2016a §2.1). The standard's sampling table is re-run as a comparison.",
+    "Links: 1 µs propagation delay, 20 B of preamble + IFG per frame; CNMs are 64-B frames queued like data.",
+    "RP: the 802.1Qau pseudo-code (byte counter and 10 ms timer, extra fast recovery), GD = 1/128, Rmin = 10 Mb/s; "
+    "the papers' Gd·63 = 1/2 would give GD = 1/126.",
+    "Sources pace at min(application rate, CR); a rate limiter holds up to 100 frames (source-side loss beyond).",
+    "Multiple unicast: both copies leave at the session rate CR = min r_i (Mliki et al. 2016a §3); CR metrics use the session rate.",
+    "Feedback rate: CNMs ÷ data frame copies sent by the sources, in the window; loss rate: copies dropped ÷ all "
+    "copies (those sent plus those made at multicast branching points), so it cannot exceed 100 %; per group, over "
+    "the group's own copies (CNMs received by its RPs, its copies dropped).",
+    "E-QCN: decrease with the saved F̂b (Algorithm 1 as written); equal |Fb| broken by the CPID the RP selected (Mliki et al. 2016b §4).",
+    "Multi-link and star topologies are reconstructed from the prose (docs/topologies.md).",
+]
+
+REFERENCE_CR = 1000 / 6  # CR_mean = 1 Gb/s ÷ 6 sources (Mliki et al. 2016a §3.1), Mb/s
+RMIN = 10.0              # Mb/s (Mliki et al. 2016a §3.1)
+A, B = "Mliki et al. 2016a", "Mliki et al. 2016b"
+T1 = "Table 1"
+RMIN_WHY = "Rmin is a parameter of the reaction point in the scenario: CR cannot fall below it"
+TOTAL_LOSS_WHY = ("multiple unicast sends two copies of every frame at the session rate into the same links, so "
+                  "with the sources offering the same load its total (limiter + switch) loss is set by the offered load")
+
+
+def _claims_000() -> list[Claim]:
+    d, m = DUMBBELL, MULTILINK_LEGACY
+    return [
+        Claim("dumbbell.first-cnm.multicast-later", "RP start time — multicast: congestion occurs slower than the "
+              "multiple unicast scenario", f"{A} {T1}, §3.1", c.schemes(d, "first_cnm_s", MC, MU, a_higher=True),
+              "Welch, minimum effect ±0.25 s"),
+        Claim("dumbbell.feedback.multicast-steady", "Feedback — multicast: the queue generates feedback frames almost "
+              "steadily with the different Qeq values", f"{A} {T1}, §3.2", c.steady(d, MC, "feedback_rate_pct"),
+              "every pair of Qeq alike: Welch interval within ± 20 % of the larger mean"),
+        Claim("dumbbell.feedback.multicast-lower", "Feedback — multicast: the feedback rate is lower than the multiple "
+              "unicast case", f"{A} {T1}, §3.2", c.schemes(d, "feedback_rate_pct", MC, MU, a_higher=False),
+              "Welch, minimum effect 20 % of the larger mean"),
+        Claim("dumbbell.feedback.unicast-falls-with-qeq", "Feedback — multiple unicast: the more the threshold Qeq "
+              "decreases, the more the queue generates feedback frames", f"{A} {T1}, §3.2",
+              c.qeq_trend(d, MU, "feedback_rate_pct", increasing=False), "Qeq 75 vs 25, Welch, minimum effect 20 %"),
+        Claim("dumbbell.loss.multicast-lower", "Loss — multicast: the loss rate is lower than the multiple unicast "
+              "case (switch loss)", f"{A} {T1}, §3.3", c.schemes(d, "loss_rate_pct", MC, MU, a_higher=False),
+              "Welch, minimum effect 20 % (floor 0.5 points)"),
+        Claim("dumbbell.loss-total.multicast-lower", "Loss — multicast: the loss rate is lower than the multiple "
+              "unicast case (total loss, limiters included)", f"{A} {T1}, §3.3",
+              c.constructed(TOTAL_LOSS_WHY, c.schemes(d, "total_loss_pct", MC, MU, a_higher=False)), "–"),
+        Claim("dumbbell.loss.multicast-rises-with-qeq", "Loss — multicast: as the threshold Qeq increases, the loss "
+              "rate also increases", f"{A} {T1}, §3.3", c.qeq_trend(d, MC, "loss_rate_pct", increasing=True),
+              "Qeq 75 vs 25, Welch, minimum effect 20 % (floor 0.5 points)"),
+        Claim("dumbbell.loss.unicast-rises-with-qeq", "Loss — multiple unicast: the loss rate increases when the "
+              "threshold Qeq increases", f"{A} {T1}, §3.3", c.qeq_trend(d, MU, "loss_rate_pct", increasing=True),
+              "Qeq 75 vs 25, Welch, minimum effect 20 % (floor 0.5 points)"),
+        Claim("dumbbell.stability.multicast-better", "Stability — multicast: the stability is better than the "
+              "multiple unicast case (lower CR std-dev)", f"{A} {T1}, §3.4",
+              c.schemes(d, "cr_std_mbps", MC, MU, a_higher=False), "Welch, minimum effect 20 %"),
+        Claim("dumbbell.fairness-cr.multicast-better", "Fairness — multicast: the fairness is better than the "
+              "multiple unicast case (Jain over session CRs)", f"{A} {T1}, §3.5",
+              c.schemes(d, "jain_cr", MC, MU, a_higher=True), "Welch, minimum effect 0.05"),
+        Claim("dumbbell.fairness-throughput.multicast-better", "Fairness — multicast: the fairness is better than the "
+              "multiple unicast case (Jain over throughputs)", f"{A} {T1}, §3.5",
+              c.schemes(d, "jain_throughput", MC, MU, a_higher=True), "Welch, minimum effect 0.05"),
+        Claim("rmin.floor", "CR never falls below Rmin = 10 Mb/s (every run, every setting)", f"{A} §3.1",
+              c.floor("cr_min_mbps", RMIN, RMIN_WHY), "–"),
+        Claim("dumbbell.cr.multicast-above-mean", "Multicast CR converges above CR_mean = 1 Gb/s ÷ 6 as Qeq grows "
+              "(Qeq 75)", f"{A} §3.2", c.versus(d, MC, "cr_mean_mbps", REFERENCE_CR, above=True, qeqs=(75,)),
+              "interval above CR_mean"),
+        Claim("dumbbell.cr.unicast-below-mean", "Multiple-unicast CR settles below CR_mean = 1 Gb/s ÷ 6", f"{A} §3.2",
+              c.versus(d, MU, "cr_mean_mbps", REFERENCE_CR, above=False), "interval below CR_mean at every Qeq"),
+        Claim("multilink.groups.far-group-fewer-feedback", "Scalability — multicast group far from CPs (G1) has better "
+              "performance: fewer feedback frames than G2, G3", f"{A} {T1}, §3.6.1",
+              c.groups_fewer(m, MC, "feedback_rate_pct", ("G2", "G3"), "G1"), "Welch per group, minimum effect 20 %"),
+    ]
+
+
+def _claims_001() -> list[Claim]:
+    s, m = STAR, MULTILINK_ENHANCED
+    return [
+        Claim("star.rate.eqcn-higher-cr", "RP rate — E-QCN improves the average traffic rate at the RP (on the "
+              "session CR)", f"{B} {T1}, §4.1, Fig. 6", c.schemes(s, "cr_mean_mbps", EQCN, QCN, a_higher=True),
+              "Welch, minimum effect 20 %"),
+        Claim("star.rate.eqcn-higher-throughput", "RP rate — E-QCN improves the average traffic rate at the RP (on "
+              "throughput)", f"{B} {T1}, §4.1, Fig. 6",
+              c.constructed("the sources offer more than the bottleneck carries, so the receivers' throughput is the "
+                            "link's share whatever the scheme", c.schemes(s, "throughput_mean_mbps", EQCN, QCN, True)),
+              "–"),
+        Claim("star.feedback.qcn-higher", "Feedback — QCN: the feedback rate is higher than the enhanced QCN",
+              f"{B} {T1}, §4.2", c.schemes(s, "feedback_rate_pct", QCN, EQCN, a_higher=True),
+              "Welch, minimum effect 20 %"),
+        Claim("star.feedback.qcn-falls-with-qeq", "Feedback — QCN: the more the Qeq threshold decreases, the more the "
+              "queue generates feedback frames", f"{B} {T1}, §4.2",
+              c.qeq_trend(s, QCN, "feedback_rate_pct", increasing=False), "Qeq 75 vs 25, Welch, minimum effect 20 %"),
+        Claim("star.loss.qcn-higher", "Loss — QCN: the loss rate is higher than the enhanced QCN (switch loss)",
+              f"{B} {T1}, §4.3", c.schemes(s, "loss_rate_pct", QCN, EQCN, a_higher=True),
+              "Welch, minimum effect 20 % (floor 0.5 points)"),
+        Claim("star.loss-total.qcn-higher", "Loss — QCN: the loss rate is higher than the enhanced QCN (total loss, "
+              "limiters included)", f"{B} {T1}, §4.3", c.schemes(s, "total_loss_pct", QCN, EQCN, a_higher=True),
+              "Welch, minimum effect 20 % (floor 0.5 points)"),
+        Claim("star.loss.qcn-rises-with-qeq", "Loss — QCN: as the Qeq threshold increases, the loss rate also "
+              "increases", f"{B} {T1}, §4.3", c.qeq_trend(s, QCN, "loss_rate_pct", increasing=True),
+              "Qeq 75 vs 25, Welch, minimum effect 20 % (floor 0.5 points)"),
+        Claim("star.loss.eqcn-lower-at-low-qeq", "Loss — E-QCN: the loss rate is reduced (below QCN's) when the Qeq "
+              "threshold values are low (25, 50)", f"{B} {T1}, §4.3",
+              c.schemes(s, "loss_rate_pct", EQCN, QCN, a_higher=False, qeqs=(25, 50)),
+              "Welch, minimum effect 20 % (floor 0.5 points)"),
+        Claim("star.stability.eqcn-better-at-low-qeq", "Stability — E-QCN: better stability (lower CR std-dev than "
+              "QCN) when the Qeq values are decreased (25, 50)", f"{B} {T1}, §4.4",
+              c.schemes(s, "cr_std_mbps", EQCN, QCN, a_higher=False, qeqs=(25, 50)), "Welch, minimum effect 20 %"),
+        Claim("star.stability.qcn-better-at-high-qeq", "Stability — QCN: better stability (lower CR std-dev than "
+              "E-QCN) when the Qeq values are increased (75)", f"{B} {T1}, §4.4",
+              c.schemes(s, "cr_std_mbps", QCN, EQCN, a_higher=False, qeqs=(75,)), "Welch, minimum effect 20 %"),
+        Claim("star.fairness-cr.alike", "Fairness — similar fairness (Jain over session CRs, E-QCN vs QCN)",
+              f"{B} {T1}, §4.5", c.alike(s, "jain_cr", EQCN, QCN), "Welch interval within ±0.05 at every Qeq"),
+        Claim("star.fairness-throughput.alike", "Fairness — similar fairness (Jain over throughputs, E-QCN vs QCN)",
+              f"{B} {T1}, §4.5", c.alike(s, "jain_throughput", EQCN, QCN), "Welch interval within ±0.05 at every Qeq"),
+        Claim("rmin.floor", "CR never falls below Rmin = 10 Mb/s (every run, every setting)", f"{B} §4.1",
+              c.floor("cr_min_mbps", RMIN, RMIN_WHY), "–"),
+        Claim("multilink.feedback.eqcn-lower", "Scalability — E-QCN decreases the feedback overhead (multi-link)",
+              f"{B} {T1}, §4.6.1", c.schemes(m, "feedback_rate_pct", EQCN, QCN, a_higher=False),
+              "Welch, minimum effect 20 %"),
+        Claim("multilink.loss.eqcn-lower-at-low-qeq", "Scalability — E-QCN decreases the loss rate (multi-link; at low "
+              "Qeq 25, 50)", f"{B} {T1}, §4.6.2", c.schemes(m, "loss_rate_pct", EQCN, QCN, a_higher=False, qeqs=(25, 50)),
+              "Welch, minimum effect 20 % (floor 0.5 points)"),
+    ]
+
+
+def _gain(metric: str):
+    def values(df) -> list:
+        """E-QCN's gain in `metric` over QCN on the star at Qeq 25, %, per seed (paired by seed)."""
+        sel = df[(df.topology == "star") & (df.qeq == 25) & (df.part == "all") & (df.metric == metric)]
+        e = dict(zip(sel[sel.variant == EQCN].seed, sel[sel.variant == EQCN].value))
+        q = dict(zip(sel[sel.variant == QCN].seed, sel[sel.variant == QCN].value))
+        return [(e[k] / q[k] - 1) * 100 for k in sorted(e) if k in q and q[k]]
+    return values
+
+
+NUMBERS_001 = [Number("star.rate.eqcn-gain-cr", "E-QCN's gain in average rate over QCN on the star at Qeq 25 "
+                      "(cnsim: mean session CR, paired by seed), %", 12.48, "%", f"{B} §4.1, Fig. 6",
+                      _gain("cr_mean_mbps"))]
+
+REST_COMMON = [
+    "Topologies: Mliki et al. 2016a's dumbbell is stated in full; the multi-link topology (2016a Fig. 17, 2016b "
+    "Fig. 13) and 2016b's star are RECONSTRUCTED from the prose (docs/topologies.md) — every number on them rests on "
+    "that reconstruction.",
+    "The papers give one value per point with no spread; cnsim gives a mean and a 95 % interval over seeds. The "
+    "seeds vary the RP's jittered byte-counter and timer cycles (and the sampling table's jitter).",
+    "Loss: the papers' \"loss rate\" is compared with cnsim's switch loss; total loss (rate-limiter drops at the "
+    "sources plus switch drops) is shown beside it everywhere.",
+]
+REST_000 = REST_COMMON + [
+    "The first CNM at the onset of congestion rests on the 20-B wire overhead per frame (preamble + SFD + IFG); "
+    "the sensitivity section re-runs without it (`defaults.link.overhead=0B`).",
+    "The paper's first-CNM times (4 s, 3 s) are read from its prose (§3.1 \"after the first 4 s\"), not from a table.",
+]
+REST_001 = REST_COMMON + [
+    "Multi-link E-QCN feedback values are DERIVED: the paper gives QCN's 87.92 / 89.02 / 4.24 % and E-QCN's "
+    "reduction (41 / 41.23 / 60.14 %, §4.6.1); the E-QCN values compared are QCN × (1 − reduction).",
+    "The +12.48 % gain of E-QCN's average CR (§4.1, Fig. 6, Qeq 25) is compared on the mean session CR, paired by "
+    "seed; on throughput the two schemes cannot differ (the link is saturated), which the claims label by "
+    "construction.",
+    "Mliki et al. 2016b gives no start times: the star uses 2016a's (0.1, 1, 2, 3, 4, 5 s).",
+]
+
+_CR = "CR (Mb/s) vs time (s) per source"
+FIGS_000 = [
+    ("Figs. 3–5", f"{_CR}, multicast, Qeq 25/50/75", "`figures/dumbbell-cr.png` (panels dumbbell-multicast-qeq25/50/75; "
+     "session CR, seed 1, dashed line CR_mean)"),
+    ("Figs. 6–8", f"{_CR}, multiple unicast, Qeq 25/50/75", "`figures/dumbbell-cr.png` (panels multiple-unicast; session CR = min r_i)"),
+    ("Figs. 9–10", "queue size (frames) vs time, Qeq 25, multicast / multiple unicast",
+     "`figures/dumbbell-queues.png` (every CP queue that holds frames, each kept run)"),
+    ("Fig. 11", "feedback rate (%) vs Qeq", "`figures/dumbbell-every-frame.png` panel 1; table \"feedback rate\""),
+    ("Fig. 12", "loss rate (%) vs Qeq", "`figures/dumbbell-every-frame.png` panels switch loss and total loss"),
+    ("Fig. 13", "CR std-dev (Mb/s) vs Qeq", "`figures/dumbbell-every-frame.png` panel CR std-dev"),
+    ("Fig. 14", "mean queue length (frames) vs Qeq", "`figures/dumbbell-every-frame.png` panel mean queue"),
+    ("Fig. 15", "mean queue − Qeq (frames) vs Qeq", "`figures/dumbbell-every-frame.png` panel mean queue − Qeq"),
+    ("Fig. 16", "Jain fairness vs Qeq, both modes", "`figures/dumbbell-every-frame.png` panels Jain over CR and Jain over throughput"),
+    ("Fig. 17", "multi-link topology", "not drawn: the figure is not in the text; its reconstruction is described in docs/topologies.md"),
+    ("Figs. 18–19", "feedback rate (%) per group vs Qeq, multicast / multiple unicast", "`figures/multilink-groups-every-frame.png` panel feedback"),
+    ("Fig. 20", "mean feedback rate (%) vs Qeq", "`figures/multilink-every-frame.png` panel feedback"),
+    ("Figs. 21–23", "loss rate (%) per group vs Qeq", "`figures/multilink-groups-every-frame.png` panel loss (switch loss per group; "
+     "total loss per group is not computed: the stats document has no per-group limiter drops in the window)"),
+    ("Figs. 24–26", "queue deviation from Qeq (frames) per switch vs Qeq", "`figures/multilink-switches-every-frame.png` panel mean queue − Qeq"),
+    ("Figs. 27–29", "CR std-dev (Mb/s) per group vs Qeq", "`figures/multilink-groups-every-frame.png` panel CR std-dev"),
+    ("Figs. 30–31", "Jain fairness per group vs Qeq, multiple unicast / multicast", "`figures/multilink-groups-every-frame.png` panel Jain over CR"),
+]
+FIGS_001 = [
+    ("Figs. 2–3", f"{_CR}, QCN, Qeq 25 / 75", "`figures/star-cr.png` (panels star-qcn-qeq25/75)"),
+    ("Figs. 4–5", f"{_CR}, E-QCN, Qeq 25 / 75", "`figures/star-cr.png` (panels star-eqcn-qeq25/75)"),
+    ("Fig. 6", "average CR (Mb/s) vs Qeq, both schemes", "`figures/star-every-frame.png` panels mean CR and mean throughput"),
+    ("Fig. 7", "feedback rate (%) vs Qeq", "`figures/star-every-frame.png` panel feedback"),
+    ("Fig. 8", "loss rate (%) vs Qeq", "`figures/star-every-frame.png` panels switch loss and total loss"),
+    ("Fig. 9", "CR std-dev (Mb/s) vs Qeq", "`figures/star-every-frame.png` panel CR std-dev"),
+    ("Fig. 10", "mean queue length (frames) vs Qeq", "`figures/star-every-frame.png` panel mean queue (the main CP: Switch1>R1 or >R2)"),
+    ("Fig. 11", "mean queue − Qeq (frames) vs Qeq", "`figures/star-every-frame.png` panel mean queue − Qeq"),
+    ("Fig. 12", "Jain fairness vs Qeq", "`figures/star-every-frame.png` panels Jain over CR and Jain over throughput"),
+    ("Fig. 13", "multi-link topology", "not drawn: not in the text; reconstruction in docs/topologies.md"),
+    ("Fig. 14", "feedback rate (%) vs Qeq, multi-link", "`figures/multilink-every-frame.png` panel feedback"),
+    ("Fig. 15", "loss rate (%) vs Qeq, multi-link", "`figures/multilink-every-frame.png` panels switch loss and total loss"),
+    ("Figs. 16–18", "queue std-dev (frames) per switch vs Qeq", "`figures/multilink-switches-every-frame.png` panel queue std-dev"),
+    ("Figs. 19–21", "Jain fairness of G1 / G2 / G3 vs Qeq", "`figures/multilink-groups-every-frame.png` panel Jain over CR"),
+    ("queue vs time", "(not a paper figure) queue per CP vs time", "`figures/star-queues.png`, `figures/multilink-queues.png`"),
+]
+
+DUMBBELL_EXP = Experiment("mliki2016-dumbbell", "Mliki et al. 2016a — legacy QCN on the dumbbell (Fig. 2), multicast "
+                          "vs multiple unicast", [DUMBBELL], CHOICES[:7], findings.legacy, _claims_000()[:14],
+                          figure_index=FIGS_000[:9], rests_on=REST_000,
+                          targets=[(DUMBBELL, MU, (48.05, 44.49, 1.87), (8.93, 8.20, 7.94)),
+                                   (DUMBBELL, MC, (2.49, 3.35, 2.46), (0.0, 0.39, 16.09))])
+LEGACY = Experiment("mliki2016-legacy", "Mliki et al. 2016a — legacy QCN, multicast vs multiple unicast (dumbbell and "
+                    "multi-link)", [DUMBBELL, MULTILINK_LEGACY], CHOICES, findings.legacy, _claims_000(),
+                    figure_index=FIGS_000, rests_on=REST_000,
+                    targets=[(DUMBBELL, MU, (48.05, 44.49, 1.87), (8.93, 8.20, 7.94)),
+                             (DUMBBELL, MC, (2.49, 3.35, 2.46), (0.0, 0.39, 16.09))])
+ENHANCED = Experiment("mliki2016-enhanced", "Mliki et al. 2016b — QCN vs enhanced QCN for multicast (star and "
+                      "multi-link)", [STAR, MULTILINK_ENHANCED], CHOICES, findings.enhanced, _claims_001(),
+                      numbers=NUMBERS_001, figure_index=FIGS_001, rests_on=REST_001,
+                      targets=[(MULTILINK_ENHANCED, QCN, QCN_ML_FEEDBACK, (None, None, None)),
+                               (STAR, QCN, (13.16, 11.98, 3.8), (0.0, 3.15, 26.59)),
+                               (STAR, EQCN, (8.04, 5.63, 2.27), (0.0, 2.17, 29.98))])

@@ -1,0 +1,189 @@
+"""The data of the Mliki et al. 2016a/b reproductions, shared by the folder's other modules: a
+topology with its variants and the paper's values, a claim, a quoted number, an experiment; the
+metric titles and units; and the views and samples of the long results table (columns topology,
+variant, qeq, sampling, setting, seed, part, metric, value).
+
+`part` is "all" (whole network: global metrics and the main CP queue), a multicast group ("G1"…,
+metrics over the group's own flows) or a switch (its busiest CP queue).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from typing import Callable
+
+import pandas as pd
+
+from ...metrics import DEFINITIONS
+from ..compare import Verdict, interval, num
+from ..paper import scenario_file
+from . import sensitivity
+
+QEQS = (25, 50, 75)
+BASELINE = "baseline"
+QUICK = {"simulation.duration": "5.6s", "simulation.measure_from": "5.1s"}
+HYPOTHESIS_ONLY = {s.name for s in sensitivity.SETTINGS if s.kind == "hypothesis"}
+UNITS = {d["metric"]: d["unit"] for d in DEFINITIONS if d["scope"] in ("global", "queue")}
+# Report headings: a title per metric; the unit is the one metrics.py's table defines.
+METRIC_TITLES = {
+    "feedback_rate_pct": "feedback rate (CNMs ÷ copies sent by the sources)",
+    "loss_rate_pct": "switch loss rate (copies dropped in switches ÷ copies in the network)",
+    "total_loss_pct": "total loss rate (limiter + switch drops ÷ copies generated + replicated)",
+    "source_loss_pct": "source-side loss in full rate limiters (÷ copies generated)",
+    "first_cnm_s": "RP start time of congestion detection",
+    "cr_std_mbps": "CR std-dev",
+    "cr_mean_mbps": "mean session CR",
+    "throughput_mean_mbps": "mean throughput per flow and receiver",
+    "cr_min_mbps": "lowest session CR",
+    "q_mean_frames": "mean queue",
+    "q_std_frames": "queue std-dev",
+    "q_dev_from_qeq_frames": "mean queue − Qeq",
+    "jain_cr": "Jain fairness over session CRs",
+    "jain_throughput": "Jain fairness over throughputs",
+}
+LABELS = {m: t if UNITS[m] == "1" else f"{t} ({UNITS[m]})" for m, t in METRIC_TITLES.items()}
+
+
+
+
+def unit(metric: str) -> str:
+    return UNITS.get(metric, "1")
+
+
+@dataclass
+class Topology:
+    key: str
+    title: str
+    # variant → (scenario path inside the cnsim package, "scenarios/…", extra overrides)
+    variants: dict[str, tuple[str, dict]]
+    # (metric, variant) → values at Qeq 25/50/75 (None where the paper gives none); part "all"
+    paper: dict = field(default_factory=dict)
+    figs: dict = field(default_factory=dict)  # metric → the paper's figure(s)
+    # (metric, variant) → what the paper value (or its comparison) rests on: derived, read from prose, …
+    notes: dict = field(default_factory=dict)
+    cite: str = ""                            # the paper the values come from, e.g. "Mliki et al. 2016a"
+    # (metric, variant) → the formula of a derived value (PaperValue.derived)
+    derived: dict = field(default_factory=dict)
+
+
+@dataclass
+class Claim:
+    key: str                                   # the check's id (golden files)
+    text: str                                  # the paper's words
+    source: str                                # where the paper says it
+    check: Callable[[pd.DataFrame], Verdict]   # claims.py
+    rule: str = ""                             # the rule, with its tolerance or minimum effect
+
+
+@dataclass
+class Number:
+    """A quoted number of the paper that is not a cell of a metric table (e.g. a gain)."""
+    key: str
+    text: str
+    paper: float
+    unit: str
+    source: str
+    values: Callable[[pd.DataFrame], list]     # cnsim's value per seed, from a view
+    tolerance: float | None = None             # None: compare.tolerance(paper, unit)
+
+
+@dataclass
+class Experiment:
+    name: str
+    title: str
+    topologies: list[Topology]
+    choices: list[str]
+    findings: Callable[[pd.DataFrame], list[str]]   # the findings prose, from the baseline view
+    claims: list[Claim]
+    samplings: tuple[str, ...] = ("every-frame", "table")
+    numbers: list[Number] = field(default_factory=list)
+    figure_index: list[tuple[str, str, str]] = field(default_factory=list)   # (paper figure, content, cnsim)
+    targets: list[tuple] = field(default_factory=list)   # hypotheses: (topology, variant, paper feedback, paper loss)
+    rests_on: list[str] = field(default_factory=list)
+
+
+def with_all_flows(path: str, key: str, value: str) -> dict:
+    """Overrides setting `flow.<i>.<key>` for every [[flow]] table of a scenario."""
+    n = len(tomllib.loads(scenario_file(path).read_text(encoding="utf-8")).get("flow", []))
+    return {f"flow.{i}.{key}": value for i in range(n)}
+
+
+def _inline(v) -> str:
+    """A TOML inline value (strings, numbers, booleans, tables)."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, dict):
+        return "{ " + ", ".join(f"{k} = {_inline(x)}" for k, x in v.items()) + " }"
+    if isinstance(v, str):
+        return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return repr(v)
+
+
+def with_rp(path: str, protocol: str) -> dict:
+    """Overrides giving every flow's reaction point to `protocol` (e.g. "eqcn"), keeping the keys
+    its current RP table sets (E-QCN's table takes every QCN key)."""
+    flows = tomllib.loads(scenario_file(path).read_text(encoding="utf-8")).get("flow", [])
+    sets = {}
+    for i, f in enumerate(flows):
+        rp = f.get("rp", "none")
+        keys = next(iter(rp.values())) if isinstance(rp, dict) and rp else {}
+        sets[f"flow.{i}.rp"] = _inline({protocol: keys})
+    return sets
+
+
+def protocol_of(extra: dict) -> str:
+    """The reaction point of a variant: "eqcn" when its overrides give the flows E-QCN."""
+    return "eqcn" if any("eqcn" in str(v) for v in extra.values()) else "qcn"
+
+
+def view(df: pd.DataFrame, setting: str, *, max_seed: int | None = None, fill: bool = True) -> pd.DataFrame | None:
+    """The rows of one setting on every-frame sampling ("cp.qcn.sampling=table": the baseline's
+    table-sampling runs), with column `sampling` set to "every-frame"; configurations the setting
+    does not apply to take the baseline's rows (`fill`). None if the setting was not run."""
+    if max_seed is not None:
+        df = df[df.seed <= max_seed]
+    base = df[(df.setting == BASELINE) & (df.sampling == "every-frame")]
+    if setting == BASELINE:
+        return base
+    if setting == sensitivity.TABLE:
+        sel = df[(df.setting == BASELINE) & (df.sampling == "table")]
+    else:
+        sel = df[df.setting == setting]
+    if sel.empty:
+        return None
+    sel = sel.assign(sampling="every-frame")
+    if not fill:
+        return sel
+    have = set(zip(sel.topology, sel.variant))
+    return pd.concat([sel, base[[k not in have for k in zip(base.topology, base.variant)]]])
+
+
+
+_INDEX: dict[int, tuple] = {}  # id(view) → (view, {(topology, variant, qeq, part, metric): values}); kept alive
+
+
+def samples(df: pd.DataFrame, topology: str, variant: str, metric: str, qeq: int, part: str = "all") -> list[float]:
+    """The values (one per seed) of a metric in a configuration of a view."""
+    if id(df) not in _INDEX:
+        keys = zip(df.topology, df.variant, df.qeq, df.part, df.metric)
+        index: dict[tuple, list] = {}
+        for k, v in zip(keys, df["value"]):
+            if v == v:
+                index.setdefault(k, []).append(v)
+        _INDEX[id(df)] = (df, index)
+    return list(_INDEX[id(df)][1].get((topology, variant, qeq, part, metric), []))
+
+
+def forget() -> None:
+    """Drop the indexes of `samples` (call when the views are no longer used)."""
+    _INDEX.clear()
+
+
+def show(values) -> str:
+    """mean ± 95 % half-width (n)."""
+    return interval(values).show()
+
+
+def fmt(x) -> str:
+    return num(x)

@@ -1,0 +1,100 @@
+"""The Mliki et al. 2016a/b reproductions on the framework: robustness labels and open choices, the
+checks that cannot fail labelled by construction, E-QCN's rate gain tested on CR (paired by seed),
+the hypotheses' corrected statement, robustness on the baseline's seeds, and the quick report end to
+end. Inputs are real runs (a module fixture runs the dumbbell experiment with --quick)."""
+
+import json
+
+import pandas as pd
+import pytest
+
+import cnsim.reproduce as rep
+from cnsim.reproduce import compare
+from cnsim.reproduce.mliki2016 import DUMBBELL, ENHANCED, hypotheses, papers
+from cnsim.reproduce.mliki2016.experiment import plan
+from cnsim.reproduce.mliki2016.sensitivity import BY_NAME, label
+
+
+@pytest.fixture(scope="module")
+def quick(tmp_path_factory):
+    out = tmp_path_factory.mktemp("mliki") / "dumbbell"
+    rep.reproduce("mliki2016-dumbbell", out, quick=True, jobs=2, progress=False)
+    return out
+
+
+def test_labels():
+    s, n, i = compare.SUPPORTED, compare.NOT_SUPPORTED, compare.INCONCLUSIVE
+    assert label({"baseline": s, "cp.qcn.qold=every-sample": s}) == "supported under every choice"
+    assert label({"baseline": n, "cp.qcn.qold=every-sample": n}) == "not supported under every choice"
+    lab = label({"baseline": s, "cp.qcn.qold=every-sample": i, "rp.gd=1/126": s})
+    assert lab == "depends on cp.qcn.qold (supported in the baseline)"
+
+
+def test_choices_apply_where_they_mean_something():
+    mu, mc = "scenarios/mliki2016/dumbbell-multiple-unicast.toml", "scenarios/mliki2016/dumbbell-multicast.toml"
+    assert BY_NAME["limiter.copy_rate=own"].overrides(mu, "qcn", False) == {"flow.0.limiter.copy_rate": "own"}
+    assert BY_NAME["limiter.copy_rate=own"].overrides(mc, "qcn", False) is None       # multicast: one RP per source
+    assert BY_NAME["rp.eqcn.fb_hat_reset=expire"].overrides(mc, "qcn", False) is None  # QCN has no F̂b
+    assert BY_NAME["rp.gd=1/126"].overrides(mc, "eqcn", False) == {"flow.0.rp.eqcn.gd": 1 / 126}
+    assert BY_NAME["simulation.measure_from=7s"].overrides(mc, "qcn", True) == {"simulation.measure_from": "5.3s"}
+
+
+def test_robustness_runs_the_baselines_seed_count():
+    tasks = DUMBBELL.tasks(10, quick=False)
+    per_setting = {}
+    for t in tasks:
+        per_setting.setdefault(t.label["setting"], set()).add(t.seed)
+    assert all(seeds == set(range(1, 11)) for seeds in per_setting.values()), per_setting   # was 5 for the settings
+    assert DUMBBELL.seeds == 10 and ENHANCED.seeds == 10
+
+
+def test_checks_that_cannot_fail_are_labelled_by_construction(quick):
+    states = json.loads((quick / "verdicts.json").read_text())["states"]
+    assert states["rmin.floor"] == compare.BY_CONSTRUCTION                  # Rmin is a scenario parameter
+    assert states["dumbbell.loss-total.multicast-lower"] == compare.BY_CONSTRUCTION   # set by the offered load
+    counts = json.loads((quick / "verdicts.json").read_text())["counts"]
+    assert counts[compare.BY_CONSTRUCTION] == 2 and sum(counts.values()) == len(states)
+
+
+def test_every_paper_cell_is_a_check_with_its_source(quick):
+    states = json.loads((quick / "verdicts.json").read_text())["states"]
+    cells = [k for k in states if k.startswith("dumbbell.") and ".qeq" in k]
+    assert len(cells) == sum(1 for p in papers.DUMBBELL.paper.values() for x in p if x is not None)
+    report = (quick / "report.md").read_text()
+    assert "48.05 % (Mliki et al. 2016a Fig. 11)" in report       # the paper's value as it states it
+
+
+def test_eqcn_rate_gain_is_tested_on_cr_paired_by_seed():
+    numbers = {n.key: n for n in papers.NUMBERS_001}
+    gain = numbers["star.rate.eqcn-gain-cr"]
+    rows = []
+    for seed, (e, q) in enumerate([(220.0, 200.0), (330.0, 300.0)], start=1):
+        for variant, v in (("eqcn", e), ("qcn", q)):
+            for metric, x in (("cr_mean_mbps", v), ("throughput_mean_mbps", 166.0)):
+                rows.append({"topology": "star", "variant": variant, "qeq": 25, "part": "all", "metric": metric,
+                             "seed": seed, "value": x})
+    assert gain.values(pd.DataFrame(rows)) == pytest.approx([10.0, 10.0])   # on CR, not the saturated throughput
+    claims = {c.key: c for c in papers._claims_001()}
+    assert "star.rate.eqcn-higher-cr" in claims and "star.rate.eqcn-higher-throughput" in claims
+
+
+def test_hypotheses_no_longer_equate_negative_fb_samples_with_cnms():
+    h = next(x for x in hypotheses.HYPOTHESES if x.text.startswith("samples with Fb < 0"))
+    assert "by construction" not in h.note and "QntzFb ≥ 1" in h.note
+    assert h.metric != "feedback_rate_pct"        # not shown with the CNM numbers
+
+
+def test_quick_plan_runs_few_settings_on_one_sampling():
+    assert [s for s, _ in plan(DUMBBELL.exp, quick=True)] == ["every-frame"] * len(plan(DUMBBELL.exp, quick=True))
+
+
+def test_quick_report_has_every_section(quick):
+    report = (quick / "report.md").read_text()
+    for section in ("## Rule", "## The paper's claims", "## Checks that hold by construction", "## Robustness",
+                    "## Sensitivity to the choices", "## What did the papers count?", "## Figure index",
+                    "## What the numbers rest on", "## Findings and reasons for differences"):
+        assert section in report
+    assert (quick / "figures" / "dumbbell-every-frame.png").exists() and (quick / "figures" / "dumbbell-cr.png").exists()
+    rows = pd.read_parquet(quick / "results.parquet")
+    first = rows[(rows.part == "all") & (rows.metric == "first_cnm_s") & (rows.setting == "baseline")]
+    assert len(first) == 2 * 3 * 3 and first["value"].notna().all()    # variants × Qeq × seeds
