@@ -1,28 +1,23 @@
-"""Seed 002 (Jiang & Jain 2007, "Analysis of Backward Congestion Notification (BCN) for Ethernet in
+"""Jiang & Jain 2007 ("Analysis of Backward Congestion Notification (BCN) for Ethernet in
 Datacenter Applications"): `cnsim reproduce jiang2007-bcn`.
 
-The experiments of §VI (REPRODUCTION.md, seed 002), each a set of configurations (a shipped
-scenario of scenarios/jiang2007/ plus overrides) run over seeds on the sweep machinery
-(common.stored_runs: the store in OUT/runs/, resume, --jobs, --dask). A run's row holds per-source
-throughput (and TCP transactions), per-queue statistics and a trace of the queues the paper plots;
-jiang2007_report.py turns the rows into tables beside the paper's numbers, claims and figures.
+The experiments of §VI (docs/reproduction.md), each a set of configurations (a shipped scenario of
+scenarios/jiang2007/ plus overrides) run over seeds. A run yields per-source throughput (and TCP
+transactions) and per-queue statistics (`extract`), and seed 1 a trace of the queues the paper
+plots; report.py sets them beside the paper's numbers (tables.py), claims.py decides each claim.
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 
-from .. import _args
+from ..paper import Paper, Report, Runs, Task
+from .tables import BAND, QEQ
 
 NAME = "jiang2007-bcn"
-TITLE = "Seed 002 — BCN (Jiang & Jain 2007): six-source, factorial, parking lot, asymmetric, mixed, bursty"
-SEEDS = 5          # default seeds per configuration
-BAND = 4           # §VI.B: "stable state as a maximum queue variation of ±4 packets" around Qeq
-QEQ = 16           # §VI.A
+TITLE = "Jiang & Jain 2007 — BCN: six-source, factorial, parking lot, asymmetric, mixed, bursty"
 SCEN = "scenarios/jiang2007/"
 NO_BCN = {"cp": '"none"'}
 PAUSE = {"flow_control": "{ pause = {} }"}   # 802.3x PAUSE with cnsim's documented defaults
@@ -102,55 +97,10 @@ def _us(seconds: float) -> str:
     return f"{round(seconds * 1e6)}us"
 
 
-def tasks(seeds: int, quick: bool) -> tuple[list[dict], list[tuple], list[Config]]:
-    """(labels, tasks, configs): a task is (TOML text, path label, overrides, seed, extraction
-    spec) for `run_task`; its label {experiment, variant, seed}."""
-    from .common import scenario_file
-
-    labels, out, cfgs = [], [], configs()
-    scale = QUICK_SCALE if quick else 1.0
-    for c in cfgs:
-        resource = scenario_file(c.scenario)
-        text = resource.read_text(encoding="utf-8")
-        sets = {**c.sets, "simulation.duration": _us(c.duration * scale),
-                "simulation.measure_from": _us(c.measure_from * scale)}
-        if c.windows:
-            sets["simulation.record_interval"] = _us(1e-3 * scale)
-        if "flow.2.start" in sets and quick:
-            sets["flow.2.start"] = f'"{_us(scale)}"'
-        spec = {"traces": list(c.traces), "windows": [[a * scale, b * scale] for a, b in c.windows]}
-        overrides = [(k, str(v)) for k, v in sets.items()]
-        for seed in range(1, seeds + 1):
-            out.append((text, str(resource), overrides, seed, spec))
-            labels.append({"experiment": c.experiment, "variant": c.variant, "seed": seed})
-    return labels, out, cfgs
-
-
-def run_task(task: tuple) -> dict:
-    """Run one task (in a worker); never raises. Its row: `parts` ([part, metric, value]: a
-    source host, a queue or "all"), `traces` ({queue: {"t": […], "q": […]}}) and `error`."""
-    from .. import _core
-    from ..api import _drive
-
-    text, label, overrides, seed, spec = task
-    try:
-        sim = _core.Simulation(text, label, overrides, seed)
-        _drive(sim, lambda: None)
-        stats = json.loads(sim.stats_json())
-        series = sim.series()
-        parts, traces = extract(stats, series, spec)
-    except Exception as exc:
-        return {"parts": [], "traces": {}, "events": None, "stopped_by": None, "error": str(exc) or type(exc).__name__}
-    return {"parts": parts, "traces": traces, "events": stats["events"], "stopped_by": stats.get("stopped_by"),
-            "error": None}
-
-
-def _series(series: dict) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    codes = np.frombuffer(series["index"], dtype="<u4")
-    t = np.frombuffer(series["t"], dtype="<f8")
-    v = np.frombuffer(series["value"], dtype="<f8")
-    return {name: (t[codes == i], v[codes == i]) for i, name in enumerate(series["names"])
-            if name.startswith(("q_frames.", "rx_bps."))}
+def _series(result) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """The queue-length and receive-rate series of a run: {name: (t, value)}."""
+    return {name: (s.index.to_numpy(), s.to_numpy()) for name in result.names()
+            if name.startswith(("q_frames.", "rx_bps.")) for s in [result.series(name)]}
 
 
 def settling_time(t: np.ndarray, q: np.ndarray, end: float, block: float = 1e-3) -> float | None:
@@ -171,8 +121,9 @@ def settling_time(t: np.ndarray, q: np.ndarray, end: float, block: float = 1e-3)
     return None if first >= n else first * block
 
 
-def extract(stats: dict, series: dict, spec: dict) -> tuple[list[list], dict]:
-    """The row of a finished run (see `run_task`)."""
+def extract(stats: dict, ser: dict, spec: dict) -> tuple[list[list], dict]:
+    """([part, metric, value] of a finished run: per source host, per queue, "all"; the traces of
+    the queues the paper plots)."""
     window = stats["time"]["window_s"]
     start, end = stats["time"]["measure_from_s"], stats["time"]["end_s"]
     parts: list[list] = []
@@ -193,7 +144,6 @@ def extract(stats: dict, series: dict, spec: dict) -> tuple[list[list], dict]:
             parts.append([name, m, float(h[m])])
         if h["lat"]:
             parts.append([name, "latency_us", float(np.mean(h["lat"]))])
-    ser = _series(series)
     for a, b in spec.get("windows", []):   # throughput per window, from the rx series
         for name, h in hosts.items():
             bits = 0.0
@@ -230,37 +180,31 @@ def extract(stats: dict, series: dict, spec: dict) -> tuple[list[list], dict]:
     return [p for p in parts if isinstance(p[2], (int, float))], traces
 
 
-class Jiang2007:
-    """The experiment as `cnsim.reproduce` sees it: a name, a title, default seeds, `reproduce`."""
-    name, title, seeds = NAME, TITLE, SEEDS
+class Jiang2007(Paper):
+    name, title = NAME, TITLE
 
-    def reproduce(self, out: Path, *, seeds: int | None = None, jobs: int | None = None, quick: bool = False,
-                  client=None, progress: bool | None = None) -> Path:
-        """Run every configuration `seeds` times (--quick: once, durations × QUICK_SCALE) into
-        `out`: the store in out/runs/, results.parquet (long: experiment, variant, seed, part,
-        metric, value), traces.json, figures/, report.md, summary.json; return the report's path."""
-        import pandas as pd
+    def tasks(self, seeds: int, quick: bool) -> list[Task]:
+        """Every configuration `seeds` times (--quick: durations and windows × QUICK_SCALE)."""
+        scale = QUICK_SCALE if quick else 1.0
+        out = []
+        for c in configs():
+            sets = {**c.sets, "simulation.duration": _us(c.duration * scale),
+                    "simulation.measure_from": _us(c.measure_from * scale)}
+            if c.windows:
+                sets["simulation.record_interval"] = _us(1e-3 * scale)
+            if "flow.2.start" in sets and quick:
+                sets["flow.2.start"] = f'"{_us(scale)}"'
+            for seed in range(1, seeds + 1):
+                spec = {"traces": list(c.traces), "windows": [[a * scale, b * scale] for a, b in c.windows],
+                        "keep_traces": seed == 1}
+                out.append(Task({"experiment": c.experiment, "variant": c.variant}, c.scenario, sets, seed, spec))
+        return out
 
-        from ..sweep import write_parquet
-        from .common import _write_atomic, stored_runs
-        from .jiang2007_report import write_report
+    def extract(self, result, spec) -> dict:
+        parts, traces = extract(result.stats, _series(result), spec)
+        return {"values": parts, "extra": {"traces": traces} if spec.get("keep_traces") else None}
 
-        out = _args.path(out, "out")
-        seeds = 1 if quick else _args.integer(SEEDS if seeds is None else seeds, "seeds", low=1)
-        labels, tasks_, cfgs = tasks(seeds, quick)
-        salts = [f"reproduce {NAME} " + json.dumps(t[4], sort_keys=True) for t in tasks_]
-        with stored_runs(NAME, out, run_task, tasks_, labels, salts, jobs=jobs, client=client,
-                         progress=progress) as (results, counts):
-            df = pd.DataFrame([{**lab, "part": p, "metric": m, "value": v} for lab, r in zip(labels, results)
-                               for p, m, v in r["parts"]])
-            write_parquet(df, out / "results.parquet")
-            traces = {f"{lab['experiment']}/{lab['variant']}": r["traces"] for lab, r in zip(labels, results)
-                      if lab["seed"] == 1}
-            _write_atomic(out / "traces.json", json.dumps(traces))
-            report = write_report(df, traces, cfgs, out, seeds=seeds, quick=quick)
-            _write_atomic(out / "summary.json", json.dumps({"experiment": NAME, "seeds": seeds, "quick": quick,
-                                                            "runs": len(results), "ran": counts["ran"]}, indent=1))
-        return report
+    def report(self, runs: Runs) -> Report:
+        from .report import report
 
-
-EXPERIMENT = Jiang2007()
+        return report(runs)

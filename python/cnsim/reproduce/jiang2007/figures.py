@@ -1,4 +1,4 @@
-"""Figures of the jiang2007-bcn report: the queue traces the paper plots (Figs. 5, 7, 8, 11, 13,
+"""Figures of the Jiang & Jain 2007 report: the queue traces the paper plots (Figs. 5, 7, 8, 11, 13,
 14; seed 1 of each configuration) and the throughputs of Tables III, V and VI beside the paper's."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-QEQ, BAND = 16, 4
+from .tables import BAND, QEQ, TABLE3, TABLE5, TABLE6  # noqa: E402
 
 
 def _trace(ax, traces: dict, key: str, queue: str, label: str | None = None, until: float | None = None) -> None:
@@ -44,8 +44,6 @@ def _bars(ax, df: pd.DataFrame, exp: str, variants: list[tuple[str, str]], parts
 
 def draw(df: pd.DataFrame, traces: dict, out: Path) -> list[tuple[str, str]]:
     """Write the figures into `out`; return [(file name, what it shows)]."""
-    from .jiang2007_report import TABLE3, TABLE5, TABLE6
-
     out.mkdir(parents=True, exist_ok=True)
     made = []
 

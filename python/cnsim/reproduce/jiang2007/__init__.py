@@ -1,0 +1,9 @@
+"""Jiang & Jain 2007: BCN with TCP and UDP (`cnsim reproduce jiang2007-bcn`).
+
+experiment.py (configurations, runs, what a run yields), tables.py (the paper's numbers), claims.py
+(the checks), report.py (tables beside the paper's, the differences explained), figures.py.
+"""
+
+from .experiment import Jiang2007
+
+PAPER = Jiang2007()

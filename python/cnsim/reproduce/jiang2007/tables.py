@@ -1,0 +1,28 @@
+"""The numbers Jiang & Jain 2007 states (§VI, Tables I–VI), each with the table it comes from, and
+the constants of its set-up; shared by the claims, the report and the figures."""
+
+from __future__ import annotations
+
+from ..verdicts import PaperValue
+
+PAPER = "Jiang & Jain 2007"
+TABLE1 = {  # (variant, reference source) → (tps, Gb/s, latency µs)
+    ("none", "SR1"): (556, 0.06, 1780.78), ("bcn", "SR1"): (6686, 0.58, 133.51),
+    ("none", "SR2"): (16634, 1.44, 59.11), ("bcn", "SR2"): (16624, 1.44, 59.16),
+}
+TABLE2 = {"none": (2.49, 16.84, 99.9), "bcn": (2.35, 0.73, 99.9)}  # avg Gb/s, std/avg %, utilisation %
+TABLE3 = [1.46, 1.45, 1.54, 1.73, 3.08, 3.02]
+TABLE4 = {1: [1.81, 1.82, 1.83, 2.23, 2.25, 0], 2: [1.68, 1.72, 1.83, 1.64, 3.07, 3.12],
+          3: [1.66, 1.79, 1.61, 1.77, 3.12, 3.16]}
+TABLE5 = [4.34, 4.04, 0.51, 0.49]
+TABLE6 = [1.23, 1.22, 1.18, 1.01, 1.33, 1.37, 1.31, 1.35]
+BEST = {1: (0.8, 0.1), 10: (8.0, 0.05)}   # §VI.C: best (Ru Mb/s, Pm) at 1 and 10 Gb/s
+SETTLE_MS = 4.0                           # §VI.B: stable within ≈ 4 ms (Fig. 5)
+QEQ, BAND = 16, 4                         # §VI.A Qeq; §VI.B "a maximum queue variation of ±4 packets"
+PARK = [f"ST{i}" for i in range(1, 7)]
+
+R5_R1 = PaperValue(TABLE3[4] / TABLE3[0], "1", f"{PAPER} Table III", derived="r5 ÷ r1 = 3.08 ÷ 1.46")
+TABLE2_CV = {k: PaperValue(v[1], "%", f"{PAPER} Table II") for k, v in TABLE2.items()}
+TABLE6_TCP = PaperValue(sum(TABLE6[:4]) / 4, "Gb/s", f"{PAPER} Table VI", derived="mean of ST1..ST4 = 1.16")
+TABLE6_UDP = PaperValue(sum(TABLE6[4:]) / 4, "Gb/s", f"{PAPER} Table VI", derived="mean of SU1..SU4 = 1.34")
+UTIL = PaperValue(TABLE2["bcn"][2], "%", f"{PAPER} Table II")
