@@ -117,3 +117,14 @@ def scenario_file(path: str):
     """A shipped scenario ("scenarios/mliki2016/….toml") as a resource of the installed package,
     so reproductions work from any directory and from a wheel."""
     return files("cnsim").joinpath(*path.split("/"))
+
+
+def inline(v) -> str:
+    """A value as TOML inline text (strings, numbers, booleans, tables), for a Task's overrides."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, dict):
+        return "{ " + ", ".join(f"{k} = {inline(x)}" for k, x in v.items()) + " }"
+    if isinstance(v, str):
+        return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return repr(v)

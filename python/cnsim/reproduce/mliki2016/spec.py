@@ -17,7 +17,7 @@ import pandas as pd
 
 from ...metrics import DEFINITIONS
 from ..compare import Verdict, interval, num
-from ..paper import scenario_file
+from ..paper import inline, scenario_file
 from . import sensitivity
 
 QEQS = (25, 50, 75)
@@ -109,17 +109,6 @@ def with_all_flows(path: str, key: str, value: str) -> dict:
     return {f"flow.{i}.{key}": value for i in range(n)}
 
 
-def _inline(v) -> str:
-    """A TOML inline value (strings, numbers, booleans, tables)."""
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, dict):
-        return "{ " + ", ".join(f"{k} = {_inline(x)}" for k, x in v.items()) + " }"
-    if isinstance(v, str):
-        return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    return repr(v)
-
-
 def with_rp(path: str, protocol: str) -> dict:
     """Overrides giving every flow's reaction point to `protocol` (e.g. "eqcn"), keeping the keys
     its current RP table sets (E-QCN's table takes every QCN key)."""
@@ -128,7 +117,7 @@ def with_rp(path: str, protocol: str) -> dict:
     for i, f in enumerate(flows):
         rp = f.get("rp", "none")
         keys = next(iter(rp.values())) if isinstance(rp, dict) and rp else {}
-        sets[f"flow.{i}.rp"] = _inline({protocol: keys})
+        sets[f"flow.{i}.rp"] = inline({protocol: keys})
     return sets
 
 

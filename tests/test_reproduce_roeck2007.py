@@ -1,0 +1,125 @@
+"""`cnsim reproduce roeck2007-qau` (Roeck 2007): the quick pipeline runs every scenario and variant
+through the sweep store (and resumes), its report gives a three-state verdict for each finding of
+the slides, and its derived metrics are computed as documented — from real runs' stats documents
+(the drops in the window, PAUSE and probe counts, the throughput while the flows run)."""
+
+import json
+import math
+
+import pandas as pd
+import pytest
+
+import cnsim
+from cnsim.reproduce import REGISTRY, reproduce
+from cnsim.reproduce.roeck2007 import PAPER, experiment, measure
+from cnsim.reproduce.roeck2007.claims import ACCEPTABLE, HOTSPOT_GBPS
+
+
+
+def test_every_point_of_the_grid_is_a_valid_scenario():
+    from cnsim.sweep import validate_points
+
+    from cnsim.api import value_text
+    from cnsim.reproduce.paper import scenario_file
+
+    tasks = PAPER.tasks(1, quick=False)
+    assert {t.label["scenario"] for t in tasks} == {s.key for s in experiment.SCENARIOS}
+    seen = {}
+    for t in tasks:
+        seen.setdefault(t.scenario, []).append([(k, value_text(v)) for k, v in t.overrides.items()])
+    for path, points in seen.items():
+        assert validate_points(scenario_file(path).read_text(), path, points)[1] == "", path
+
+
+def test_seeds_are_not_capped():
+    assert PAPER.seeds >= 5 and not hasattr(experiment, "MAX_SEEDS")
+    assert {t.seed for t in PAPER.tasks(7, quick=True)} == set(range(1, 8))
+
+
+def test_bandwidth_loss_by_hand():
+    # Ideal = 20·8.5·k − f·7.5·k (k = 1500/1520, f the on-share of the window); loss = ideal − total.
+    df = pd.DataFrame([
+        {"scenario": "oscillating", "param": "t_on_ms", "point": "10", "variant": "ECM", "seed": 1,
+         "metric": "total_throughput_gbps", "value": 160.0},
+        {"scenario": "oscillating", "param": "t_on_ms", "point": "10", "variant": "ECM", "seed": 1,
+         "metric": "on_fraction", "value": 0.4},
+    ])
+    k = 1500 / 1520
+    out = measure.with_bandwidth_loss(df)
+    loss = out[out.metric == "bandwidth_loss_gbps"].value.item()
+    assert loss == pytest.approx(170 * k - 0.4 * 7.5 * k - 160.0)
+
+
+@pytest.fixture(scope="module")
+def latency_run():
+    """The symmetric-latency scenario with QCN, its flows on for 20–60 ms of a 10–80 ms window."""
+    return cnsim.run("scenarios/roeck2007/symmetric-latency.toml",
+                     set={"simulation.duration": "80ms", "simulation.measure_from": "10ms", "flow.0.start": "20ms",
+                          "flow.0.stop": "60ms"})
+
+
+def test_metrics_of_a_real_run_count_the_windows_drops_pauses_and_probes(latency_run):
+    stats = latency_run.stats
+    m = measure.metrics(stats, "SW>N5", latency_run.scenario_toml)
+    assert m["drops_window"] == stats["window"]["data_dropped"]      # the old code read a field that does not exist
+    assert m["pause_sent"] == stats["frames"]["pause_sent"]
+    assert m["probes_sent"] == sum(r.get("probes_sent", 0) for r in stats["rps"])
+    assert m["cm_messages_per_s"] == pytest.approx(stats["frames"]["cnm_sent"] / stats["time"]["duration_s"])
+    thr = [r["throughput_bps"] for f in stats["flows"] for r in f["receivers"]]
+    assert m["total_throughput_gbps"] == pytest.approx(sum(thr) / 1e9)
+    q = next(q for q in stats["queues"] if q["name"] == "SW>N5")
+    assert m["hotspot_q_mean_kb"] == pytest.approx(q["q_mean_frames"] * 1.5)
+
+
+def test_throughput_while_the_flows_run(latency_run):
+    m = measure.metrics(latency_run.stats, "SW>N5", latency_run.scenario_toml)
+    assert m["active_fraction"] == pytest.approx(40 / 70)             # flows 20–60 ms of the 10–80 ms window
+    assert m["hotspot_active_gbps"] == pytest.approx(m["hotspot_throughput_gbps"] * 70 / 40)
+    # over the whole window no run could reach the "acceptable" bound; while the flows run it can
+    assert HOTSPOT_GBPS * 40 / 70 < ACCEPTABLE * HOTSPOT_GBPS < HOTSPOT_GBPS
+
+
+def test_drops_are_counted_when_the_hotspot_overflows():
+    r = cnsim.run("scenarios/roeck2007/symmetric-latency.toml",
+                  set={"simulation.duration": "60ms", "simulation.measure_from": "10ms", "flow.0.start": "10ms",
+                       "flow.0.stop": "60ms", "flow_control": '"none"', "defaults.queue.capacity": "20 frames"})
+    m = measure.metrics(r.stats, "SW>N5", r.scenario_toml)
+    assert m["drops_window"] > 0 and m["drops_window"] == r.stats["window"]["data_dropped"]
+
+
+def test_quick_reproduction_runs_resumes_and_reports(tmp_path):
+    assert "roeck2007-qau" in REGISTRY
+    out = tmp_path / "r"
+    report = reproduce("roeck2007-qau", out, quick=True, jobs=2, progress=False)
+    text = report.read_text()
+    df = pd.read_parquet(out / "results.parquet")
+    assert set(df.scenario) == {"no-hotspot", "oscillating", "latency", "psample", "twenty-stage", "fbhat"}
+    assert set(df.variant) == set(experiment.VARIANTS)
+    verdicts = json.loads((out / "verdicts.json").read_text())
+    assert len(verdicts["states"]) >= 15 and "--quick" in text
+    assert set(verdicts["states"].values()) <= {"supported", "not supported", "inconclusive", "holds by construction"}
+    assert "PAUSE frames sent" in text                                   # PAUSE activity reported
+    # ECM and the probes reach the engine: ECM sends positive feedback, QCN-P sends probes.
+    pos = df[(df.metric == "positive_feedback") & (df.variant == "ECM")].value
+    probes = df[(df.metric == "probes_sent") & (df.variant == "QCN-P")].value
+    assert pos.sum() > 0 and probes.sum() > 0
+    assert (df[(df.metric == "probes_sent") & (df.variant == "QCN")].value == 0).all()
+    # A second run finds every run in the store.
+    reproduce("roeck2007-qau", out, quick=True, jobs=2, progress=False)
+    assert json.loads((out / "summary.json").read_text())["ran"] == 0
+
+
+def test_reaction_time_and_cpid_effect_by_hand(latency_run):
+    # Qeq = 16 frames: the queue exceeds it at 22 ms and is back at or below it at 25 ms → 5 ms after onset 20 ms.
+    q = pd.Series([0, 0, 40, 30, 20, 10, 50], index=[0.019, 0.021, 0.022, 0.023, 0.024, 0.025, 0.026])
+    assert measure.reaction_ms(q, 0.020) == pytest.approx(5.0)
+    assert math.isnan(measure.reaction_ms(pd.Series([1.0, 2.0], index=[0.02, 0.03]), 0.020))  # never above Qeq
+    # Six flows: throughput falls as cpid_changes rise → ρ = −1; top third (2 flows) ÷ bottom third.
+    rps = [{"flow": f"F{i}", "cpid_changes": i} for i in range(6)]
+    flows = [{"name": f"F{i}", "receivers": [{"throughput_bps": 6 - i}]} for i in range(6)]
+    real = latency_run.stats   # the hand-made entries use only keys a real stats document has
+    assert set(rps[0]) <= set(real["rps"][0]) and set(flows[0]) <= set(real["flows"][0])
+    assert set(flows[0]["receivers"][0]) <= set(real["flows"][0]["receivers"][0])
+    e = measure.cpid_effect(rps, flows)
+    assert e["cpid_throughput_rho"] == pytest.approx(-1.0)
+    assert e["cpid_top_bottom_ratio"] == pytest.approx((2 + 1) / (6 + 5))
