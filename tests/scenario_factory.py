@@ -10,7 +10,7 @@ assertion depends on) is better written out in full.
 
 
 def star(
-    sources: str = "S1..S4",
+    sources: str | list[str] = "S1..S4",
     *,
     duration: str,
     measure_from: str | None = None,
@@ -28,7 +28,7 @@ def star(
 ) -> str:
     """TOML text of the single-bottleneck star.
 
-    sources: host name or range of the sources (`"S1..S4"`, `"S"`).
+    sources: host name or range of the sources (`"S1..S4"`, `"S"`), or a list of them.
     duration, measure_from, record_interval: the `[simulation]` times; `None` leaves a key out.
     rate, delay, capacity: `[defaults]` link rate and delay, queue capacity (`None`: no queue default).
     cp: congestion point protocol, written as an empty `[cp.<cp>]` table (`"bcn"`, `"ecm"`).
@@ -43,12 +43,14 @@ def star(
     defaults += [f'queue = {{ capacity = "{capacity}" }}'] if capacity is not None else []
     lines = ["", "[simulation]", *sim, "[defaults]", *defaults]
     lines += [f"[cp.{cp}]"] if cp is not None else []
+    names = ", ".join(f'"{x}"' for x in ([sources] if isinstance(sources, str) else sources))
+    many = f"[{names}]" if not isinstance(sources, str) else names
     lines += [
         "[[switch]]", 'names = "SW"',
-        "[[host]]", f'names = ["{sources}", "D"]',
-        "[[link]]", f'between = ["{sources}", "SW"]', *_lines(access),
+        "[[host]]", f'names = [{names}, "D"]',
+        "[[link]]", f'between = [{many}, "SW"]', *_lines(access),
         "[[link]]", 'between = ["SW", "D"]', *_lines(bottleneck),
-        "[[flow]]", f'from = "{sources}"', 'to = "D"', f"traffic = {traffic}",
+        "[[flow]]", f'from = {many}', 'to = "D"', f"traffic = {traffic}",
     ]  # fmt: skip
     lines += [f"rp = {rp}"] if rp is not None else []
     lines += _lines(flow)
@@ -57,3 +59,8 @@ def star(
 
 def _lines(text: str) -> list[str]:
     return text.splitlines()
+
+
+def hosts(n: int, prefix: str = "H") -> list[str]:
+    """`n` host names as ranges of at most 100 000 names each (the engine's limit per range)."""
+    return [f"{prefix}{a}..{prefix}{min(a + 99_999, n)}" for a in range(1, n + 1, 100_000)]

@@ -1,4 +1,4 @@
-"""`cnsim bench --suite` (issue 15) in its smoke size: the output's shape and sanity, never a time."""
+"""`cnsim bench --suite` in its smoke size: the output's shape and sanity, never a time."""
 
 import json
 import subprocess

@@ -14,8 +14,10 @@ import pyarrow.parquet as pq
 import pytest
 
 import cnsim
+import scenario_factory
 from cnsim import figures, outputs
 from cnsim.sweep import Store
+from scenario_factory import hosts
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIO = ROOT / "python/cnsim/scenarios/examples/unicast-qcn.toml"
@@ -26,25 +28,8 @@ def many_flows(n: int, long_name: int = 0) -> str:
     """A star: n hosts each sending one CBR flow to D (and one flow with a very long name)."""
     extra = (f'\n[[flow]]\nname = "F{"x" * long_name}"\nfrom = "H1"\nto = "D"\n'
              'traffic = { kind = "cbr", rate = "1Mbps" }\n') if long_name else ""
-    return f"""
-[simulation]
-duration = "2ms"
-measure_from = "1ms"
-[defaults]
-link = {{ rate = "10Gbps", delay = "1us" }}
-[[switch]]
-names = "SW"
-[[host]]
-names = ["H1..H{n}", "D"]
-[[link]]
-between = ["H1..H{n}", "SW"]
-[[link]]
-between = ["SW", "D"]
-[[flow]]
-from = "H1..H{n}"
-to = "D"
-traffic = {{ kind = "cbr", rate = "1Mbps" }}
-""" + extra
+    return scenario_factory.star(hosts(n), duration="2ms", measure_from="1ms", record_interval=None, delay="1us",
+                                 capacity=None, traffic='{ kind = "cbr", rate = "1Mbps" }', extra=extra)
 
 
 def test_a_second_run_into_the_same_directory_is_refused_while_the_first_writes(tmp_path):

@@ -1,4 +1,4 @@
-"""pcap export and the event trace (issue 14 items 1–2): tshark decodes a cnsim capture with the
+"""pcap export and the event trace: tshark decodes a cnsim capture with the
 shipped Lua dissector, and every decoded CNM and PAUSE agrees with the run's own trace.
 
 tshark comes from the system's packages (scripts/setup.sh installs it when it can); without it the

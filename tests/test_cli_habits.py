@@ -1,4 +1,4 @@
-"""CLI habits (issue 14 item 5): --version, -h, -v/-q on every command, plain progress lines
+"""CLI habits: --version, -h, -v/-q on every command, plain progress lines
 off a terminal, warnings for likely mistakes, source-side loss in the summary, shell completion;
 and the API's ScenarioWarning / lint / progress in notebooks."""
 

@@ -1,4 +1,4 @@
-"""The documentation site (issue 14 item 8): `mkdocs build --strict` (warnings are errors) over
+"""The documentation site: `mkdocs build --strict` (warnings are errors) over
 docs/ with the API reference generated from the docstrings, and the tutorial's commands run."""
 
 import os

@@ -1,5 +1,5 @@
-"""Issue 9, "never lose a user's files or results": the command line and the Python API end to end.
-Each test name says which item of the issue it holds (item 9, the wheel, is in test_wheel.py)."""
+"""Never lose a user's files or results: the command line and the Python API end to end.
+The installed wheel is tested in test_wheel.py."""
 
 import importlib
 import json
@@ -39,10 +39,9 @@ def one_line_error(p) -> str:
     return p.stderr
 
 
-# --- item 1 ---------------------------------------------------------------------------------------
 
 
-def test_item1_cli_run_keeps_a_users_file_every_time(tmp_path):
+def test_cli_run_keeps_a_users_file_every_time(tmp_path):
     out = tmp_path / "mine"
     assert cli("run", EXAMPLE, *FAST, "-q", "-o", out).returncode == 0
     (out / "notes.txt").write_bytes(b"my notes\x00\xff")
@@ -58,7 +57,7 @@ def test_item1_cli_run_keeps_a_users_file_every_time(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["mine"]
 
 
-def test_item1_cli_run_refuses_a_reproduce_output(tmp_path):
+def test_cli_run_refuses_a_reproduce_output(tmp_path):
     out = tmp_path / "rep"
     out.mkdir()
     (out / "summary.json").write_text('{"experiment": "mliki2016-dumbbell"}')
@@ -69,17 +68,16 @@ def test_item1_cli_run_refuses_a_reproduce_output(tmp_path):
     assert tree(out) == before
 
 
-def test_item1_previous_run_is_replaced(tmp_path):
+def test_previous_run_is_replaced(tmp_path):
     out = tmp_path / "r"
     for seed in (1, 2):
         assert cli("run", EXAMPLE, *FAST, "-q", "--seed", seed, "-o", out).returncode == 0
     assert json.loads((out / "summary.json").read_text())["stats"]["seed"] == 2
 
 
-# --- item 2 ---------------------------------------------------------------------------------------
 
 
-def test_item2_output_locations_are_checked_before_the_run(tmp_path):
+def test_output_locations_are_checked_before_the_run(tmp_path):
     (tmp_path / "file").write_text("x")
     bad = tmp_path / "file" / "out"
     slow = ["--set", "simulation.duration=100s"]  # would take minutes if it ran
@@ -95,7 +93,7 @@ def test_item2_output_locations_are_checked_before_the_run(tmp_path):
         cnsim.run(EXAMPLE, set={"simulation.duration": "100s"}, out=bad)
 
 
-def test_item2_sweep_and_reproduce_refuse_a_foreign_directory(tmp_path):
+def test_sweep_and_reproduce_refuse_a_foreign_directory(tmp_path):
     (tmp_path / "notes.txt").write_text("mine")
     err = one_line_error(cli("sweep", EXAMPLE, *FAST, "--grid", "simulation.seed=1,2", "--seeds", 1, "-o", tmp_path))
     assert "not a cnsim sweep" in err
@@ -103,10 +101,9 @@ def test_item2_sweep_and_reproduce_refuse_a_foreign_directory(tmp_path):
     assert tree(tmp_path) == {"notes.txt": b"mine"}
 
 
-# --- item 3 ---------------------------------------------------------------------------------------
 
 
-def test_item3_build_id_names_the_engine_sources():
+def test_build_id_names_the_engine_sources():
     import re
 
     from cnsim import _core
@@ -116,7 +113,7 @@ def test_item3_build_id_names_the_engine_sources():
     assert re.fullmatch(r"0\.1\.0\+[0-9a-f]{12}\+py[0-9a-f]{12}", build_id())
 
 
-def test_item3_python_hash_follows_the_package_sources(tmp_path, monkeypatch):
+def test_python_hash_follows_the_package_sources(tmp_path, monkeypatch):
     import shutil
 
     from cnsim import identity
@@ -132,7 +129,7 @@ def test_item3_python_hash_follows_the_package_sources(tmp_path, monkeypatch):
     identity.python_hash.cache_clear()
 
 
-def test_item3_resumed_sweep_after_a_code_change_recomputes(tmp_path, monkeypatch):
+def test_resumed_sweep_after_a_code_change_recomputes(tmp_path, monkeypatch):
     from cnsim import identity
 
     out = tmp_path / "sw"
@@ -156,7 +153,7 @@ def test_item3_resumed_sweep_after_a_code_change_recomputes(tmp_path, monkeypatc
     assert "code changed" in p.stdout and "0.1.0+000000000000" in p.stdout and "missing: 2" in p.stdout
 
 
-def test_item3_a_result_from_other_code_is_never_used(tmp_path):
+def test_a_result_from_other_code_is_never_used(tmp_path):
     from cnsim.sweep import execute_stored, run_key, run_one
 
     store = Store(tmp_path)
@@ -173,10 +170,9 @@ def test_item3_a_result_from_other_code_is_never_used(tmp_path):
     assert not list((tmp_path / "runs").glob("*.json")) if (tmp_path / "runs").exists() else True
 
 
-# --- item 4 ---------------------------------------------------------------------------------------
 
 
-def test_item4_second_sweep_into_a_directory_is_refused(tmp_path):
+def test_second_sweep_into_a_directory_is_refused(tmp_path):
     out = tmp_path / "sw"
     with Store(out).lock():
         p = cli("sweep", EXAMPLE, *FAST, "--grid", "simulation.seed=1,2", "--seeds", 1, "-o", out)
@@ -212,7 +208,7 @@ def alive(pid: int) -> bool:
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
-def test_item4_killing_the_sweep_stops_its_workers(tmp_path):
+def test_killing_the_sweep_stops_its_workers(tmp_path):
     args = ["sweep", SCENARIO, "--grid", "simulation.duration=60s,61s", "--seeds", 2, "--jobs", 2, "-o", tmp_path / "sw"]
     proc = subprocess.Popen([sys.executable, "-m", "cnsim", *map(str, args)], cwd=ROOT,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -233,10 +229,9 @@ def test_item4_killing_the_sweep_stops_its_workers(tmp_path):
     assert not left, "workers outlived the killed sweep"
 
 
-# --- item 6 ---------------------------------------------------------------------------------------
 
 
-def test_item6_every_grid_value_is_checked_before_any_run(tmp_path, monkeypatch, capfd):
+def test_every_grid_value_is_checked_before_any_run(tmp_path, monkeypatch, capfd):
     sweep_mod = importlib.import_module("cnsim.sweep")
     ran = []
     real = sweep_mod.run_one
@@ -252,7 +247,7 @@ def test_item6_every_grid_value_is_checked_before_any_run(tmp_path, monkeypatch,
     assert df["error"].notna().sum() == 5 and df["error"].isna().sum() == 1
 
 
-def test_item6_status_on_a_damaged_sweep_json(tmp_path):
+def test_status_on_a_damaged_sweep_json(tmp_path):
     out = tmp_path / "sw"
     cnsim.sweep(EXAMPLE, {"simulation.duration": ["20ms"]}, seeds=1, jobs=1, progress=False, out=out, set=SHORT)
     text = (out / "sweep.json").read_text()
@@ -264,7 +259,7 @@ def test_item6_status_on_a_damaged_sweep_json(tmp_path):
             status(out)
 
 
-def test_item6_guard_values_take_every_number_form(tmp_path):
+def test_guard_values_take_every_number_form(tmp_path):
     for i, events in enumerate(("1e6", "1e+06", "1000000")):
         p = cli("run", EXAMPLE, "--max-events", events, "--max-wall", "1e+06", "--max-series-mb", "1e+03",
                 "--no-figures", "-q", "-o", tmp_path / f"r{i}")
@@ -276,7 +271,6 @@ def test_item6_guard_values_take_every_number_form(tmp_path):
     assert p.returncode == 0, p.stderr
 
 
-# --- item 7 ---------------------------------------------------------------------------------------
 
 BAD_CALLS = [
     ("run-negative-seed", lambda: cnsim.run(EXAMPLE, seed=-1), ValueError),
@@ -305,7 +299,7 @@ BAD_CALLS = [
 
 
 @pytest.mark.parametrize("call, error", [c[1:] for c in BAD_CALLS], ids=[c[0] for c in BAD_CALLS])
-def test_item7_public_functions_reject_bad_arguments(call, error, tmp_path, monkeypatch):
+def test_public_functions_reject_bad_arguments(call, error, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     with pytest.raises(error) as info:
         call()
@@ -313,7 +307,7 @@ def test_item7_public_functions_reject_bad_arguments(call, error, tmp_path, monk
     assert list(tmp_path.iterdir()) == []
 
 
-def test_item7_result_methods_reject_bad_arguments():
+def test_result_methods_reject_bad_arguments():
     res = cnsim.run(EXAMPLE, set=SHORT, progress=False)
     with pytest.raises(TypeError):
         res.series(3)
@@ -323,7 +317,7 @@ def test_item7_result_methods_reject_bad_arguments():
         res.write(None)
 
 
-def test_item7_long_names_do_not_break_figures(tmp_path):
+def test_long_names_do_not_break_figures(tmp_path):
     long = "S" + "w" * 300
     text = EXAMPLE.read_text().replace('names = "SW"', f'names = "{long}"').replace('"SW"', f'"{long}"')
     res = cnsim.run(text, set=SHORT, progress=False, out=tmp_path / ("o" * 240))
@@ -332,10 +326,9 @@ def test_item7_long_names_do_not_break_figures(tmp_path):
     assert res.stats["queues"]
 
 
-# --- item 10 --------------------------------------------------------------------------------------
 
 
-def test_item10_reproduce_resumes_and_skips_finished_runs(tmp_path):
+def test_reproduce_resumes_and_skips_finished_runs(tmp_path):
     out = tmp_path / "rep"
     p = cli("reproduce", "mliki2016-dumbbell", "--quick", "--jobs", 2, "-o", out)
     assert p.returncode == 0, p.stderr
@@ -363,7 +356,7 @@ def test_item10_reproduce_resumes_and_skips_finished_runs(tmp_path):
     assert "--dask" in cli("reproduce", "--help").stdout
 
 
-def test_item10_reproduce_on_dask(tmp_path):
+def test_reproduce_on_dask(tmp_path):
     distributed = pytest.importorskip("dask.distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster:

@@ -7,30 +7,15 @@ import sys
 
 import pytest
 
+import scenario_factory
 from cnsim import _core
+from scenario_factory import hosts
 
 
 def star(n: int) -> str:
-    """n hosts on one switch (ranges of at most 100 000 names), each sending to D."""
-    ranges = ", ".join(f'"H{a}..H{min(a + 99_999, n)}"' for a in range(1, n + 1, 100_000))
-    return f"""[simulation]
-duration = "1ms"
-measure_from = "0.5ms"
-[defaults]
-link = {{ rate = "10Gbps", delay = "1us" }}
-[[switch]]
-names = "SW"
-[[host]]
-names = [{ranges}, "D"]
-[[link]]
-between = [[{ranges}], "SW"]
-[[link]]
-between = ["SW", "D"]
-[[flow]]
-from = [{ranges}]
-to = "D"
-traffic = {{ kind = "cbr", rate = "1Mbps" }}
-"""
+    """n hosts on one switch, each sending 1 Mb/s to D."""
+    return scenario_factory.star(hosts(n), duration="1ms", measure_from="0.5ms", record_interval=None, delay="1us",
+                                 capacity=None, traffic='{ kind = "cbr", rate = "1Mbps" }')
 
 
 def cli(*args):

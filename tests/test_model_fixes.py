@@ -1,4 +1,4 @@
-"""Model fixes of the seed 000/001 reproductions (issue 10 items 1-3; the Rust unit tests
+"""Model fixes of the Mliki et al. 2016a/b reproductions (the Rust unit tests
 `protocols::tests::suppressed_cnm_leaves_qold` and `eqcn::tests::lock_out_options_clear_fb_hat`
 hold items 1 and 2 at the state-machine level)."""
 
@@ -11,18 +11,18 @@ MULTILINK = "scenarios/mliki2016/multilink-multicast.toml"
 SHORT = {"simulation.duration": "6s", "simulation.measure_from": "5.5s"}
 
 
-def test_item3_copies_paced_alone_still_form_one_session_per_source():
+def test_copies_paced_alone_still_form_one_session_per_source():
     res = cnsim.run(MU, set={**SHORT, "flow.0.limiter.copy_rate": "own"}, progress=False, figures=False)
     sessions = res.stats["sessions"]
     assert len(res.stats["rps"]) == 12  # one RP per copy …
     assert len(sessions) == 6 and all(len(s["flows"]) == 2 for s in sessions)  # … one session per source
-    # The session rate is min over its copies' RPs (seed 000 §3).
+    # The session rate is min over its copies' RPs (Mliki et al. 2016a §3).
     rps = {r["name"]: r for r in res.stats["rps"]}
     for s in sessions:
         assert s["cr_final_bps"] == min(rps[f]["cr_final_bps"] for f in s["flows"])
 
 
-def test_item2_fb_hat_reset_options_are_scenario_keys():
+def test_fb_hat_reset_options_are_scenario_keys():
     sets = with_rp(MULTILINK, "eqcn")
     runs = {}
     for reset in ("at-63", "on-release", "expire"):
@@ -40,7 +40,7 @@ def throughputs(res):
     return [f["receivers"][0]["throughput_bps"] for f in res.stats["flows"]]
 
 
-def test_item4_identical_sources_get_the_same_share():
+def test_identical_sources_get_the_same_share():
     # Four identical 400 Mb/s sources start together on a 1 Gb/s drop-tail bottleneck: every
     # frame arrives at the switch at the same instant as three others. With a neutral tie order
     # they share the link evenly, whatever the seed.
@@ -50,7 +50,7 @@ def test_item4_identical_sources_get_the_same_share():
         assert sum(t) > 0.97e9
 
 
-def test_item4_fifo_ties_favour_the_first_declared_source():
+def test_fifo_ties_favour_the_first_declared_source():
     # The old order (`simulation.tie_order = "fifo"`) serves simultaneous arrivals in file order:
     # the last source loses every tie.
     t = throughputs(cnsim.run(IDENTICAL, set={"simulation.tie_order": "fifo"}, progress=False, figures=False))

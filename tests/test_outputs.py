@@ -119,14 +119,14 @@ def test_empty_directory_is_replaced(tmp_path):
     assert (tmp_path / "run" / "summary.json").is_file()
 
 
-# --- issue 9, item 1: never lose a file cnsim did not write ---------------------------------------
+# --- never lose a file cnsim did not write ----------------------------------------------------
 
 
 def tree(path):
     return {p.relative_to(path).as_posix(): p.read_bytes() for p in sorted(path.rglob("*")) if p.is_file()}
 
 
-def test_item1_run_output_keeps_user_files(tmp_path):
+def test_run_output_keeps_user_files(tmp_path):
     target = tmp_path / "run"
     write_run(fake_result("old"), target, figures=False)
     (target / "notes.txt").write_text("mine")  # a user's file added to a run directory
@@ -142,7 +142,7 @@ def test_item1_run_output_keeps_user_files(tmp_path):
     assert (tmp_path / "run2" / "summary.json").read_text() == "{}"
 
 
-def test_item1_reproduce_or_old_output_is_not_a_run_directory(tmp_path):
+def test_reproduce_or_old_output_is_not_a_run_directory(tmp_path):
     (tmp_path / "summary.json").write_text('{"experiment": "x"}')  # e.g. a `cnsim reproduce` output
     (tmp_path / "report.md").write_text("report")
     before = tree(tmp_path)
@@ -153,7 +153,7 @@ def test_item1_reproduce_or_old_output_is_not_a_run_directory(tmp_path):
     assert tree(tmp_path) == before
 
 
-def test_item1_force_keeps_every_other_file(tmp_path):
+def test_force_keeps_every_other_file(tmp_path):
     target = tmp_path / "run"
     write_run(fake_result("old"), target, figures=False)
     (target / "notes.txt").write_text("mine")
@@ -172,7 +172,7 @@ def test_item1_force_keeps_every_other_file(tmp_path):
     assert siblings(target) == ["run"]
 
 
-def test_item1_replacement_never_deletes_first(tmp_path, monkeypatch):
+def test_replacement_never_deletes_first(tmp_path, monkeypatch):
     """The new run is written aside; a failure at the swap leaves the old run as it was."""
     import cnsim.outputs as outputs
 
@@ -192,10 +192,10 @@ def test_item1_replacement_never_deletes_first(tmp_path, monkeypatch):
     assert tree(target) == before and siblings(target) == ["run"]
 
 
-# --- issue 9, item 2: output locations are checked before anything runs ----------------------------
+# --- output locations are checked before anything runs ----------------------------------------
 
 
-def test_item2_unwritable_output_is_refused_before_writing(tmp_path):
+def test_unwritable_output_is_refused_before_writing(tmp_path):
     from cnsim.outputs import check_output
 
     (tmp_path / "file").write_text("x")
@@ -215,10 +215,10 @@ def test_item2_unwritable_output_is_refused_before_writing(tmp_path):
         locked.chmod(0o700)
 
 
-# --- issue 9, item 7: long names make short file names ----------------------------------------
+# --- long names make short file names ---------------------------------------------------------
 
 
-def test_item7_long_names_make_valid_file_names(tmp_path):
+def test_long_names_make_valid_file_names(tmp_path):
     from cnsim.outputs import file_name
 
     a, b = file_name("q" * 500 + "a"), file_name("q" * 500 + "b")
@@ -227,7 +227,7 @@ def test_item7_long_names_make_valid_file_names(tmp_path):
     assert (tmp_path / ("r" * 250) / "summary.json").is_file()
 
 
-def test_item1_a_manifest_never_reaches_outside_its_directory(tmp_path):
+def test_a_manifest_never_reaches_outside_its_directory(tmp_path):
     # A manifest edited to list a file beside the run directory (with that file's own digest)
     # must not make a replacement delete it.
     victim = tmp_path / "victim.txt"

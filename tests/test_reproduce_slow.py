@@ -28,7 +28,7 @@ def test_full_dumbbell_reproduction(tmp_path):
 
 @pytest.mark.slow
 def test_full_jiang2007_reproduction(tmp_path):
-    """The full seed 002 reproduction (README: its wall time); the verdicts that are robust to the
+    """The full Jiang & Jain 2007 reproduction (README: its wall time); the verdicts that are robust to the
     seeds: BCN keeps the parking lot near proportional fairness, PAUSE alone does not."""
     p = subprocess.run([sys.executable, "-m", "cnsim", "reproduce", "jiang2007-bcn", "--jobs", "2", "-o", str(tmp_path)],
                        capture_output=True, text=True)

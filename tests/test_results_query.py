@@ -1,4 +1,4 @@
-"""Results you can query (issue 14 item 3–4): a sweep of 2 parameters × 3 seeds, queried,
+"""Results you can query: a sweep of 2 parameters × 3 seeds, queried,
 aggregated and plotted with `cnsim results` and with `cnsim.query` / `Result.load` / pandas; grid
 ranges, zipped keys and quoting; one dtype per sweep column from the CLI and the API."""
 

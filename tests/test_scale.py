@@ -1,5 +1,5 @@
 """Scale: a fat tree with more than 10 000 hosts builds and runs 1 ms simulated in well under
-2 GB (issue 8). Run in a child process so that its peak memory is its own. Times are printed for
+2 GB. Run in a child process so that its peak memory is its own. Times are printed for
 the record, never asserted (speed is measured by the benchmark harness)."""
 
 import json

@@ -1,4 +1,4 @@
-"""Scenarios from a dict, a builder, TOML text or a path — explicitly (issue 14 item 6)."""
+"""Scenarios from a dict, a builder, TOML text or a path — explicitly."""
 
 from pathlib import Path
 

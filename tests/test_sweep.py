@@ -26,7 +26,7 @@ def test_rows_and_columns(serial):
     df, out = serial
     assert len(df) == 2 * 2
     globals_ = [d["metric"] for d in DEFINITIONS if d["scope"] == "global"]
-    # the grid key as text, then its numeric column with the unit in its name (issue 14)
+    # the grid key as text, then its numeric column with the unit in its name
     assert list(df.columns[:3]) == ["cp.qcn.qeq", "cp.qcn.qeq [frames]", "seed"]
     assert set(globals_) <= set(df.columns)
     assert list(df.columns[-6:]) == ["q_mean_frames", "q_std_frames", "q_dev_from_qeq_frames", "events", "stopped_by", "error"]
@@ -53,7 +53,7 @@ def test_same_seeds_same_frame_whatever_jobs(serial):
 
 def test_failing_run_does_not_stop_the_sweep():
     df = cnsim.sweep(SCENARIO, {"cp.qcn.w": [2, -1, 5]}, seeds=1, jobs=2, progress=False, set=SHORT)
-    assert df["cp.qcn.w"].tolist() == ["2", "-1", "5"]  # as text, as from the CLI (issue 14)
+    assert df["cp.qcn.w"].tolist() == ["2", "-1", "5"]  # as text, as from the CLI
     assert df["cp.qcn.w [1]"].tolist() == [2.0, -1.0, 5.0]
     failed = df[df["error"].notna()]
     assert failed["cp.qcn.w"].tolist() == ["-1"]

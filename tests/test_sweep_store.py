@@ -70,7 +70,7 @@ def test_dask_missing_is_a_clear_error(monkeypatch):
     from cnsim.execution import import_distributed
 
     monkeypatch.setitem(sys.modules, "dask.distributed", None)
-    with pytest.raises(ImportError, match=r"pip install 'cnsim\[dask\]'"):
+    with pytest.raises(ImportError, match=r"pip install -e '\.\[dask\]'"):
         import_distributed()
 
 

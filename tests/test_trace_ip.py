@@ -1,4 +1,4 @@
-"""The event trace names the IP layer's drops (issue 14 × issue 13): a router that decrements a
+"""The event trace names the IP layer's drops: a router that decrements a
 TTL to 0 and RED's early drops are `drop` rows with reasons `ttl` and `aqm`, one per counted drop."""
 
 import cnsim

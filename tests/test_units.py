@@ -1,4 +1,4 @@
-"""Units coherence (issue 14 item 7): a queue length in frames is queued bytes ÷
+"""Units coherence: a queue length in frames is queued bytes ÷
 simulation.frame_size, as the thresholds in frames are; series names carry their unit; the `rx_bps.`
 and `mrx_bps.` series are rates in bit/s over each record interval, and agree with the window
 throughput the engine reports."""

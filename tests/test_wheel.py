@@ -1,4 +1,4 @@
-"""Issue 9, item 9: a non-editable install (the wheel) carries the scenarios, and an installed
+"""A non-editable install (the wheel) carries the scenarios, and an installed
 cnsim reproduces and runs them from any directory. Builds the wheel (the engine in release mode;
 the cargo target dir is shared with the editable build) and installs it in a fresh venv: ~1-2 min."""
 
@@ -17,7 +17,7 @@ def run(*args, **kw):
     return p
 
 
-def test_item9_installed_wheel_reproduces_from_any_directory(tmp_path):
+def test_installed_wheel_reproduces_from_any_directory(tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # conftest points it at the tree
     env.setdefault("CARGO_TARGET_DIR", str(ROOT / "target"))
     run(sys.executable, "-m", "pip", "wheel", ROOT, "--no-deps", "-q", "-w", tmp_path / "dist", env=env)

@@ -1,4 +1,4 @@
-"""`cnsim bench --suite`: the benchmark suite of docs/performance.md (issue 15).
+"""`cnsim bench --suite`: the benchmark suite of docs/performance.md.
 
 Every case is a scenario text run in a child process (`bench_child.py`), so each reports its own
 peak memory and a second build can run the very same text (`compare=`: another interpreter whose

@@ -181,7 +181,7 @@ def import_distributed():
         import dask.distributed as distributed
     except ImportError as exc:
         raise ImportError(
-            f"running on Dask needs dask.distributed ({exc}); install it with: pip install 'cnsim[dask]'"
+            f"running on Dask needs dask.distributed ({exc}); install the `dask` extra: pip install -e '.[dask]' in the cnsim checkout"
         ) from None
     return distributed
 

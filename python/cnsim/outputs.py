@@ -175,11 +175,8 @@ def locked(target: Path):
     DirectoryInUse if another process holds it. While held, the temporary siblings (`.tmp`, `.old`)
     that a killed cnsim left beside `target` are removed: nobody else can be writing them. On the
     way out a directory this call created is removed again if it is still empty (nothing written)."""
-    try:
-        import fcntl
-    except ImportError:  # not POSIX: no lock
-        yield target
-        return
+    from .locks import exclusive
+
     target = target.absolute()
     if target in _HELD:  # this process holds it already (a run that writes its Result)
         yield target
@@ -187,30 +184,22 @@ def locked(target: Path):
     created = not target.exists()
     target.mkdir(parents=True, exist_ok=True)
     lock = target / LOCK
-    f = open(lock, "a+", encoding="utf-8")
+    refused = lambda holder: DirectoryInUse(  # noqa: E731
+        f"{target} is being written by another cnsim run ({holder}); wait for it to end, or use another output directory")
     try:
-        try:
-            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            f.seek(0)
-            holder = f.read().strip() or "another process"
-            raise DirectoryInUse(f"{target} is being written by another cnsim run ({holder}); wait for it to end, "
-                                 "or use another output directory") from None
-        f.seek(0)
-        f.truncate()
-        f.write(f"pid {os.getpid()}\n")
-        f.flush()
-        _HELD.add(target)
-        _remove_stale_siblings(target)
-        yield target
+        with exclusive(lock, refused) as f:
+            _HELD.add(target)
+            try:
+                _remove_stale_siblings(target)
+                yield target
+            finally:
+                _HELD.discard(target)
+                try:  # ours unless a new run took the name since (the directory was replaced)
+                    if f is not None and lock.exists() and os.stat(lock).st_ino == os.fstat(f.fileno()).st_ino:
+                        lock.unlink()
+                except OSError:
+                    pass
     finally:
-        _HELD.discard(target)
-        try:
-            if lock.exists() and os.stat(lock).st_ino == os.fstat(f.fileno()).st_ino:
-                lock.unlink()
-        except OSError:
-            pass
-        f.close()
         if created:
             try:
                 target.rmdir()  # only if nothing was written

@@ -11,7 +11,7 @@ from .metrics import summarize
 from .outputs import write_run
 
 
-# Series names before they carried their unit (issue 14): old prefix (and suffix) → new prefix.
+# Series names before they carried their unit: old prefix (and suffix) → new prefix.
 # Only for the hint in `Result.series`; the engine's catalog (`cnsim.metric_declarations()`) is
 # the source of the current names.
 _OLD_SERIES = [("q.", "", "q_frames."), ("rx.", "", "rx_bps."), ("rp.", ".cr", "rp_cr_bps."),

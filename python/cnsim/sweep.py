@@ -393,26 +393,14 @@ class Store:
 
     @contextmanager
     def lock(self):
-        """Hold an exclusive flock on `out/.cnsim-sweep.lock` (released when the process ends,
+        """Hold an exclusive lock on `out/.cnsim-sweep.lock` (released when the process ends,
         however it ends); raise DirectoryLocked if another process holds it."""
-        try:
-            import fcntl
-        except ImportError:  # not POSIX: no lock
-            yield self
-            return
+        from .locks import exclusive
+
         self.out.mkdir(parents=True, exist_ok=True)
-        with open(self.out / LOCK, "a+", encoding="utf-8") as f:
-            try:
-                fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                f.seek(0)
-                holder = f.read().strip() or "another process"
-                raise DirectoryLocked(f"{self.out} is in use by another cnsim sweep ({holder}); "
-                                      "wait for it to end, or use another output directory") from None
-            f.seek(0)
-            f.truncate()
-            f.write(f"pid {os.getpid()}\n")
-            f.flush()
+        refused = lambda holder: DirectoryLocked(  # noqa: E731
+            f"{self.out} is in use by another cnsim sweep ({holder}); wait for it to end, or use another output directory")
+        with exclusive(self.out / LOCK, refused):
             yield self
 
     def read(self, key: str) -> dict | None:

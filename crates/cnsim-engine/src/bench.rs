@@ -3,7 +3,7 @@
 //! one 10 Gb/s, 1 µs bottleneck with a 100-frame drop-tail queue to one sink; start times spread
 //! over the first 10 µs; no series recorded.
 //!
-//! `Case::Tcp` (issue 11): the same network with one bulk TCP connection per source instead
+//! `Case::Tcp`: the same network with one bulk TCP connection per source instead
 //! (Jiang & Jain 2007's ns-2 TCP defaults of `[flow.tcp]`, max RTO 1 ms as in Jiang & Jain 2007 §VI.A): data
 //! segments one way, ACK frames back; `delivered_frames` counts data frames only.
 

@@ -422,7 +422,7 @@ mod tests {
         QueueView { bytes, frames: bytes / 1500, rate_bps: 1_000_000_000 }
     }
 
-    /// Issue 10 item 1: a CNM that E-QCN's representative check suppresses is never generated, so
+    /// A CNM that E-QCN's representative check suppresses is never generated, so
     /// Qold ("the queue size when the last feedback message was generated") must not move.
     #[test]
     fn suppressed_cnm_leaves_qold() {

@@ -48,7 +48,7 @@ def _pf(path: str):
 
 
 def _bcn_eq(text: str, ru_bps: float) -> pd.Series:
-    """Seed 002's eq. (14) equilibrium (analysis.bcn_equilibrium) on the scenario's routes."""
+    """Jiang & Jain 2007's eq. (14) equilibrium (analysis.bcn_equilibrium) on the scenario's routes."""
     from ... import analysis
 
     net = analysis.network(text)

@@ -19,7 +19,7 @@ from typing import Callable
 
 TABLE = "cp.qcn.sampling=table"
 NOT_MODELLED = [
-    "buffer per queue vs shared (seeds 000/001 §3/§4 say \"one queue per switch output port\"; a shared "
+    "buffer per queue vs shared (Mliki et al. 2016a/b §3/§4 say \"one queue per switch output port\"; a shared "
     "switch buffer is not modelled in cnsim, so this choice is not re-run)",
 ]
 

@@ -43,8 +43,10 @@ METRIC_TITLES = {
     "jain_throughput": "Jain fairness over throughputs",
 }
 LABELS = {m: t if UNITS[m] == "1" else f"{t} ({UNITS[m]})" for m, t in METRIC_TITLES.items()}
-
-
+# Mliki et al. 2016a §3.1 (2016b §4.1 the same): six sources share 1 Gb/s links, so the reference
+# rate each flow's CR should reach is CR_mean = 1 Gb/s ÷ 6.
+LINK_MBPS, SOURCES = 1000.0, 6
+CR_MEAN_MBPS = LINK_MBPS / SOURCES
 
 
 def unit(metric: str) -> str:
@@ -59,12 +61,19 @@ class Topology:
     variants: dict[str, tuple[str, dict]]
     # (metric, variant) → values at Qeq 25/50/75 (None where the paper gives none); part "all"
     paper: dict = field(default_factory=dict)
-    figs: dict = field(default_factory=dict)  # metric → the paper's figure(s)
-    # (metric, variant) → what the paper value (or its comparison) rests on: derived, read from prose, …
+    figs: dict = field(default_factory=dict)      # metric → the paper's figure(s)
+    sections: dict = field(default_factory=dict)  # metric → the section whose text states the values
+    # (metric, variant) → what the paper value (or its comparison) rests on: read from prose, a
+    # reconstructed topology, …
     notes: dict = field(default_factory=dict)
-    cite: str = ""                            # the paper the values come from, e.g. "Mliki et al. 2016a"
-    # (metric, variant) → the formula of a derived value (PaperValue.derived)
+    cite: str = ""                                # the paper the values come from, e.g. "Mliki et al. 2016a"
+    # (metric, variant) → per Qeq, the formula of a derived value over stated ones (PaperValue.derived)
     derived: dict = field(default_factory=dict)
+
+    def where(self, metric: str) -> str:
+        """Where the paper states `metric`: "Mliki et al. 2016a §3.2, Fig. 11"."""
+        return ", ".join(x for x in (f"{self.cite} {self.sections.get(metric, '')}".strip(), self.figs.get(metric))
+                         if x)
 
 
 @dataclass
@@ -93,14 +102,14 @@ class Experiment:
     name: str
     title: str
     topologies: list[Topology]
-    choices: list[str]
+    choices: Callable[[], list[str]]                # the choices where the papers are silent (read from the scenarios)
     findings: Callable[[pd.DataFrame], list[str]]   # the findings prose, from the baseline view
     claims: list[Claim]
     samplings: tuple[str, ...] = ("every-frame", "table")
     numbers: list[Number] = field(default_factory=list)
     figure_index: list[tuple[str, str, str]] = field(default_factory=list)   # (paper figure, content, cnsim)
-    targets: list[tuple] = field(default_factory=list)   # hypotheses: (topology, variant, paper feedback, paper loss)
-    rests_on: list[str] = field(default_factory=list)
+    targets: list[tuple] = field(default_factory=list)   # hypotheses: (topology, variant) with paper feedback values
+    rests_on: Callable[[], list[str]] = list             # "what the numbers rest on" (prose, made with the report)
 
 
 def with_all_flows(path: str, key: str, value: str) -> dict:
@@ -162,6 +171,13 @@ def samples(df: pd.DataFrame, topology: str, variant: str, metric: str, qeq: int
                 index.setdefault(k, []).append(v)
         _INDEX[id(df)] = (df, index)
     return list(_INDEX[id(df)][1].get((topology, variant, qeq, part, metric), []))
+
+
+def by_seed(df: pd.DataFrame, topology: str, variant: str, metric: str, qeq: int, part: str = "all") -> dict[int, float]:
+    """{seed: value} of a metric in a configuration of a view (for comparisons paired by seed)."""
+    sel = df[(df.topology == topology) & (df.variant == variant) & (df.qeq == qeq) & (df.part == part)
+             & (df.metric == metric)]
+    return {int(k): float(v) for k, v in zip(sel.seed, sel["value"]) if v == v}
 
 
 def forget() -> None:
