@@ -139,3 +139,42 @@ def test_every_paper_folder_is_registered_and_one_worker_exists():
     assert folders == {folder for folder, _ in registry.REGISTRY.values()}
     workers = [p for p in PACKAGE.rglob("*.py") if "_core.Simulation(" in p.read_text(encoding="utf-8")]
     assert [p.name for p in workers] == ["runs.py"]
+
+
+def _name(path: Path) -> str:
+    return ".".join(path.relative_to(PACKAGE.parent.parent).with_suffix("").parts).removesuffix(".__init__")
+
+
+def _imports(path: Path) -> set[str]:
+    """The modules of cnsim.reproduce that `path` imports (top level or inside functions)."""
+    module = _name(path)
+    package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.level:
+            base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+            target = f"{base}.{node.module}" if node.module else base
+            names = [f"{target}.{a.name}" for a in node.names] if not node.module else [target]
+            out.update(n for n in names if n.startswith("cnsim.reproduce"))
+    return out
+
+
+def test_the_reproduction_package_has_no_import_cycle():
+    """Imports inside cnsim.reproduce go one way (function-level imports included; a submodule's
+    implicit import of its own package does not count)."""
+    mods = {_name(p): p for p in PACKAGE.rglob("*.py")}
+    graph = {m: {t for t in _imports(p) if t in mods and t != m and not m.startswith(t + ".")} for m, p in mods.items()}
+    assert sum(map(len, graph.values())) > 50          # the graph is really read
+    state: dict[str, int] = {}
+
+    def visit(m: str, path: list[str]) -> None:
+        state[m] = 1
+        for t in sorted(graph[m]):
+            assert state.get(t) != 1, "import cycle: " + " → ".join(path + [m, t])
+            if t not in state:
+                visit(t, path + [m])
+        state[m] = 2
+
+    for m in sorted(graph):
+        if m not in state:
+            visit(m, [])

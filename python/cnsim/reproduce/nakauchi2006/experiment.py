@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..paper import Paper, Report, Runs, Task
+from ..paper import Task
 from . import measure
 
 NAME = "nakauchi-sirens"
@@ -56,31 +56,24 @@ def overrides(case: Case, quick: bool) -> dict:
     return sets
 
 
-class Nakauchi2006(Paper):
-    name, title = NAME, TITLE
+def tasks(seeds: int, quick: bool) -> list[Task]:
+    burst = QUICK_BURST if quick else BURST
+    return [Task({"case": c.key}, f"{DIR}/{c.scenario}", overrides(c, quick), seed,
+                 spec={"case": c.key, "burst": list(burst), "series": seed == 1})
+            for c in CASES for seed in range(1, seeds + 1)]
 
-    def tasks(self, seeds: int, quick: bool) -> list[Task]:
-        burst = QUICK_BURST if quick else BURST
-        return [Task({"case": c.key}, f"{DIR}/{c.scenario}", overrides(c, quick), seed,
-                     spec={"case": c.key, "burst": list(burst), "series": seed == 1})
-                for c in CASES for seed in range(1, seeds + 1)]
 
-    def extract(self, result, spec) -> dict:
-        """The case's numbers (`measure.analyse`) and, for a run that is drawn, its series."""
-        series = {}
-        for name in result.names():
-            if name.startswith(KEEP):
-                x = result.series(name)
-                series[name] = [x.index.to_numpy().round(6).tolist(), x.to_numpy().tolist()]
-        stats = result.stats
-        run = {"series": series, "endpoints": stats.get("endpoints", []),
-               "tcp": {f["name"]: f["tcp_goodput_bps"] for f in stats["flows"] if "tcp_goodput_bps" in f}}
-        numbers = measure.analyse(CASE[spec["case"]], run, tuple(spec["burst"]))
-        values = [["all", k, v] for k, v in numbers.items() if v is not None]
-        extra = {"series": series, "endpoints": run["endpoints"]} if spec["series"] else None
-        return {"values": values, "extra": extra}
-
-    def report(self, runs: Runs) -> Report:
-        from .report import report
-
-        return report(runs)
+def extract(result, spec) -> dict:
+    """The case's numbers (`measure.analyse`) and, for a run that is drawn, its series."""
+    series = {}
+    for name in result.names():
+        if name.startswith(KEEP):
+            x = result.series(name)
+            series[name] = [x.index.to_numpy().round(6).tolist(), x.to_numpy().tolist()]
+    stats = result.stats
+    run = {"series": series, "endpoints": stats.get("endpoints", []),
+           "tcp": {f["name"]: f["tcp_goodput_bps"] for f in stats["flows"] if "tcp_goodput_bps" in f}}
+    numbers = measure.analyse(CASE[spec["case"]], run, tuple(spec["burst"]))
+    values = [["all", k, v] for k, v in numbers.items() if v is not None]
+    extra = {"series": series, "endpoints": run["endpoints"]} if spec["series"] else None
+    return {"values": values, "extra": extra}

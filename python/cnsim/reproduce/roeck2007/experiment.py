@@ -37,7 +37,7 @@ import json
 import tomllib
 from dataclasses import dataclass
 
-from ..paper import Paper, Report, Runs, Task, inline, scenario_file
+from ..paper import Task, inline, scenario_file
 from . import measure
 
 NAME = "roeck2007-qau"
@@ -203,31 +203,23 @@ def point(sc: Scenario, param: str, value, variant: str, quick: bool) -> dict:
     return sets
 
 
+def tasks(seeds: int, quick: bool) -> list[Task]:
+    out = []
+    for sc in SCENARIOS:
+        (param, (full, short)), = sc.grid.items()
+        for value in (short if quick else full):
+            for variant in sc.variants:
+                sets = point(sc, param, value, variant, quick)
+                extra = {k[1:]: sets.pop(k) for k in ("_on_fraction", "_onset_s") if k in sets}
+                for seed in range(1, seeds + 1):
+                    out.append(Task({"scenario": sc.key, "param": param, "point": str(value), "variant": variant},
+                                    f"{DIR}/{sc.file}", sets, seed, spec={"hotspot": sc.hotspot, **extra}))
+    return out
 
-class Roeck2007(Paper):
-    name, title = NAME, TITLE
 
-    def tasks(self, seeds: int, quick: bool) -> list[Task]:
-        out = []
-        for sc in SCENARIOS:
-            (param, (full, short)), = sc.grid.items()
-            for value in (short if quick else full):
-                for variant in sc.variants:
-                    sets = point(sc, param, value, variant, quick)
-                    extra = {k[1:]: sets.pop(k) for k in ("_on_fraction", "_onset_s") if k in sets}
-                    for seed in range(1, seeds + 1):
-                        out.append(Task({"scenario": sc.key, "param": param, "point": str(value), "variant": variant},
-                                        f"{DIR}/{sc.file}", sets, seed, spec={"hotspot": sc.hotspot, **extra}))
-        return out
-
-    def extract(self, result, spec) -> dict:
-        m = measure.metrics(result.stats, spec["hotspot"], result.scenario_toml)
-        if "onset_s" in spec:
-            m["reaction_ms"] = measure.reaction_ms(result.series(f"q_frames.{spec['hotspot']}"), spec["onset_s"])
-        m.update({k: v for k, v in spec.items() if k in ("on_fraction", "onset_s")})
-        return {"values": [["all", k, v] for k, v in m.items() if v is not None and v == v]}
-
-    def report(self, runs: Runs) -> Report:
-        from .report import report
-
-        return report(runs)
+def extract(result, spec) -> dict:
+    m = measure.metrics(result.stats, spec["hotspot"], result.scenario_toml)
+    if "onset_s" in spec:
+        m["reaction_ms"] = measure.reaction_ms(result.series(f"q_frames.{spec['hotspot']}"), spec["onset_s"])
+    m.update({k: v for k, v in spec.items() if k in ("on_fraction", "onset_s")})
+    return {"values": [["all", k, v] for k, v in m.items() if v is not None and v == v]}
