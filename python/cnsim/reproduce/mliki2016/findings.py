@@ -7,6 +7,7 @@ from __future__ import annotations
 import pandas as pd
 
 from .. import compare, prose
+from .papers import DUMBBELL, EQCN, EQCN_ML_REDUCTION, MC, MU, QCN, QCN_ML_FEEDBACK, STAR, gain
 from .sensitivity import TABLE
 from .spec import BASELINE, QEQS, samples, view
 
@@ -30,8 +31,6 @@ def _paper(values) -> str:
 
 
 def legacy(df: pd.DataFrame) -> list[str]:
-    from .papers import DUMBBELL, MC, MU
-
     base, table = view(df, BASELINE), view(df, TABLE)
     n = lambda x: compare.num(x)  # noqa: E731
     wire = 5 * SOURCE_MBPS * (FRAME_B + OVERHEAD_B) / FRAME_B
@@ -82,8 +81,6 @@ def legacy(df: pd.DataFrame) -> list[str]:
 
 def _reduction(df, topo: str, q: int) -> str:
     """E-QCN's feedback reduction against QCN, %, paired by seed."""
-    from .papers import EQCN, QCN
-
     sel = df[(df.topology == topo) & (df.qeq == q) & (df.part == "all") & (df.metric == "feedback_rate_pct")]
     e = dict(zip(sel[sel.variant == EQCN].seed, sel[sel.variant == EQCN].value))
     b = dict(zip(sel[sel.variant == QCN].seed, sel[sel.variant == QCN].value))
@@ -91,8 +88,6 @@ def _reduction(df, topo: str, q: int) -> str:
 
 
 def enhanced(df: pd.DataFrame) -> list[str]:
-    from .papers import EQCN, EQCN_ML_REDUCTION, QCN, QCN_ML_FEEDBACK, STAR, _gain
-
     base = view(df, BASELINE)
     p_red = [(1 - e / q) * 100 for e, q in zip(STAR.paper[("feedback_rate_pct", EQCN)], STAR.paper[("feedback_rate_pct", QCN)])]
     return [prose.text("## Findings and reasons for differences ({paper})", paper=prose.ref("Mliki et al. 2016b")), "",
@@ -123,6 +118,6 @@ def enhanced(df: pd.DataFrame) -> list[str]:
                 "**Average rate.** E-QCN's gain over QCN at Qeq {q} on the star: {cr} % on the mean session CR and {thr} "
                 "% on the mean throughput (paired by seed): the link is saturated, so the throughput of the two "
                 "schemes cannot differ.",
-                q=QEQS[0], cr=compare.interval(_gain("cr_mean_mbps")(base)).show(),
-                thr=compare.interval(_gain("throughput_mean_mbps")(base)).show()),
+                q=QEQS[0], cr=compare.interval(gain("cr_mean_mbps")(base)).show(),
+                thr=compare.interval(gain("throughput_mean_mbps")(base)).show()),
             ""]

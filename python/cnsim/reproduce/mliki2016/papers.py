@@ -12,7 +12,6 @@ paper's Table 1, verbatim, with the comparison cnsim makes to test it.
 from __future__ import annotations
 
 from . import claims as c
-from . import findings
 from .spec import Claim, Experiment, Number, Topology, with_rp
 
 MC, MU = "multicast", "multiple-unicast"
@@ -205,7 +204,7 @@ def _claims_001() -> list[Claim]:
     ]
 
 
-def _gain(metric: str):
+def gain(metric: str):
     def values(df) -> list:
         """E-QCN's gain in `metric` over QCN on the star at Qeq 25, %, per seed (paired by seed)."""
         sel = df[(df.topology == "star") & (df.qeq == 25) & (df.part == "all") & (df.metric == metric)]
@@ -217,7 +216,7 @@ def _gain(metric: str):
 
 NUMBERS_001 = [Number("star.rate.eqcn-gain-cr", "E-QCN's gain in average rate over QCN on the star at Qeq 25 "
                       "(cnsim: mean session CR, paired by seed), %", 12.48, "%", f"{B} §4.1, Fig. 6",
-                      _gain("cr_mean_mbps"))]
+                      gain("cr_mean_mbps"))]
 
 REST_COMMON = [
     "Topologies: Mliki et al. 2016a's dumbbell is stated in full; the multi-link topology (2016a Fig. 17, 2016b "
@@ -283,17 +282,17 @@ FIGS_001 = [
 ]
 
 DUMBBELL_EXP = Experiment("mliki2016-dumbbell", "Mliki et al. 2016a — legacy QCN on the dumbbell (Fig. 2), multicast "
-                          "vs multiple unicast", [DUMBBELL], CHOICES[:7], findings.legacy, _claims_000()[:14],
+                          "vs multiple unicast", [DUMBBELL], CHOICES[:7], "legacy", _claims_000()[:14],
                           figure_index=FIGS_000[:9], rests_on=REST_000,
                           targets=[(DUMBBELL, MU, (48.05, 44.49, 1.87), (8.93, 8.20, 7.94)),
                                    (DUMBBELL, MC, (2.49, 3.35, 2.46), (0.0, 0.39, 16.09))])
 LEGACY = Experiment("mliki2016-legacy", "Mliki et al. 2016a — legacy QCN, multicast vs multiple unicast (dumbbell and "
-                    "multi-link)", [DUMBBELL, MULTILINK_LEGACY], CHOICES, findings.legacy, _claims_000(),
+                    "multi-link)", [DUMBBELL, MULTILINK_LEGACY], CHOICES, "legacy", _claims_000(),
                     figure_index=FIGS_000, rests_on=REST_000,
                     targets=[(DUMBBELL, MU, (48.05, 44.49, 1.87), (8.93, 8.20, 7.94)),
                              (DUMBBELL, MC, (2.49, 3.35, 2.46), (0.0, 0.39, 16.09))])
 ENHANCED = Experiment("mliki2016-enhanced", "Mliki et al. 2016b — QCN vs enhanced QCN for multicast (star and "
-                      "multi-link)", [STAR, MULTILINK_ENHANCED], CHOICES, findings.enhanced, _claims_001(),
+                      "multi-link)", [STAR, MULTILINK_ENHANCED], CHOICES, "enhanced", _claims_001(),
                       numbers=NUMBERS_001, figure_index=FIGS_001, rests_on=REST_001,
                       targets=[(MULTILINK_ENHANCED, QCN, QCN_ML_FEEDBACK, (None, None, None)),
                                (STAR, QCN, (13.16, 11.98, 3.8), (0.0, 3.15, 26.59)),

@@ -12,7 +12,7 @@ import pandas as pd
 from .. import compare
 from ..paper import Report, Runs
 from ..verdicts import Check, PaperValue
-from . import claims, figures, hypotheses, sensitivity
+from . import claims, figures, findings, hypotheses, sensitivity
 from .spec import BASELINE, LABELS, QEQS, Experiment, Topology, forget, samples, show, unit, view
 
 
@@ -155,7 +155,7 @@ def report(exp: Experiment, runs: Runs) -> Report:
     body += ["## Figure index", "", "| paper figure | what it shows | cnsim |", "|---|---|---|"]
     body += [f"| {f} | {what} | {ours} |" for f, what, ours in exp.figure_index] + [""]
     body += _results(exp, df)
-    body += [""] + exp.findings(df) + ["## Figures", ""]
+    body += [""] + getattr(findings, exp.findings)(df) + ["## Figures", ""]
     body += [f"![{p.stem}]({p.relative_to(runs.out).as_posix()})" for p in figs]
     body += ["", "Per-run outputs (summary.json, series.parquet, figures) of seed 1 of the baseline: `runs/`.", ""]
     forget()

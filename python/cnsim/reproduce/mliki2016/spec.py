@@ -103,7 +103,7 @@ class Experiment:
     title: str
     topologies: list[Topology]
     choices: Callable[[], list[str]]                # the choices where the papers are silent (read from the scenarios)
-    findings: Callable[[pd.DataFrame], list[str]]   # the findings prose, from the baseline view
+    findings: str   # the findings prose: the name of its function in findings.py (legacy, enhanced)
     claims: list[Claim]
     samplings: tuple[str, ...] = ("every-frame", "table")
     numbers: list[Number] = field(default_factory=list)
