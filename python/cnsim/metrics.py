@@ -11,6 +11,7 @@ This table is the single definition of every metric in `summary.json`; `summariz
 | `loss_rate_pct` | global | measure | % | window.data_dropped / (window.data_injected + window.data_replicated) × 100: every frame copy, including those made at multicast branching points, is delivered, dropped or in flight, so this stays ≤ 100 |
 | `source_loss_pct` | global | measure | % | window.data_source_dropped / window.data_generated × 100 |
 | `total_loss_pct` | global | measure | % | (window.data_source_dropped + window.data_dropped) / (window.data_generated + window.data_replicated) × 100: copies lost in a full rate limiter at the source or in a switch, over the copies the applications generated plus those made at multicast branching points |
+| `fb_negative_samples_pct` | global | measure | % | Σ cp_fb_negative_window over the QCN CP queues / window.data_injected × 100: samples with Fb < 0, on `feedback_rate_pct`'s scale; above it because a sample whose Fb is negative by less than one quantum (QntzFb = 0) sends no CNM (docs/modelling.md); null without a QCN CP |
 | `feedback_per_cp_frame_pct` | global | measure | % | Σ cnms_sent_window / Σ arrivals_window × 100 over the CP queues: feedback relative to the frames arriving at the CPs |
 | `feedback_busiest_cp_pct` | global | measure | % | max over CP queues with arrivals of cnms_sent_window / arrivals_window × 100 |
 | `feedback_per_delivered_pct` | global | measure | % | window.cnm_sent / window.data_delivered × 100: CNMs per data copy received |
@@ -151,6 +152,7 @@ def summarize(stats: dict) -> dict:
     first_cnms = [rp["first_cnm_s"] for rp in rps.values() if rp["first_cnm_s"] is not None]
     throughputs = [r["throughput_mbps"] for f in flows.values() for r in f["receivers"].values()]
     cps = [q for q in stats["queues"] if q["cp"]]
+    qcn = [q for q in cps if "cp_fb_negative_window" in q]
     main_cp = max(cps, key=lambda q: q["arrivals"])["name"] if cps else None
     main = queues.get(main_cp or "", {})
 
@@ -169,6 +171,8 @@ def summarize(stats: dict) -> dict:
             "source_loss_pct": _pct(window["data_source_dropped"], window["data_generated"]),
             "total_loss_pct": _pct(window["data_source_dropped"] + window["data_dropped"],
                                    window["data_generated"] + window["data_replicated"]),
+            "fb_negative_samples_pct": (_pct(sum(q["cp_fb_negative_window"] for q in qcn), window["data_injected"])
+                                        if qcn else None),
             "feedback_per_cp_frame_pct": _pct(sum(q["cnms_sent_window"] for q in cps),
                                               sum(q["arrivals_window"] for q in cps)),
             "feedback_busiest_cp_pct": max((_pct(q["cnms_sent_window"], q["arrivals_window"]) for q in cps

@@ -175,6 +175,9 @@ impl Sim {
                     "busy_s_window": to_secs(p.busy_window), "rate_bps": p.rate_bps,
                     "peak_frames": p.peak_frames, "peak_bytes": p.peak_bytes,
                 });
+                if let Some(c) = &p.cp {
+                    merge(&mut v, c.report(in_window));
+                }
                 if let Some(a) = &p.aqm {
                     merge(&mut v, a.report());
                 }

@@ -113,6 +113,7 @@ pub fn cp(slot: &CpSlot, frame: u64, seed: u64, name: &str) -> Result<Option<Cp>
         jitter: spec.jitter,
         oversampling: spec.oversampling,
         qold_on_feedback: spec.qold == QoldSpec::OnFeedback,
+        cnm_on_any_negative_fb: spec.cnm_on_any_negative_fb,
     };
     Ok(Some(Cp::Qcn(QcnCp {
         cp: CongestionPoint::new(p),
@@ -120,6 +121,7 @@ pub fn cp(slot: &CpSlot, frame: u64, seed: u64, name: &str) -> Result<Option<Cp>
         cnm_size: frame_size(spec.cnm_size, "cp.qcn.cnm_size")?,
         sample_dropped: spec.sample_dropped,
         eqcn_tie_break: spec.eqcn_tie_break,
+        c_w0: Default::default(),
     })))
 }
 

@@ -71,6 +71,8 @@ pub struct QcnCp {
     pub sample_dropped: bool,
     /// E-QCN frames: on equal |Fb| only the CP whose CPID the RP selected sends (Mliki et al. 2016b §4).
     pub eqcn_tie_break: bool,
+    /// The CP's counters at window start.
+    pub c_w0: qcn::cp::CpCounters,
 }
 
 impl Cp {
@@ -123,6 +125,25 @@ impl Cp {
             Cp::Qcn(c) => Cnm::read(fb).map_or(f64::NAN, |m| -(m.qoff as f64 + c.cp.p.w * m.qdelta as f64)),
             Cp::Bcn(_) => bcn::Message::read(fb).map_or(f64::NAN, |m| m.e as f64),
             Cp::Ecm(_) => ecm::Message::read(fb).map_or(f64::NAN, |m| m.fb as f64),
+        }
+    }
+
+    /// The measurement window starts: keep the counters' values.
+    pub fn start_window(&mut self) {
+        if let Cp::Qcn(c) = self {
+            c.c_w0 = c.cp.c;
+        }
+    }
+
+    /// The protocol's fields of the port's statistics (declared in `qcn::METRICS`).
+    pub fn report(&self, in_window: bool) -> Value {
+        match self {
+            Cp::Qcn(c) => {
+                let w = if in_window { c.c_w0 } else { c.cp.c };
+                json!({"cp_samples": c.cp.c.samples, "cp_samples_window": c.cp.c.samples - w.samples,
+                       "cp_fb_negative": c.cp.c.fb_negative, "cp_fb_negative_window": c.cp.c.fb_negative - w.fb_negative})
+            }
+            Cp::Bcn(_) | Cp::Ecm(_) => json!({}),
         }
     }
 
@@ -415,8 +436,8 @@ mod tests {
     use crate::protocols::qcn::{CpParams, Sampling};
 
     fn qcn_cp() -> Cp {
-        let p = CpParams { qeq: 25 * 1500, w: 2.0, sampling: Sampling::EveryFrame, sample_base: 150_000, jitter: false, oversampling: true, qold_on_feedback: true };
-        Cp::Qcn(QcnCp { cp: CongestionPoint::new(p), rng: Rng::stream(0, "t", "cp"), cnm_size: 64, sample_dropped: true, eqcn_tie_break: true })
+        let p = CpParams { qeq: 25 * 1500, w: 2.0, sampling: Sampling::EveryFrame, sample_base: 150_000, jitter: false, oversampling: true, qold_on_feedback: true, cnm_on_any_negative_fb: false };
+        Cp::Qcn(QcnCp { cp: CongestionPoint::new(p), rng: Rng::stream(0, "t", "cp"), cnm_size: 64, sample_dropped: true, eqcn_tie_break: true, c_w0: Default::default() })
     }
     fn view(bytes: u64) -> QueueView {
         QueueView { bytes, frames: bytes / 1500, rate_bps: 1_000_000_000 }

@@ -545,6 +545,10 @@ pub struct QcnCpSpec {
     /// default true.
     #[serde(default = "d_true")]
     pub eqcn_tie_break: bool,
+    /// Send a CNM for every sample with Fb < 0 (QntzFb at least 1), as Mliki et al. 2016a/b §2.1
+    /// word it; default false: 802.1Qau sends nothing when |Fb| is below one quantum (QntzFb = 0).
+    #[serde(default)]
+    pub cnm_on_any_negative_fb: bool,
 }
 impl Default for QcnCpSpec {
     fn default() -> Self {

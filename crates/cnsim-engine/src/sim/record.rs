@@ -94,6 +94,9 @@ impl Sim {
         self.c_w0 = self.c;
         for p in &mut self.ports {
             p.c_w0 = p.c;
+            if let Some(cp) = &mut p.cp {
+                cp.start_window();
+            }
             p.q.reset(now);
             p.busy_window = 0;
             p.pause.start_window(now);

@@ -25,9 +25,10 @@ class Hypothesis:
 HYPOTHESES = [
     Hypothesis("cnsim's definition: CNMs sent ÷ data copies sent by the sources", "baseline"),
     Hypothesis("samples with Fb < 0 rather than CNMs sent", "baseline", "fb_negative_samples_pct",
-               note="not the row above: the CP sends a CNM only when QntzFb ≥ 1, and a sample with Fb < 0 but |Fb| "
-                    "below one quantum (Qeq·(2W+1)/63) sends none (docs/modelling.md), so samples with Fb < 0 outnumber "
-                    "CNMs; the engine does not count such samples, so this hypothesis is not measured here"),
+               note="the CP sends a CNM only when QntzFb ≥ 1, so a sample whose Fb is negative by less than one "
+                    "quantum (Qeq·(2W+1)/63) sends none (docs/modelling.md): samples with Fb < 0 outnumber CNMs"),
+    Hypothesis("a CNM for every sample with Fb < 0 (QntzFb at least 1), as the papers word it",
+               "cp.qcn.cnm_on_any_negative_fb=true"),
     Hypothesis("CNMs ÷ frames arriving at the CPs", "baseline", "feedback_per_cp_frame_pct"),
     Hypothesis("CNMs ÷ frames arriving at the busiest notifying CP", "baseline", "feedback_busiest_cp_pct"),
     Hypothesis("CNMs per copy received (per receiver)", "baseline", "feedback_per_delivered_pct"),

@@ -57,6 +57,9 @@ def _mu(f: dict, protocol: str) -> bool:
 
 SETTINGS = [
     Setting("cp.qcn.qold=every-sample", "cp.qcn.qold", _global("cp.qcn.qold", "every-sample")),
+    # "if Fb is negative, the CP sends a CNM" (Mliki et al. 2016a/b §2.1): QntzFb at least 1
+    Setting("cp.qcn.cnm_on_any_negative_fb=true", "cp.qcn.cnm_on_any_negative_fb",
+            _global("cp.qcn.cnm_on_any_negative_fb", True)),
     Setting(TABLE, "cp.qcn.sampling", lambda *a: None),
     Setting("limiter.copy_rate=own", "limiter.copy_rate", _per_flow("limiter.copy_rate", "own", _mu)),
     Setting("defaults.link.overhead=0B", "defaults.link.overhead", _global("defaults.link.overhead", "0B")),

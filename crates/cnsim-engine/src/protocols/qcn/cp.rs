@@ -31,6 +31,18 @@ pub struct CpParams {
     /// Update Qold only when feedback is due (Fb < 0), as Mliki et al. 2016a §2.1 words it ("the queue size
     /// when the last feedback message was generated"); otherwise at every sample [impl].
     pub qold_on_feedback: bool,
+    /// Send a CNM for every sample with Fb < 0: QntzFb at least 1 then. Mliki et al. 2016a/b §2.1
+    /// word it so ("if Fb is negative, the CP sends a CNM"); 802.1Qau quantizes first and sends
+    /// nothing at QntzFb = 0, which is the default (false) [impl].
+    pub cnm_on_any_negative_fb: bool,
+}
+
+/// What a CP counted: samples evaluated, and those with Fb < 0 (whole run; the engine keeps the
+/// values at window start).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CpCounters {
+    pub samples: u64,
+    pub fb_negative: u64,
 }
 
 /// The outcome of evaluating one sampled frame.
@@ -49,20 +61,23 @@ pub struct CongestionPoint {
     pub p: CpParams,
     qlen_old: u64,
     time_to_mark: i64,
+    pub c: CpCounters,
 }
 
 impl CongestionPoint {
     pub fn new(p: CpParams) -> Self {
-        CongestionPoint { p, qlen_old: 0, time_to_mark: p.sample_base as i64 }
+        CongestionPoint { p, qlen_old: 0, time_to_mark: p.sample_base as i64, c: CpCounters::default() }
     }
 
-    /// Quantize Fb: min(63, floor(-Fb·63 / (Qeq·(2W+1)))) for Fb < 0, else 0 (docs/protocols.md §2).
+    /// Quantize Fb: min(63, floor(-Fb·63 / (Qeq·(2W+1)))) for Fb < 0, else 0 (docs/protocols.md §2);
+    /// at least 1 for Fb < 0 with `cnm_on_any_negative_fb`.
     pub fn quantize(&self, fb: f64) -> u8 {
         if fb >= 0.0 {
             return 0;
         }
         let fb_max = self.p.qeq as f64 * (2.0 * self.p.w + 1.0);
-        ((-fb * QNTZ_FB_MAX as f64 / fb_max).floor()).min(QNTZ_FB_MAX as f64) as u8
+        let q = ((-fb * QNTZ_FB_MAX as f64 / fb_max).floor()).min(QNTZ_FB_MAX as f64) as u8;
+        if self.p.cnm_on_any_negative_fb { q.max(1) } else { q }
     }
 
     /// A data frame of `len` bytes arrived; `qlen` is the queue length in bytes measured after the
@@ -78,6 +93,8 @@ impl CongestionPoint {
         let qdelta = qlen as i64 - self.qlen_old as i64;
         let fb = -(qoff as f64 + self.p.w * qdelta as f64);
         let qntz_fb = self.quantize(fb);
+        self.c.samples += 1;
+        self.c.fb_negative += (fb < 0.0) as u64;
         if !self.p.qold_on_feedback {
             self.qlen_old = qlen;
         }
@@ -114,7 +131,7 @@ mod tests {
     use super::*;
 
     fn cp(sampling: Sampling) -> CongestionPoint {
-        CongestionPoint::new(CpParams { qeq: 25 * 1500, w: 2.0, sampling, sample_base: 150_000, jitter: false, oversampling: true, qold_on_feedback: false })
+        CongestionPoint::new(CpParams { qeq: 25 * 1500, w: 2.0, sampling, sample_base: 150_000, jitter: false, oversampling: true, qold_on_feedback: false, cnm_on_any_negative_fb: false })
     }
 
     #[test]
@@ -131,6 +148,28 @@ mod tests {
         assert_eq!(c.on_arrival(1500, 30_000, &mut r).unwrap().qntz_fb, 0);
         // Far above: saturates at 63.
         assert_eq!(c.on_arrival(1500, 1_000_000, &mut r).unwrap().qntz_fb, 63);
+    }
+
+    #[test]
+    fn samples_with_negative_fb_below_one_quantum() {
+        // Fbmax = 37500·5 = 187500, one quantum 187500/63 ≈ 2976 B. Qold 0, q = 25 frames + 1000 B:
+        // Qoff = 1000, Qdelta = 38500 → Fb = −78000 → 26. Then q = 25 frames + 1000 B again: Qdelta 0,
+        // Fb = −1000: below one quantum → 0 under 802.1Qau, 1 when every Fb < 0 notifies.
+        let mut r = Rng::stream(0, "t", "cp");
+        let mut std = cp(Sampling::EveryFrame);
+        let mut any = CongestionPoint::new(CpParams { cnm_on_any_negative_fb: true, ..std.p });
+        for c in [&mut std, &mut any] {
+            assert_eq!(c.on_arrival(1500, 38_500, &mut r).unwrap().qntz_fb, 26);
+        }
+        assert_eq!(std.on_arrival(1500, 38_500, &mut r).unwrap().qntz_fb, 0);
+        assert_eq!(any.on_arrival(1500, 38_500, &mut r).unwrap().qntz_fb, 1);
+        // Below Qeq and not growing: Fb > 0, no CNM either way.
+        for c in [&mut std, &mut any] {
+            assert_eq!(c.on_arrival(1500, 15_000, &mut r).unwrap().qntz_fb, 0);
+        }
+        // Three samples each, two of them with Fb < 0 — one of which sends no CNM by default.
+        assert_eq!(std.c, CpCounters { samples: 3, fb_negative: 2 });
+        assert_eq!(any.c, CpCounters { samples: 3, fb_negative: 2 });
     }
 
     #[test]
