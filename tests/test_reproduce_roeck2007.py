@@ -31,6 +31,18 @@ def test_every_point_of_the_grid_is_a_valid_scenario():
         assert validate_points(scenario_file(path).read_text(), path, points)[1] == "", path
 
 
+def test_psample_pause_thresholds_scale_with_the_buffer():
+    # The 200 kB scenario's XOFF/XON (20/10 frames per ingress port) × 1.2 MB / 200 kB = 120/60 frames.
+    sc = next(s for s in experiment.SCENARIOS if s.key == "psample")
+    sets = experiment.point(sc, "psample_pct", 1, "QCN", quick=True)
+    assert (sets["flow_control.pause.xoff"], sets["flow_control.pause.xon"]) == ("120 frames", "60 frames")
+    assert sets["defaults.queue.capacity"] == "1200000B"
+
+
+def test_every_table_reports_pause_activity():
+    assert all("pause_sent" in cols for cols in measure.SECTIONS.values())
+
+
 def test_seeds_are_not_capped():
     assert PAPER.seeds >= 5 and not hasattr(experiment, "MAX_SEEDS")
     assert {t.seed for t in PAPER.tasks(7, quick=True)} == set(range(1, 8))

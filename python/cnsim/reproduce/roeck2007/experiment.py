@@ -37,6 +37,7 @@ import json
 import tomllib
 from dataclasses import dataclass
 
+from ... import api
 from ..paper import Task, inline, scenario_file
 from . import measure
 
@@ -115,6 +116,8 @@ SCENARIOS = [
              "SW>N5", "300ms", "100ms"),
 ]
 
+PSAMPLE_BUFFER_B = 1_200_000  # the psample runs' buffer (the seed: "buffer 1.2 MB")
+
 CHOICES = [
     "Topologies the seed does not draw: the 20-node scenarios are one switch with 20 hosts, each host sending "
     "to each of the 19 others (Bernoulli, load/19 each: uniformly random destinations, so no hotspot on "
@@ -135,7 +138,9 @@ CHOICES = [
     "Simulated time: the no-hotspot runs last 200 ms (the seed: 1 s; counts are reported per second), the "
     "others 1 s as in the seed; --quick shortens every run (smoke test only).",
     "psample runs: QCN's `sample_base` = 1500 B / psample with oversampling off; ECM's `sample_interval` the "
-    "same bytes; buffer 1.2 MB; Qeq 300 kB for QCN (ECM keeps its Qeq, the seed gives no ECM value for them).",
+    "same bytes; buffer 1.2 MB; Qeq 300 kB for QCN (ECM keeps its Qeq, the seed gives no ECM value for them); "
+    "PAUSE thresholds scaled with the buffer (six times the 200 kB runs' XOFF and XON per ingress port), since "
+    "at the defaults PAUSE, not QCN, would hold the queue far below Qeq.",
     "ECM-T / ECM-DT: ECM with the seed's own per-RTT (W, Gi, Gd) without / with RTT-triggered CM drops (the "
     "seed's text gives them, so they are not tuned here); the RTT for the drops is measured from the echoed send "
     "times. ECM-P and ECM-SP (ECM with probes) are not implemented.",
@@ -144,6 +149,18 @@ CHOICES = [
 
 def _flows(path: str) -> int:
     return len(tomllib.loads(scenario_file(path).read_text(encoding="utf-8")).get("flow", []))
+
+
+def pause_scaled(path: str, buffer_b: int) -> dict:
+    """PAUSE's XOFF and XON for a buffer of `buffer_b` bytes, in the proportion the scenario's resolved
+    thresholds have to its queue capacity (the seed gives no thresholds). At the 200 kB scenarios'
+    thresholds PAUSE would act long before QCN's Qeq of 300 kB in the psample runs."""
+    r = tomllib.loads(api.check(scenario_file(path)))
+    pause, capacity = r["flow_control"]["pause"], r["defaults"]["queue"]["capacity"]
+    if not capacity.endswith("B") or not all(pause[k].endswith(" frames") for k in ("xoff", "xon")):
+        raise ValueError(f"{path}: expected a capacity in bytes and PAUSE thresholds in frames")
+    scale = buffer_b / int(capacity[:-1])
+    return {f"flow_control.pause.{k}": f"{round(int(pause[k].split()[0]) * scale)} frames" for k in ("xoff", "xon")}
 
 
 def point(sc: Scenario, param: str, value, variant: str, quick: bool) -> dict:
@@ -180,7 +197,8 @@ def point(sc: Scenario, param: str, value, variant: str, quick: bool) -> dict:
             sets.update({"flow.0.start": "20ms", "flow.0.stop": "280ms", "simulation.measure_from": "20ms"})
         if param == "psample_pct":
             interval = f"{round(1500 / (value / 100))}B"
-            sets["defaults.queue.capacity"] = "1200000B"
+            sets["defaults.queue.capacity"] = f"{PSAMPLE_BUFFER_B}B"
+            sets.update(pause_scaled(path, PSAMPLE_BUFFER_B))
             if "qcn" in cp:
                 cp["qcn"].update({"qeq": "300000B", "sample_base": interval, "oversampling": False})
             else:

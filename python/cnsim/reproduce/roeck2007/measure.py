@@ -143,16 +143,17 @@ def with_bandwidth_loss(df: pd.DataFrame) -> pd.DataFrame:
 
 
 SECTIONS = {
-    "no-hotspot": ["cm_messages_per_s", "limiters_created", "total_throughput_gbps"],
+    "no-hotspot": ["cm_messages_per_s", "limiters_created", "total_throughput_gbps", "pause_sent"],
     "oscillating": ["bandwidth_loss_gbps", "total_throughput_gbps", "hotspot_throughput_gbps", "flow_throughput_cov",
                     "false_positives", "pause_sent", "drops_window"],
-    "latency": ["hotspot_active_gbps", "hotspot_throughput_gbps", "hotspot_q_mean_kb", "hotspot_q_std_kb", "hotspot_q_max_kb", "drops_window"],
+    "latency": ["hotspot_active_gbps", "hotspot_throughput_gbps", "hotspot_q_mean_kb", "hotspot_q_std_kb", "hotspot_q_max_kb", "pause_sent",
+                "drops_window"],
     "psample": ["hotspot_throughput_gbps", "hotspot_q_mean_kb", "hotspot_q_std_kb", "hotspot_q_max_kb", "pause_sent",
                 "drops_window"],
     "twenty-stage": ["hotspot_throughput_gbps", "hotspot_q_std_kb", "switch_throughput_mean_gbps",
                      "switch_throughput_std_gbps", "switch2_throughput_gbps", "flow_throughput_cov",
                      "false_positives", "positive_feedback", "cpid_changes_per_flow_s", "cpid_throughput_rho",
-                     "cpid_top_bottom_ratio", "total_throughput_gbps"],
+                     "cpid_top_bottom_ratio", "total_throughput_gbps", "pause_sent"],
     "fbhat": ["hotspot_throughput_gbps", "hotspot_q_std_kb", "hotspot_q_max_kb", "reaction_ms", "pause_sent"],
 }
 # Axis labels and table headings, with units.
