@@ -70,15 +70,23 @@ def execute(
     if client is not None:
         return _execute_dask(client, fn, tasks, results, done, on_start, return_exceptions)
 
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_init, initargs=(os.getpid(),))
-    interrupted = False
+    # Ctrl-C is held back while the workers are forked: a worker that got it before its
+    # initializer ignores it would die and break the pool. The parent receives it right after.
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
+        pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_init, initargs=(os.getpid(),))
         futures = {pool.submit(fn, task): i for i, task in enumerate(tasks)}
-        if on_start is not None:
-            on_start()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+    interrupted = started = False
+    try:
         pending = set(futures)
         while pending:
             try:
+                if not started:  # inside: a Ctrl-C from here on is the first or the second
+                    started = True
+                    if on_start is not None:
+                        on_start()
                 for fut in as_completed(pending):
                     pending.discard(fut)
                     if fut.cancelled():
@@ -101,6 +109,9 @@ def execute(
                 print(f"\ninterrupted: no new runs; {running} running run(s) finish and are kept "
                       "(Ctrl-C again to stop them now)", file=sys.stderr, flush=True)
     except BaseException:
+        # Nothing will take the running runs' results: stop them, or the interpreter's exit
+        # would wait for them.
+        _kill_workers(pool)
         pool.shutdown(wait=False, cancel_futures=True)
         raise
     pool.shutdown()
