@@ -251,14 +251,15 @@ impl Sim {
             if s.start >= simc.duration.0 || s.start >= s.stop {
                 continue;
             }
-            match &tr.flows[s.flows.start as usize].tcp {
-                // A TCP application starts on its timer; TCP then decides when frames go.
-                Some(t) => {
+            if s.tcp {
+                // Each connection's application starts on its timer; TCP then decides when frames go.
+                for t in tr.flows[s.flows.start as usize..s.flows.end as usize].iter().filter_map(|f| f.tcp.as_ref()) {
                     if let TimerStep::Queue(at, gen) = timers.arm(t.app_timer, s.start) {
                         queue.push_slow(at, Event::Timer { id: t.app_timer, gen });
                     }
                 }
-                None => queue.push_slow_run(s.start, Event::AppTick { sender: i as u32 }),
+            } else {
+                queue.push_slow_run(s.start, Event::AppTick { sender: i as u32 });
             }
         }
         // Lazy delivery (sim/switch.rs): decided once the slots are all in place.

@@ -166,8 +166,10 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
         }
         let session_id = t.sessions.len() as u32;
         let session_start = t.flows.len() as u32;
-        // Each copy paced alone: multiple unicast with copy_rate "own", and every TCP connection.
-        let own = (mode == Mode::MultipleUnicast && fs.limiter.copy_rate == CopyRate::Own) || tcp.is_some();
+        // Each copy paced alone: multiple unicast with copy_rate "own", and TCP connections unless
+        // an RP regulates them per source (then they share the first connection's RP and limiter).
+        let shared_rp = tcp.is_some() && make_rp.is_some() && fs.limiter.regulate == Regulate::PerSource;
+        let own = (mode == Mode::MultipleUnicast && fs.limiter.copy_rate == CopyRate::Own) || (tcp.is_some() && !shared_rp);
         let per_sender: Vec<Vec<usize>> = if own { (0..parts.len()).map(|k| vec![k]).collect() } else { vec![(0..parts.len()).collect()] };
         for ks in per_sender {
             let first_flow = t.flows.len() as u32;
@@ -201,7 +203,7 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
                     passive_rx: false,
                     sirens: sirens.as_ref().map(|s| Box::new(s.0.clone())),
                     cr: TimeAvg::new(line_rate as f64),
-                    rp: make_rp.as_ref().map(|m| m()),
+                    rp: make_rp.as_ref().filter(|_| !shared_rp || k == ks[0]).map(|m| m()),
                     tcp: tcp.map(|app| {
                         let p = tcp_params.expect("with tcp");
                         Box::new(TcpFlow {
@@ -258,6 +260,7 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
                 release_pending: false,
                 deferred: crate::sim::NOT_DEFERRED,
                 blocked: false,
+                next_conn: 0,
                 rng,
                 generated: 0,
                 generated_w0: 0,

@@ -39,6 +39,9 @@ pub struct Sender {
     pub deferred: Time,
     /// Waiting for room in the host's output queue (back-pressure).
     pub blocked: bool,
+    /// TCP connections sharing this sender's regulator: the one (offset in `flows`) asked first
+    /// next time, so that they take turns.
+    pub next_conn: u32,
     pub rng: Rng,
     pub generated: u64,
     pub generated_w0: u64,

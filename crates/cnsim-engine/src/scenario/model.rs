@@ -868,6 +868,17 @@ pub enum CopyRate {
     Own,
 }
 
+/// Which traffic one regulator (reaction point + rate limiter) carries, for TCP connections.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum Regulate {
+    /// One regulator per source: the frames of all the flow's connections leave through it.
+    #[default]
+    PerSource,
+    /// One regulator per TCP connection.
+    PerConnection,
+}
+
 /// The QCN reaction point's keys; E-QCN's table has the same keys plus its own.
 macro_rules! qcn_rp_spec {
     ($(#[$m:meta])* $name:ident { $($extra:tt)* }) => {
@@ -986,6 +997,11 @@ pub struct LimiterSpec {
     /// Multiple unicast: how copies are paced, default "session-min".
     #[serde(default)]
     pub copy_rate: CopyRate,
+    /// TCP with `traffic.connections` > 1: one regulator (RP and rate limiter) per source shared by
+    /// the flow's connections (default "per-source": BCN regulates per source, Jiang & Jain 2007
+    /// §II; 802.1Qau per source and priority), or one per connection ("per-connection").
+    #[serde(default)]
+    pub regulate: Regulate,
     /// The reaction point acts on a feedback frame this long after it arrives, default 0 (seed
     /// 004's QCN slide: "QCN packet processing latency = 5 µs").
     #[serde(default)]

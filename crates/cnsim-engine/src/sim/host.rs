@@ -331,14 +331,22 @@ impl Sim {
     }
 
     /// A feedback frame is handed to its flow's RP (on arrival, or after `feedback_latency`).
+    /// The flow whose RP regulates flow `f`: itself, or for TCP connections sharing their
+    /// source's regulator the sender's first connection.
+    fn regulator(&self, f: u32) -> u32 {
+        let fl = &self.flows[f as usize];
+        if fl.rp.is_some() || fl.tcp.is_none() { f } else { self.senders[fl.sender as usize].flows.start }
+    }
+
     pub(super) fn on_feedback(&mut self, fid: FrameId) {
         let f = *self.frames.get(fid);
         self.frames.release(fid);
-        let fl = &mut self.flows[f.flow as usize];
+        let r = self.regulator(f.flow);
+        let fl = &mut self.flows[r as usize];
         if let Some(rp) = &mut fl.rp {
             let act = rp.on_feedback(&f, self.now, &mut fl.rp_rng);
-            self.apply_timer(f.flow, act);
-            self.note_rate(f.flow);
+            self.apply_timer(r, act);
+            self.note_rate(r);
         }
     }
 

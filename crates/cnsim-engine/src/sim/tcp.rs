@@ -8,10 +8,12 @@ use crate::net::frame::{Dest, Frame, FrameId, FrameKind, NodeId, NONE};
 use crate::protocols::tcp::{Ack, Segment};
 
 impl Sim {
-    /// Sender `s` (one TCP flow) sends what it may now.
+    /// Sender `s` (its TCP connections, behind one regulator: the first connection's RP) sends
+    /// what it may now; the connections take turns (round robin) for the regulator.
     pub(super) fn tcp_release(&mut self, s: u32) {
         let now = self.now;
-        let f = self.senders[s as usize].flows.start;
+        let conns = self.senders[s as usize].flows.clone();
+        let reg = conns.start;
         loop {
             let snd = &mut self.senders[s as usize];
             if snd.next_allowed > now {
@@ -25,17 +27,17 @@ impl Sim {
                 return;
             }
             let (host, prio) = (self.senders[s as usize].host, self.senders[s as usize].prio);
+            let Some((f, seg)) = self.next_segment(s, conns.clone(), now) else { return };
             let fl = &mut self.flows[f as usize];
-            let Some(tcp) = fl.tcp.as_mut() else { return };
-            let Some(seg) = tcp.snd.poll_send(now) else { return };
+            let tcp = fl.tcp.as_mut().expect("a TCP connection");
             let (rto, rto_timer) = (tcp.snd.timer(), tcp.rto_timer);
             let mut frame = Frame::new(FrameKind::Data, 0, host, fl.dst, f, now);
             seg.write(&mut frame);
             frame.prio = prio;
-            if let Some(rp) = &mut fl.rp {
+            fl.injected += 1;
+            if let Some(rp) = &mut self.flows[reg as usize].rp {
                 rp.stamp(&mut frame, now);
             }
-            fl.injected += 1;
             self.c.data_generated += 1;
             self.c.data_injected += 1;
             self.senders[s as usize].generated += 1;
@@ -43,11 +45,27 @@ impl Sim {
             let size = frame.size;
             let fid = self.frames.alloc(frame);
             self.forward(host, fid, NONE);
-            self.pace_after_send(s, f, size);
+            self.pace_after_send(s, reg, size);
         }
     }
 
-    /// The flow's RP saw a frame of `size` bytes go: pace the next by its limit.
+    /// The next segment of sender `s`'s connections `conns`: the first connection, from the one
+    /// whose turn it is, that TCP lets send now.
+    fn next_segment(&mut self, s: u32, conns: std::ops::Range<u32>, now: crate::core::time::Time) -> Option<(u32, Segment)> {
+        let n = conns.len() as u32;
+        let first = self.senders[s as usize].next_conn;
+        for i in 0..n {
+            let k = (first + i) % n;
+            let f = conns.start + k;
+            if let Some(seg) = self.flows[f as usize].tcp.as_mut().and_then(|t| t.snd.poll_send(now)) {
+                self.senders[s as usize].next_conn = (k + 1) % n;
+                return Some((f, seg));
+            }
+        }
+        None
+    }
+
+    /// The regulator (flow `f`'s RP) saw a frame of `size` bytes go: pace the next by its limit.
     fn pace_after_send(&mut self, s: u32, f: u32, size: u32) {
         let now = self.now;
         let fl = &mut self.flows[f as usize];
