@@ -84,15 +84,15 @@ def tables(df: pd.DataFrame, seeds: int) -> list[str]:
           "### Table I — reference sources (10-kB transactions)", "",
           "| CM | source | tps cnsim | tps paper | Gb/s cnsim | Gb/s paper | latency µs cnsim | latency µs paper | TCP timeouts (cnsim, window) |",
           "|---|---|---|---|---|---|---|---|---|"]
-    for var in ("none", "bcn", "none-1conn", "bcn-1conn"):
+    for var in ("none", "bcn", "bcn-perconn"):
         for src in ("SR1", "SR2"):
             p = TABLE1[(var.split("-")[0], src)]
             L.append(f"| {var} | {src} | {v.cell('table1-2', var, src, 'tps')} | {p[0]} | "
                      f"{v.cell('table1-2', var, src, 'thr_gbps')} | {p[1]} | {v.cell('table1-2', var, src, 'latency_us')} | {p[2]} | "
                      f"{v.cell('table1-2', var, src, 'timeouts')} |")
-    L += ["", "`-1conn` rows are a diagnostic, not the paper's set-up: the bulk hosts open one connection instead "
-          "of ten, so each host has one BCN regulator, as BCN's per-source regulators would give it (cnsim "
-          "regulates each TCP connection separately; see the choices)."]
+    L += ["", "`bcn-perconn` rows are a diagnostic, not BCN's model: each of a bulk host's ten connections has its "
+          "own regulator (`limiter.regulate = \"per-connection\"`); in the `bcn` rows the host's connections share "
+          "one, as BCN regulates per source (see the choices)."]
     bulk = [f"ST{i}" for i in range(1, 5)]
     L += ["", "### Table II — bulk TCP (ST1..ST4, 10 connections each), link CS→ES5", "",
           "| CM | average Gb/s cnsim | paper | std/avg % cnsim | paper | utilisation % cnsim | paper |",
@@ -237,9 +237,9 @@ def choices() -> list[str]:
             "**Durations**: 1 s per run, measured over 0.2–1 s (Table IV and Fig. 14: 3 s); the paper gives none. "
             "Rates settle within tens of ms.",
             "**Connections**: 10 per bulk source in the 6-source experiment (the paper says so); one elsewhere "
-            "(\"four bulk TCP sources\"). cnsim gives each TCP connection its own BCN regulator (BCN has one per "
-            "source and CPID): with one connection they coincide; the mixed experiment also runs 10 connections to "
-            "show what per-connection regulators do.",
+            "(\"four bulk TCP sources\"). A host's connections share one BCN regulator (BCN has one per source and "
+            "CPID), taking turns to send through it; the six-source experiment also runs one regulator per connection, "
+            "and the mixed experiment 10 connections, to show what the regulator's scope does.",
             "**Transactions**: 10 kB, then 1 µs idle: Table I's uncongested source gives 1/16634 s − 59.11 µs = 1.0 µs.",
             "**BCN**: Tables I–II use §VI.A's fixed Ru = 4 Mb/s with Pm = 0.01 (no Pm is given); after §VI.C, "
             "enhanced BCN with Ru = 0.0008·C (8 Mb/s at 10 Gb/s) and Pm = 0.05. The factorial levels are the values "
@@ -276,19 +276,18 @@ def differences(runs: Runs) -> list[str]:
                 t1=ref("Table I"), ns2=ref("ns-2"), sr2n=ref("SR2"), lat=num(TABLE1[("none", "SR2")][2]), sr2=iv("table1-2", "none", "SR2", "latency_us"),
                 lat1=iv("table1-2", "none", "SR1", "latency_us"), to=iv("table1-2", "none", "SR1", "timeouts")),
             "- " + prose.text(
-                "**Reference source {one} under BCN**: cnsim gives every TCP connection its own regulator, so the "
-                "bottleneck is shared by the bulk hosts' many connections and {sr1}, and BCN holds it near one "
-                "connection's share: {bcn} transactions/s against {none} without BCN (the paper: {p_none} → {p_bcn}). "
-                "With one connection per bulk host (one regulator per source, as BCN specifies: the {diag} rows) "
-                "{sr1} gets {bcn1} against {none1} without BCN.",
-                one=ref("1"), sr1=ref("SR1"), diag=ref("`-1conn`"),
+                "**Reference source {one} under BCN**: with one regulator per bulk host, as BCN specifies, {sr1} "
+                "makes {bcn} transactions/s against {none} without BCN (the paper: {p_none} → {p_bcn}). With one "
+                "regulator per connection (the {diag} rows) the bottleneck is shared by the bulk hosts' many "
+                "regulators and {sr1}'s one, and BCN holds {sr1} near one connection's share: {perconn}.",
+                one=ref("1"), sr1=ref("SR1"), diag=ref("`bcn-perconn`"),
                 bcn=iv("table1-2", "bcn", "SR1", "tps"), none=iv("table1-2", "none", "SR1", "tps"),
                 p_none=num(TABLE1[("none", "SR1")][0]), p_bcn=num(TABLE1[("bcn", "SR1")][0]),
-                bcn1=iv("table1-2", "bcn-1conn", "SR1", "tps"), none1=iv("table1-2", "none-1conn", "SR1", "tps")),
+                perconn=iv("table1-2", "bcn-perconn", "SR1", "tps")),
             "- " + prose.text(
                 "**Bulk variance ({t2})**: std/avg over the four bulk hosts is {none} % without BCN and {bcn} % with it "
                 "(the paper: {p_none} → {p_bcn} %): without BCN which host wins depends on the phase of the losses; "
-                "with BCN the per-connection regulators each oscillate around a small share.",
+                "with BCN each host's regulator oscillates around its share.",
                 t2=ref("Table II"), none=cv["none"], bcn=cv["bcn"], p_none=num(TABLE2["none"][1]),
                 p_bcn=num(TABLE2["bcn"][1])),
             "- " + prose.text(
@@ -314,8 +313,8 @@ def differences(runs: Runs) -> list[str]:
                 r65n=ref("r6/r5"), r65=ratio("table3", "pause", "ST5", "ST6"), drops=iv("table3", "pause", "all", "data_dropped")),
             "- " + prose.text(
                 "**Mixed traffic ({t6})**: cnsim's TCP fills its regulated rate closely, so the paper's TCP < UDP gap "
-                "(TCP running below its regulator) is small or reversed; with ten connections per host, ten regulators "
-                "give the TCP host ten shares and UDP is squeezed (see the table).", t6=ref("Table VI")),
+                "(TCP running below its regulator) is small or reversed; the table also shows the TCP host with ten "
+                "connections behind its one regulator.", t6=ref("Table VI")),
             "- " + prose.text(
                 "**Bursty traffic ({f14})**: the paper gives plots, no numbers; cnsim's queue std-dev is {s1} frames "
                 "with the shorter bursts and {s2} with the longer ones, so the comparison is qualitative.",
