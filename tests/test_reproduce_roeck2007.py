@@ -75,12 +75,26 @@ def test_metrics_of_a_real_run_count_the_windows_drops_pauses_and_probes(latency
     m = measure.metrics(stats, "SW>N5", latency_run.scenario_toml)
     assert m["drops_window"] == stats["window"]["data_dropped"]      # the old code read a field that does not exist
     assert m["pause_sent"] == stats["frames"]["pause_sent"]
+    assert "fb_hat_mean" not in m                                     # plain QCN saves no F̂b
     assert m["probes_sent"] == sum(r.get("probes_sent", 0) for r in stats["rps"])
     assert m["cm_messages_per_s"] == pytest.approx(stats["frames"]["cnm_sent"] / stats["time"]["duration_s"])
     thr = [r["throughput_bps"] for f in stats["flows"] for r in f["receivers"]]
     assert m["total_throughput_gbps"] == pytest.approx(sum(thr) / 1e9)
     q = next(q for q in stats["queues"] if q["name"] == "SW>N5")
     assert m["hotspot_q_mean_kb"] == pytest.approx(q["q_mean_frames"] * 1.5)
+
+
+def test_fbhat_metrics_of_a_real_twenty_stage_run():
+    # QCN-FbHat on the 20-stage chain: the RPs' saved F̂b and the longest pause, by hand from the stats.
+    sc = next(s for s in experiment.SCENARIOS if s.key == "twenty-stage")
+    sets = {k: v for k, v in experiment.point(sc, "stage", "-", "QCN-FbHat", quick=True).items() if not k.startswith("_")}
+    r = cnsim.run(f"{experiment.DIR}/{sc.file}", set=sets, figures=False, progress=False)
+    stats = r.stats
+    m = measure.metrics(stats, sc.hotspot, r.scenario_toml)
+    fb_hat = [rp["fb_hat"] for rp in stats["rps"]]
+    assert fb_hat and m["fb_hat_mean"] == pytest.approx(sum(fb_hat) / len(fb_hat)) and 0 <= m["fb_hat_mean"] <= 63
+    longest = max(max(p["paused_s_window"]) for p in stats["ports"])
+    assert m["paused_share_max"] == pytest.approx(longest / stats["time"]["window_s"]) and 0 <= m["paused_share_max"] <= 1
 
 
 def test_throughput_while_the_flows_run(latency_run):

@@ -15,6 +15,8 @@ its protocol's `METRICS`; window = simulation.measure_from … end):
 | `cm_messages_per_s` | frames.cnm_sent (CNMs, ECM messages and probe answers) ÷ run time |
 | `drops_window` | window.data_dropped: data frames dropped in switches in the window |
 | `pause_sent`, `probes_sent` | frames.pause_sent (PAUSE frames); Σ rps.probes_sent |
+| `paused_share_max` | max over ports of max over priorities of paused_s_window, ÷ the window: the longest pause |
+| `fb_hat_mean` | QCN-FbHat: mean over the RPs of fb_hat (the saved largest QntzFb) at the end |
 | `active_fraction` | the share of the window in which the flows run (start … stop of the scenario's first flow) |
 | `hotspot_active_gbps` | `hotspot_throughput_gbps` ÷ `active_fraction`: the hotspot's throughput while the flows run |
 | `limiters_created` | Σ rps.limiters_created (QCN, ECM; BCN's regulators_created) |

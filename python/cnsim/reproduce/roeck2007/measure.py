@@ -94,10 +94,16 @@ def metrics(stats: dict, hotspot: str | None, scenario_toml: str) -> dict:
         "probes_sent": sum(r.get("probes_sent", 0) for r in rps),
         "pause_sent": fr.get("pause_sent", 0),
         "drops_window": win["data_dropped"],
+        # the longest any port's transmitter was paused in the window, as a share of it
+        "paused_share_max": max((max(p["paused_s_window"]) for p in stats.get("ports", [])), default=0.0) / window
+        if window else float("nan"),
         "total_throughput_gbps": sum(thr) / 1e9,
         "flow_throughput_cov": _std(thr) / mean if mean else float("nan"),
         "jain_throughput": (sum(thr) ** 2 / (len(thr) * sum(x * x for x in thr))) if any(thr) else float("nan"),
     }
+    fb_hat = [r["fb_hat"] for r in rps if r.get("fb_hat") is not None]
+    if fb_hat:  # QCN-FbHat: the RPs' saved largest feedback at the end (QntzFb scale)
+        m["fb_hat_mean"] = sum(fb_hat) / len(fb_hat)
     queues = {q["name"]: q for q in stats.get("queues", [])}
     if hotspot and hotspot in queues:
         q = queues[hotspot]
@@ -153,7 +159,8 @@ SECTIONS = {
     "twenty-stage": ["hotspot_throughput_gbps", "hotspot_q_std_kb", "switch_throughput_mean_gbps",
                      "switch_throughput_std_gbps", "switch2_throughput_gbps", "flow_throughput_cov",
                      "false_positives", "positive_feedback", "cpid_changes_per_flow_s", "cpid_throughput_rho",
-                     "cpid_top_bottom_ratio", "total_throughput_gbps", "pause_sent"],
+                     "cpid_top_bottom_ratio", "total_throughput_gbps", "pause_sent", "paused_share_max",
+                     "cm_messages_per_s", "fb_hat_mean"],
     "fbhat": ["hotspot_throughput_gbps", "hotspot_q_std_kb", "hotspot_q_max_kb", "reaction_ms", "pause_sent"],
 }
 # Axis labels and table headings, with units.
@@ -162,7 +169,8 @@ LABELS = {
     "total_throughput_gbps": "total throughput (Gb/s)", "bandwidth_loss_gbps": "bandwidth loss (Gb/s)",
     "hotspot_throughput_gbps": "hotspot throughput (Gb/s)", "hotspot_active_gbps": "hotspot throughput while the flows run (Gb/s)",
     "flow_throughput_cov": "per-flow throughput std-dev ÷ mean", "false_positives": "false positives",
-    "pause_sent": "PAUSE frames sent", "hotspot_q_mean_kb": "hotspot queue mean (kB)",
+    "pause_sent": "PAUSE frames sent", "paused_share_max": "longest pause of any port ÷ window",
+    "fb_hat_mean": "QCN-FbHat: RPs' saved F̂b at the end (QntzFb)", "hotspot_q_mean_kb": "hotspot queue mean (kB)",
     "hotspot_q_std_kb": "hotspot queue std-dev (kB)", "hotspot_q_max_kb": "hotspot queue max (kB)",
     "drops_window": "frames dropped in the window", "switch_throughput_mean_gbps": "mean inter-switch throughput (Gb/s)",
     "switch_throughput_std_gbps": "inter-switch throughput std-dev (Gb/s)",

@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import pandas as pd
 
+from .. import compare, prose
 from ..compare import num
 from ..paper import Report, Runs
 from . import claims, figures
 from .experiment import CHOICES, SCENARIOS
 from .measure import LABELS, SECTIONS, table, with_bandwidth_loss
+
+QNTZ_FB_MAX = 63  # QntzFb is carried in 6 bits (802.1Qau)
 
 
 def _md(t: pd.DataFrame) -> str:
@@ -35,4 +38,28 @@ def report(runs: Runs) -> Report:
         for metric in SECTIONS[sc.key]:
             body.append(f"### {LABELS.get(metric, metric)} (`{metric}`)\n")
             body.append(_md(table(df, sc.key, metric)))
+        if sc.key == "twenty-stage":
+            body += fbhat_collapse(df)
     return Report(claims.checks(runs, df), body, CHOICES)
+
+
+def fbhat_collapse(df: pd.DataFrame) -> list[str]:
+    """Why QCN-FbHat's inter-switch throughput collapses on the 20-stage chain, from the runs."""
+    def iv(variant: str, metric: str) -> str:
+        v = df[(df.scenario == "twenty-stage") & (df.variant == variant) & (df.metric == metric)].value
+        return compare.interval(list(v)).show() if len(v) else "(not run)"
+
+    if not (df.variant == "QCN-FbHat").any():
+        return []
+    return [prose.text(
+        "**Why {fbhat} collapses on the chain** (cnsim's finding; the slides report it improving). Its mean "
+        "inter-switch throughput is {thr} Gb/s against {thr_q} for {qcn}. Its RPs' saved {fbh} ends at {fb} on the "
+        "QntzFb scale (at most {max}): {fbhat} keeps the largest feedback it has seen, and a CP notifies only frames "
+        "whose F̂b it matches or exceeds, so once a severe CNM has raised it the RPs hear from fewer CPs ({cm} congestion "
+        "messages per second against {cm_q}). The sources stay fast, the hotspot queue fills, and PAUSE spreads it "
+        "back through every hop: the longest pause of a port covers {p} of the window ({p_q} with {qcn}), and the "
+        "inter-switch FIFOs, full of hotspot-bound frames, move at the hotspot's pace.",
+        fbhat=prose.ref("QCN-FbHat"), qcn=prose.ref("QCN"), fbh=prose.ref("F̂b"), max=compare.num(QNTZ_FB_MAX),
+        thr=iv("QCN-FbHat", "switch_throughput_mean_gbps"), thr_q=iv("QCN", "switch_throughput_mean_gbps"),
+        fb=iv("QCN-FbHat", "fb_hat_mean"), cm=iv("QCN-FbHat", "cm_messages_per_s"), cm_q=iv("QCN", "cm_messages_per_s"),
+        p=iv("QCN-FbHat", "paused_share_max"), p_q=iv("QCN", "paused_share_max")), ""]
