@@ -20,7 +20,14 @@ def start(out: Path, duration_s: int) -> subprocess.Popen:
         [sys.executable, "-m", "cnsim", "sweep", SCENARIO, "--grid", "cp.qcn.qeq=20000B,25000B,30000B,35000B",
          "--seeds", "2", "--jobs", "2", "-o", str(out), "--set", f"simulation.duration={duration_s}s",
          "--set", f"simulation.measure_from={duration_s - 1}s", "--keep", "none"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        preexec_fn=_terminal_ctrl_c)
+
+
+def _terminal_ctrl_c() -> None:
+    """Ctrl-C as in a terminal: a test run started in the background (`cmd &` in a script, nohup)
+    ignores SIGINT, and its children would inherit that."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def stored(out: Path) -> int:
