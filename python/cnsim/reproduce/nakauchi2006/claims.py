@@ -40,7 +40,19 @@ def checks(runs: Runs) -> list[Check]:
             "flow's throughput)", f"{SECTION}, {fig}",
             compare.against(_log2(v(k, "emcast_over_tcp")), 0.0, ONE_LEVEL),
             "log₂(EMcast ÷ mean TCP flow) within ±1 (one subscription level)"))
+        out.append(Check(
+            f"{k}.emcast-gradual", "EMcast can gradually decrease the subscription level", f"{SECTION}, {fig}",
+            compare.by_construction("EMcast drops at most one level per Interval (Fig. 2's algorithm, "
+                                    "protocols/emcast.rs), so any decrease is gradual",
+                                    f"level decreases per run {compare.interval(v(k, 'level_decreases')).show()}"),
+            "–"))
     for k in ("fig6", "fig7"):
+        fig = CASE[k].figure
+        out.append(Check(
+            f"{k}.emcast-fair-share", "EMcast can approximately achieve intra-session fairness even when competing "
+            "TCP flows (here: EMcast's throughput against its fair share of the bottleneck beside them)",
+            f"{SECTION}, {fig}", compare.against(_log2(v(k, "emcast_over_fair")), 0.0, ONE_LEVEL),
+            "log₂(EMcast ÷ fair share) within ±1 (one subscription level: channels are a factor 2 apart)"))
         share = compare.interval(v(k, "share_at_modal"))
         out.append(Check(
             f"{k}.receivers-same-group", "almost all the receivers eventually join the same multicast group",

@@ -62,6 +62,9 @@ def analyse(case, row: dict, burst: tuple[float, float]) -> dict:
         out.update(emcast_mbps=em, tcp_mean_mbps=float(tcp.mean()), tcp_min_mbps=float(tcp.min()),
                    tcp_max_mbps=float(tcp.max()), fair_mbps=fair, emcast_over_fair=em / fair,
                    emcast_over_tcp=em / tcp.mean())
+    if case.tcp and case.receivers == 1:
+        # Figs. 4–5's "gradually decrease the subscription level": the receiver's level decreases.
+        out["level_decreases"] = int(row["endpoints"][0]["drops"])
     if case.receivers > 1:
         levels = np.array([e["level_final"] for e in row["endpoints"]])
         modal = np.bincount(levels).argmax()

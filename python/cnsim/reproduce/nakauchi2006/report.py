@@ -82,6 +82,14 @@ def differences(runs: Runs) -> list[str]:
                 "they sit behind the same router port, so they see the same SIRENS values and losses and decide "
                 "alike; the paper's topology may have given them different paths.",
                 figs=prose.ref("Figs. 6–7"), s6=iv("fig6", "share_at_modal"), s7=iv("fig7", "share_at_modal")),
+            "- " + prose.text(
+                "{fig}: against one TCP flow the ten receivers get {em} Mb/s, {ratio} of the fair share of {fair} "
+                "Mb/s. The channels double from level to level, so between the level below the fair share and the "
+                "one above it lies a factor of two: the receivers settle on the most common final level {lvl}, the "
+                "last one below the fair share, and drop from the next one on the losses it brings. With five TCP flows ({fig7}) the fair share lies near a channel rate and the ratio is {ratio7}.",
+                fig=prose.ref("Fig. 6"), fig7=prose.ref("Fig. 7"), em=iv("fig6", "emcast_mbps"),
+                ratio=iv("fig6", "emcast_over_fair"), fair=iv("fig6", "fair_mbps"), lvl=iv("fig6", "modal_level"),
+                ratio7=iv("fig7", "emcast_over_fair")),
             ""]
 
 
