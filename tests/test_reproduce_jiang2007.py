@@ -73,6 +73,15 @@ def test_reproduce_quick(tmp_path):
     t4 = rows[(rows.experiment == "table4") & (rows.part == "ST6")]
     assert (t4[t4.metric == "thr_gbps_0.05s"].value == 0).all()     # ST6 idle in the first (scaled) second
     assert t4[t4.metric == "thr_gbps_0.15s"].value.iloc[0] > 1
+    # Table IV's utilisation, by hand from the stored rows: the first bottleneck carries ST1..ST5,
+    # at 10 Gb/s, over the last two (scaled) seconds
+    from cnsim.reproduce.jiang2007.claims import table4_utilisation
+    from cnsim.reproduce.jiang2007.measure import View
+    late = rows[(rows.experiment == "table4") & rows.part.isin([f"ST{i}" for i in range(1, 6)])
+                & rows.metric.isin(["thr_gbps_0.1s", "thr_gbps_0.15s"])]
+    by_hand = late.groupby("seed").value.sum().to_numpy() / 2 / 10 * 100
+    assert table4_utilisation(View(rows))[0] == pytest.approx(by_hand)
+    assert verdicts["states"]["table4.utilisation"] in {"supported", "not supported", "inconclusive"}
     assert len(list((out / "figures").glob("*.png"))) == 7
     # the store: a second run finds every run done and recomputes nothing
     summary = json.loads((out / "summary.json").read_text())

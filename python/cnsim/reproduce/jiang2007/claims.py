@@ -3,14 +3,18 @@ paper's values from tables.py; the project's own findings apart."""
 
 from __future__ import annotations
 
+import tomllib
+
 import numpy as np
 
+from ... import api
+from ...analysis import parse_rate
 from .. import compare
 from ..compare import Verdict
-from ..paper import Runs
+from ..paper import Runs, scenario_file
 from ..verdicts import Check, PaperValue
 from .measure import View, cv
-from .tables import BEST, PAPER, PARK, QEQ, R5_R1, SETTLE_MS, TABLE1, TABLE2, TABLE2_CV, TABLE4, TABLE6_TCP, TABLE6_UDP, UTIL
+from .tables import BEST, PAPER, PARK, PARK_SCENARIO, QEQ, R5_R1, SETTLE_MS, TABLE1, TABLE2, TABLE2_CV, TABLE4, TABLE4_UTIL, TABLE6_TCP, TABLE6_UDP, UTIL
 
 BULK = [f"ST{i}" for i in range(1, 5)]
 MIXED = BULK + [f"SU{i}" for i in range(1, 5)]
@@ -18,6 +22,21 @@ SR2_TOL = 0.10      # "not affected": SR2's rate within ±10 % (cnsim's reading;
 BUSY_PCT = 95.0     # "highly utilised" (Table V): busy at least 95 % of the window (cnsim's reading)
 EQUAL_CV_PCT = 10.0  # "equal rates" (Table IV): std/avg across the five sources below 10 % (cnsim's reading)
 NEVER_MS = 1e3      # a run whose queue never settles counts as settling at its end (1 s)
+
+
+def table4_utilisation(v: View) -> list[np.ndarray]:
+    """Per seed, % of each parking-lot bottleneck over Table IV's last two seconds: SW1→SW2 carries
+    ST1..ST5, SW2→SW3 ST1..ST4 and ST6 (§VI.D), each at the scenario's link rate."""
+    rate = parse_rate(tomllib.loads(api.check(scenario_file(PARK_SCENARIO)))["defaults"]["link"]["rate"]) / 1e9
+    # the per-second windows are named by their end (scaled under --quick): the last two
+    windows = sorted({m for m in v.df[v.df.experiment == "table4"].metric if m.startswith("thr_gbps_")},
+                     key=lambda m: float(m.removeprefix("thr_gbps_").removesuffix("s")))[-2:]
+    if len(windows) < 2:
+        return [np.array([]), np.array([])]
+    late = sum(v.per_seed("table4", "bcn", PARK, w) for w in windows) / 2
+    if not late.size:
+        return [np.array([]), np.array([])]
+    return [late[:, :5].sum(axis=1) / rate * 100, (late[:, :4].sum(axis=1) + late[:, 5]) / rate * 100]
 
 
 def _rel(values) -> float:
@@ -130,6 +149,12 @@ def checks(runs: Runs) -> list[Check]:
                      compare.against(third[:, 4] / third[:, 0] if third.size else [], r3.value,
                                      compare.tolerance(r3.value, "ratio")), "interval inside the paper's r5/r1 ± 20 %",
                      paper=r3))
+    out.append(Check("table4.utilisation", "The link utilization is about 93 % (the two bottlenecks, last two "
+                     "seconds)", f"{PAPER} §VI.D, Table IV",
+                     compare.all_of([compare.against(u, TABLE4_UTIL.value, compare.tolerance(TABLE4_UTIL.value, "%"))
+                                     for u in table4_utilisation(v)]),
+                     "each bottleneck's interval inside 93 % ± 20 %: (Σ of its five sources' throughput) ÷ its "
+                     "capacity, mean of seconds 2 and 3", paper=TABLE4_UTIL))
     busy = [compare.beyond(v.values("table5", "bcn", q, "util_pct"), BUSY_PCT) for q in ("ES5>DT1", "ES5>DT2")]
     out.append(Check("table5.both-links-busy", "Both congested links (ES5→DT1, ES5→DT2) are highly utilised",
                      f"{PAPER} §VI.E, Table V", compare.all_of(busy), "each link's busy share above 95 %"))

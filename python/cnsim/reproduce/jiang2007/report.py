@@ -12,7 +12,7 @@ from ..compare import interval, num
 from ..paper import Report, Runs, scenario_file
 from . import claims as checks_of
 from .measure import View, cv as _cv
-from .tables import PARK, QEQ, SETTLE_MS, TABLE1, TABLE2, TABLE3, TABLE4, TABLE5, TABLE6
+from .tables import PARK, PARK_C_GBPS, QEQ, SETTLE_MS, TABLE1, TABLE2, TABLE3, TABLE4, TABLE4_UTIL, TABLE5, TABLE6
 
 fmt = num
 
@@ -259,6 +259,7 @@ def differences(runs: Runs) -> list[str]:
     """Why cnsim's numbers differ from the paper's; every number comes from these runs, the
     scenarios or tables.py."""
     v = View(runs.frame)
+    util = checks_of.table4_utilisation(v)
     iv = lambda exp, var, part, metric, scale=1.0: interval(v.values(exp, var, part, metric) * scale).show()  # noqa: E731
     ratio = lambda exp, var, a, b: interval(  # noqa: E731
         (lambda r: r[:, 1] / r[:, 0])(v.per_seed(exp, var, [a, b], "thr_gbps"))).show()
@@ -305,6 +306,13 @@ def differences(runs: Runs) -> list[str]:
                 "table). cnsim's {r51} is {r} with BCN (TCP) and {ru} with UDP.",
                 zero=ref("0"), r51=ref("r5/r1"), v=ref("§V"), eq=ref("eq. (14)"), r=ratio("table3", "bcn", "ST1", "ST5"),
                 ru=ratio("table3-udp", "bcn", "ST1", "ST5")),
+            "- " + prose.text(
+                "**Link utilisation ({t4})**: the paper says about {p} %; its own table's last two seconds give "
+                "(derived) {d1} % and {d2} % of C on the two bottlenecks, and cnsim's runs {c1} % and {c2} %.",
+                t4=ref("Table IV"), p=num(TABLE4_UTIL.value),
+                d1=num(sum((TABLE4[2][i] + TABLE4[3][i]) / 2 for i in range(5)) / PARK_C_GBPS * 100),
+                d2=num(sum((TABLE4[2][i] + TABLE4[3][i]) / 2 for i in (0, 1, 2, 3, 5)) / PARK_C_GBPS * 100),
+                c1=interval(util[0]).show(), c2=interval(util[1]).show()),
             "- " + prose.text(
                 "**PAUSE**: it stops whole links hop by hop, so the source one hop from the second bottleneck keeps "
                 "most of it: {r65n} = {r65} with TCP + PAUSE. The drops with PAUSE ({drops} frames) are at the first "

@@ -26,3 +26,7 @@ TABLE2_CV = {k: PaperValue(v[1], "%", f"{PAPER} Table II") for k, v in TABLE2.it
 TABLE6_TCP = PaperValue(sum(TABLE6[:4]) / 4, "Gb/s", f"{PAPER} Table VI", derived="mean of ST1..ST4 = 1.16")
 TABLE6_UDP = PaperValue(sum(TABLE6[4:]) / 4, "Gb/s", f"{PAPER} Table VI", derived="mean of SU1..SU4 = 1.34")
 UTIL = PaperValue(TABLE2["bcn"][2], "%", f"{PAPER} Table II")
+# §VI.D: "Note that the link utilization is about 93%" (Table IV's run, the last two seconds).
+TABLE4_UTIL = PaperValue(93.0, "%", f"{PAPER} §VI.D")
+PARK_SCENARIO = "scenarios/jiang2007/parking-lot-tcp.toml"   # Table IV's run (Fig. 9's parking lot)
+PARK_C_GBPS = 10.0   # §VI.D: "both links have capacity C"; 10 Gb/s (§VI.A's links), for Table IV's derived utilisation
