@@ -98,3 +98,21 @@ def test_quick_report_has_every_section(quick):
     rows = pd.read_parquet(quick / "results.parquet")
     first = rows[(rows.part == "all") & (rows.metric == "first_cnm_s") & (rows.setting == "baseline")]
     assert len(first) == 2 * 3 * 3 and first["value"].notna().all()    # variants × Qeq × seeds
+
+
+def test_stability_and_recommendation_claims_of_the_legacy_paper_are_checked(quick):
+    states = json.loads((quick / "verdicts.json").read_text())["states"]
+    three = {compare.SUPPORTED, compare.NOT_SUPPORTED, compare.INCONCLUSIVE}
+    for key in ("dumbbell.cr.multicast-rises-with-qeq", "dumbbell.queue.unicast-worse-at-low-qeq",
+                "dumbbell.recommendation.three-quarters"):
+        assert states[key] in three, key
+    report = (quick / "report.md").read_text()
+    assert "Mliki et al. 2016a §3.4, Fig. 15" in report and "Mliki et al. 2016a §4" in report
+
+
+def test_enhanced_paper_claims_on_low_and_high_qeq_are_checked():
+    keys = {c.key: c for c in papers.ENHANCED.claims}
+    for key, section in (("star.feedback.eqcn-falls-with-qeq", "§4.2"), ("star.loss.eqcn-rises-with-qeq", "§4.3"),
+                         ("star.loss.eqcn-higher-at-high-qeq", "§4.3"), ("star.queue.eqcn-controls-low-qeq", "§4.4"),
+                         ("star.queue.eqcn-worse-at-high-qeq", "§4.4")):
+        assert section in keys[key].source, key

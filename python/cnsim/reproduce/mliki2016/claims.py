@@ -104,6 +104,13 @@ def versus(topo: Topology, variant: str, metric: str, value: float, above: bool,
     return check
 
 
+def all_checks(checks: list[Check]) -> Check:
+    """Every one of `checks` (compare.all_of)."""
+    def check(df):
+        return compare.all_of([c(df) for c in checks])
+    return check
+
+
 def floor(metric: str, value: float, why: str) -> Check:
     """Holds by construction (e.g. a rate floor that is a scenario parameter); the lowest value is
     shown as evidence."""

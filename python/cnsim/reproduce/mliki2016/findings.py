@@ -100,6 +100,14 @@ def enhanced(df: pd.DataFrame) -> list[str]:
                 p_star=_paper(p_red), p_ml=_paper([100 * r for r in EQCN_ML_REDUCTION]), s_star=prose.ref("§4.2"),
                 s_ml=prose.ref("§4.6.1")),
             "- " + prose.text(
+                "**Low Qeq ({s44}).** At Qeq {q} E-QCN's mean queue on the star deviates {dev} frames from Qeq "
+                "(QCN: {devq}), the deviation the paper's \"control congestion properly in the case of low Qeq\" is "
+                "tested on. Where E-QCN's queue rests above Qeq the cause is the ratchet below: CPs notify its RPs less "
+                "(feedback {fb} % against QCN's {fbq} %), so the sources stay above the share the queue can drain.",
+                s44=prose.ref("§4.4"), q=QEQS[0], dev=_at(base, "star", EQCN, "q_dev_from_qeq_frames", QEQS[0]),
+                devq=_at(base, "star", QCN, "q_dev_from_qeq_frames", QEQS[0]),
+                fb=_at(base, "star", EQCN, "feedback_rate_pct", QEQS[0]), fbq=_at(base, "star", QCN, "feedback_rate_pct", QEQS[0])),
+            "- " + prose.text(
                 "**The F̂b ratchet.** {alg} lets F̂b only grow until it reaches {top}. Once an RP has saved a "
                 "large F̂b from one CP, another CP whose |Fb| stays below that value never notifies it — even with its "
                 "queue full and dropping — and a steadily full queue has a small |Fb|. On the multi-link topology, "
