@@ -119,12 +119,18 @@ def test_quick_reproduction_runs_resumes_and_reports(tmp_path):
     report = reproduce("roeck2007-qau", out, quick=True, jobs=2, progress=False)
     text = report.read_text()
     df = pd.read_parquet(out / "results.parquet")
-    assert set(df.scenario) == {"no-hotspot", "oscillating", "latency", "psample", "twenty-stage", "fbhat"}
+    assert set(df.scenario) == {s.key for s in experiment.SCENARIOS}
     assert set(df.variant) == set(experiment.VARIANTS)
     verdicts = json.loads((out / "verdicts.json").read_text())
     assert len(verdicts["states"]) >= 15 and "--quick" in text
     assert set(verdicts["states"].values()) <= {"supported", "not supported", "inconclusive", "holds by construction"}
     assert "PAUSE frames sent" in text                                   # PAUSE activity reported
+    for key in ("fbhat.hai-less-stable", "fbhat.optimal-w-depends-on-rtt", "fbhat.larger-w-slower", "ecm.stability-margins",
+                "summary.closed-loop-better", "twenty-stage.ecm-queue-jitter", "ecm-unit.tuned-not-worse.1500B"):
+        assert key in verdicts["states"], key
+    assert "Statements of the slides not checked" in text and "ECM-P" in text
+    # the slides' time series: the hotspot's throughput and queue against time, for the kept runs
+    assert (out / "figures" / "twenty-stage-time.png").exists() and "twenty-stage-time.png" in text
     # ECM and the probes reach the engine: ECM sends positive feedback, QCN-P sends probes.
     pos = df[(df.metric == "positive_feedback") & (df.variant == "ECM")].value
     probes = df[(df.metric == "probes_sent") & (df.variant == "QCN-P")].value
@@ -149,3 +155,56 @@ def test_reaction_time_and_cpid_effect_by_hand(latency_run):
     e = measure.cpid_effect(rps, flows)
     assert e["cpid_throughput_rho"] == pytest.approx(-1.0)
     assert e["cpid_top_bottom_ratio"] == pytest.approx((2 + 1) / (6 + 5))
+
+
+def test_margin_points_move_one_parameter_from_the_slides_optimum():
+    (w, gi, gd), cp, rp = experiment._margin("ECM-DT/500/gi=0.2")
+    assert (w, gi, gd) == (2.5, 0.2, 0.00006)                     # the margins slide's bold W and Gd, Gi at its low end
+    assert rp["ecm"]["rtt_drop"] is True
+    assert experiment._margin("ECM-T/200/base")[0] == (4.0, 0.5, 0.00003)
+    sc = next(s for s in experiment.SCENARIOS if s.key == "ecm-margins")
+    sets = experiment.point(sc, "margin", "ECM-T/200/w=6", "ECM", quick=False)
+    assert sets["link.0.delay"] == "200us" and "w = 6.0" in sets["cp"] and "gd = 3e-05" in sets["flow.0.rp"]
+
+
+def test_fb_unit_reading_reaches_the_congestion_point():
+    sc = next(s for s in experiment.SCENARIOS if s.key == "ecm-unit")
+    sets = experiment.point(sc, "unit_latency", "1500B/1000", "ECM-T", quick=False)
+    assert 'unit = "1500B"' in sets["cp"] and "w = 0.5" in sets["cp"] and sets["link.0.delay"] == "1000us"
+
+
+@pytest.fixture(scope="module")
+def oscillating_w_run():
+    """QCN-FbHat, W = 4, in the quick oscillating hotspot of the reaction-time test (one 100-ms on-phase)."""
+    sc = next(s for s in experiment.SCENARIOS if s.key == "oscillating-w")
+    sets = experiment.point(sc, "w", 4, "QCN-FbHat", quick=True)
+    phases = sets.pop("_phases")
+    return cnsim.run(f"{experiment.DIR}/{sc.file}", set=sets, figures=False, progress=False), sc.hotspot, phases
+
+
+def test_rate_cut_reaction_is_the_halving_time_of_what_the_rps_let_in(oscillating_w_run):
+    r, hotspot, phases = oscillating_w_run
+    got = measure.rate_cut_reaction(r, hotspot, phases)
+    (start, length), = phases
+    assert 0 < got["reaction_ms"] <= length * 1e3 and got["reaction_censored"] in (0.0, 1.0)
+    # Recompute from the stats document and the rp_cr_bps series: every sample before the reaction
+    # lets in more than half of the phase's first sample, the one at the reaction (if not censored) at most half.
+    window, bits = r.stats["time"]["window_s"], r.stats["frame_size_bytes"] * 8
+    gen = {f["name"]: f["frames_generated_window"] * bits / window for f in r.stats["flows"]
+           if any(x["host"] == "N1" for x in f["receivers"])}
+    allowed = sum(r.series(f"rp_cr_bps.{n}").clip(upper=g) for n, g in gen.items())
+    ph = allowed[(allowed.index > start) & (allowed.index <= start + length + 1e-9)]
+    t = start + got["reaction_ms"] / 1e3
+    before = ph[ph.index < t - 1e-9]
+    assert (before > ph.iloc[0] / 2).all()
+    if not got["reaction_censored"]:
+        assert ph[abs(ph.index - t) < 1e-9].item() <= ph.iloc[0] / 2
+
+
+def test_hotspot_series_are_the_queue_and_the_delivered_throughput(oscillating_w_run):
+    r, hotspot, _ = oscillating_w_run
+    s = measure.hotspot_series(r, hotspot)
+    assert len(s["t"]) == len(s["q_kb"]) == len(s["thr_gbps"]) <= measure.SERIES_POINTS
+    q = r.series(f"q_frames.{hotspot}")
+    assert s["q_kb"][:5] == pytest.approx(list(q.values[:5] * r.stats["frame_size_bytes"] / 1000))
+    assert max(x for x in s["thr_gbps"] if x is not None) <= 10.0

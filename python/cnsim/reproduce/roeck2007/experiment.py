@@ -30,7 +30,8 @@ its protocol's `METRICS`; window = simulation.measure_from … end):
 | `bandwidth_loss_gbps` | oscillating hotspot: ideal − total throughput (`with_bandwidth_loss`) |
 | `cpid_throughput_rho` | 20-stage: Spearman rank correlation, over the flows, of an RP's cpid_changes and its flow's throughput |
 | `cpid_top_bottom_ratio` | 20-stage: mean throughput of the third of flows with the most CPID changes ÷ that of the third with the fewest |
-| `reaction_ms` | FbHat grid: from the hotspot's onset (flow start) until the hotspot queue, having exceeded Qeq (24 kB), is first sampled (1 ms) at or below Qeq again |
+| `reaction_ms` | FbHat grid: from the hotspot's onset (flow start) until the hotspot queue, having exceeded Qeq (24 kB), is first sampled (1 ms) at or below Qeq again; oscillating-w: per on-phase, until what the RPs let into the hotspot halves (`measure.rate_cut_reaction`), mean over the phases |
+| `reaction_censored` | oscillating-w: on-phases in which it never halved (counted at their full length) |
 """
 
 from __future__ import annotations
@@ -72,7 +73,9 @@ VARIANTS = {
     "QCN-SP": _qcn(probe="sub-path"),
     "QCN-PP": _qcn(probe="path"),
     "QCN-HP": _qcn("eqcn", probe="cp"),
+    "QCN-HSP": _qcn("eqcn", probe="sub-path"),
 }
+OPEN_LOOP = ("QCN", "QCN-FbHat")   # no positive feedback; every other variant closes the loop (tags or probes)
 
 
 # The seed's per-RTT ECM parameters (W, Gi, Gd), keyed by RTT in µs (= the forward latency here).
@@ -80,6 +83,29 @@ TUNED = {
     "ECM-T": {100: (2.5, 0.5, 0.00010), 200: (4.0, 0.5, 0.00003), 500: (0.5, 0.5, 0.00001), 1000: (0.5, 0.5, 0.00001)},
     "ECM-DT": {100: (2.5, 0.4, 0.00015), 200: (3.5, 0.3, 0.00004), 500: (3.5, 0.3, 0.00010), 1000: (5.0, 0.2, 0.00006)},
 }
+
+# The slide "ECM Stability Margins (+/- 1% performance)": per variant and RTT, its bold (optimal)
+# (W, Gi, Gd) and the ends of each stated range (at 1 ms without drops: "not calculated"). Where the
+# margins slide's bold values differ from the throughput slides' (`TUNED`), the margins slide's are used.
+MARGINS = {
+    ("ECM-T", 200): ((4.0, 0.5, 0.00003), {"gi": (0.2,), "gd": (0.00008,), "w": (3.0, 6.0)}),
+    ("ECM-T", 500): ((0.5, 0.5, 0.00001), {"gi": (0.2,)}),
+    ("ECM-DT", 200): ((3.5, 0.3, 0.00004), {"gi": (0.2, 0.45), "gd": (0.00002, 0.00017), "w": (2.5,)}),
+    ("ECM-DT", 500): ((2.5, 0.31, 0.00006), {"gi": (0.2, 0.4), "gd": (0.00005, 0.00010), "w": (3.5,)}),
+    ("ECM-DT", 1000): ((5.0, 0.2, 0.00008), {"gi": (0.3,), "gd": (0.00006,)}),
+}
+MARGIN = 0.01   # "+/- 1% performance"
+MARGIN_POINTS = [f"{v}/{rtt}/base" for (v, rtt) in MARGINS] + [
+    f"{v}/{rtt}/{k}={x:g}" for (v, rtt), (_, ends) in MARGINS.items() for k, xs in ends.items() for x in xs]
+
+# Fb's unit (what Gi and Gd multiply): 64 B is cnsim's reading (docs/modelling.md); the other
+# readings a unit-less number admits are one frame (1500 B) and one byte. Qeq, Qsc and Qmc stay in
+# bytes (24, 102.4, 153.6 kB): in frames or bytes they would exceed the buffer or be below one frame.
+FB_UNITS = ("64B", "1500B", "1B")
+
+# The oscillating hotspot of the W reaction-time test: the seed's "Test 1" gives no t_on; 100 ms on
+# and off (four on-phases in 100 … 900 ms) holds the slide's 60-ms reaction inside one on-phase.
+REACTION_T_ON_MS = 100
 
 
 @dataclass
@@ -107,16 +133,32 @@ SCENARIOS = [
              "buffer 1.2 MB, Qeq 300 kB", ["QCN", "ECM"], {"psample_pct": ([0.1, 0.2, 0.5, 1, 2, 5, 10], [0.2, 5])},
              "SW>N5", "1s", "300ms"),
     Scenario("twenty-stage", "twenty-stage.toml", "20-stage hotspot with bursty load (18 switches × 3 hosts)",
-             ["ECM", "QCN-SP", "QCN", "QCN-FbHat", "QCN-P", "QCN-PP", "QCN-HP"], {"stage": (["-"], ["-"])}, "SW18>H53",
-             "1s", "50ms"),
+             ["ECM", "QCN-SP", "QCN", "QCN-FbHat", "QCN-P", "QCN-PP", "QCN-HP", "QCN-HSP"], {"stage": (["-"], ["-"])},
+             "SW18>H53", "1s", "50ms"),
     # The backup slides "QCN-FbHat: Throughput at Hotspot, W=2.0 / W=var, HAI / no HAI, RTT=100 µs …
     # 1 ms", reduced to W ∈ {2, 4} × HAI {off, on} × forward latency {100 µs, 1 ms}, plus the seed's own
     # W=var value at 1 ms (20 without HAI, 40 with); 300-ms runs (flows 20 … 280 ms). Point = "W/HAI/latency".
     Scenario("fbhat", "symmetric-latency.toml", "QCN-FbHat: W × HAI × forward latency (symmetric, 4 sources at 50 %)",
              ["QCN-FbHat"], {"w_hai_latency": ([f"{w}/{h}/{l}" for l in (100, 1000) for h in ("off", "on") for w in (2, 4)]
-                                               + ["20/off/1000", "40/on/1000"], ["2/off/1000", "4/off/1000"])},
+                                               + ["20/off/100", "20/off/1000", "40/on/1000"], ["2/off/1000", "4/off/1000"])},
              "SW>N5", "300ms", "100ms"),
+    # "Increasing W affects reaction time in OG hotspot scenarios — Test 1: W 2.0 → 4.0 ⇒ reaction
+    # time 7 ms → 60 ms", measured in the oscillating hotspot with QCN-FbHat (`REACTION_T_ON_MS`).
+    Scenario("oscillating-w", "oscillating-hotspot.toml", f"Oscillating hotspot, t_on = t_off = {REACTION_T_ON_MS} ms: "
+             "QCN-FbHat's reaction time against W", ["QCN-FbHat"], {"w": ([2, 4], [2, 4])}, "SW>N1", "1s", "240ms"),
+    # ECM's parameters: the slide's stability margins, and the readings of Fb's unit.
+    Scenario("ecm-margins", "symmetric-latency.toml", "ECM stability margins: each stated range end against the "
+             "slide's optimum (symmetric, forward latency = RTT)", ["ECM"],
+             {"margin": (MARGIN_POINTS, ["ECM-DT/200/base", "ECM-DT/200/gi=0.2"])}, "SW>N5", "1s", "300ms"),
+    Scenario("ecm-unit", "symmetric-latency.toml", "ECM under three readings of Fb's unit (64 B, a frame, a byte) "
+             "with the default and the seed's per-RTT parameters", ["ECM", "ECM-T", "ECM-DT"],
+             {"unit_latency": ([f"{u}/{l}" for u in FB_UNITS for l in (100, 200, 500, 1000)], ["64B/500", "1500B/500"])},
+             "SW>N5", "1s", "300ms"),
 ]
+# Scenarios whose seed-1 runs keep the hotspot's queue and throughput against time (the figures the
+# slides show); point → kept, None for every point.
+TIME_SERIES = {"latency": ("100", "500"), "twenty-stage": None, "oscillating": ("10",)}
+SERIES_INTERVAL = "1ms"
 
 PSAMPLE_BUFFER_B = 1_200_000  # the psample runs' buffer (the seed: "buffer 1.2 MB")
 
@@ -145,7 +187,13 @@ CHOICES = [
     "at the defaults PAUSE, not QCN, would hold the queue far below Qeq.",
     "ECM-T / ECM-DT: ECM with the seed's own per-RTT (W, Gi, Gd) without / with RTT-triggered CM drops (the "
     "seed's text gives them, so they are not tuned here); the RTT for the drops is measured from the echoed send "
-    "times. ECM-P and ECM-SP (ECM with probes) are not implemented.",
+    "times. ECM-P and ECM-SP (ECM with probes) are not implemented: the slides say neither what a CP answers "
+    "to an ECM probe nor how the RP combines it with the tag feedback; QCN-HSP is QCN-FbHat with sub-path probes.",
+    f"W's reaction time (\"Test 1\", no t_on given) is measured in the oscillating hotspot with t_on = t_off = "
+    f"{REACTION_T_ON_MS} ms, as the halving time of what the RPs let into the hotspot (docs/modelling.md).",
+    "ECM stability margins: one parameter at a time moved to each end of the slide's range, the others at the "
+    "slide's bold optimum (the margins slide's values where they differ from the throughput slides').",
+    "ECM's Fb unit: besides 64 B, the runs `ecm-unit` count Fb in frames (1500 B) and in bytes, thresholds unchanged.",
 ]
 
 
@@ -188,10 +236,15 @@ def point(sc: Scenario, param: str, value, variant: str, quick: bool) -> dict:
         t0, t1 = (20, 120) if quick else (100, 900)
         window = (140 - 20) if quick else (1000 - 100)
         sets["_on_fraction"] = (t1 - t0) / 2 / window
-    elif param in ("latency_us", "psample_pct"):
-        latency = value if param == "latency_us" else 200
-        if variant in TUNED:
-            w, gi, gd = TUNED[variant][latency]
+    elif param in ("latency_us", "psample_pct", "unit_latency", "margin"):
+        latency = value if param == "latency_us" else 200 if param == "psample_pct" else int(str(value).split("/")[1])
+        tuned = TUNED.get(variant, {}).get(latency)
+        if param == "unit_latency":
+            cp["ecm"]["unit"] = str(value).split("/")[0]
+        if param == "margin":
+            tuned, cp, rp = _margin(str(value))
+        if tuned:
+            w, gi, gd = tuned
             cp["ecm"]["w"] = w
             rp["ecm"].update({"gi": gi, "gd": gd})
         sets["link.0.delay"] = f"{latency}us"
@@ -207,6 +260,15 @@ def point(sc: Scenario, param: str, value, variant: str, quick: bool) -> dict:
                 cp["ecm"]["sample_interval"] = interval
     elif param == "stage" and quick:
         sets["simulation.measure_from"] = "10ms"
+    elif param == "w":
+        cp["qcn"]["w"] = float(value)
+        t0, t1 = (20, 220) if quick else (100, 900)
+        sets.update({"port.0.oscillate.on": f"{REACTION_T_ON_MS}ms", "port.0.oscillate.off": f"{REACTION_T_ON_MS}ms",
+                     "port.0.oscillate.from": f"{t0}ms", "port.0.oscillate.until": f"{t1}ms",
+                     "simulation.record_interval": "1ms"})
+        if quick:
+            sets["simulation.measure_from"] = "20ms"
+        sets["_phases"] = [[t / 1e3, REACTION_T_ON_MS / 1e3] for t in range(t0, t1, 2 * REACTION_T_ON_MS)]
     elif param == "w_hai_latency":
         w, hai, latency = str(value).split("/")
         cp["qcn"]["w"] = float(w)
@@ -223,23 +285,51 @@ def point(sc: Scenario, param: str, value, variant: str, quick: bool) -> dict:
     return sets
 
 
+def _margin(value: str) -> tuple[tuple, dict, dict]:
+    """A stability-margin point "ECM-DT/200/gi=0.45": its (W, Gi, Gd) and its variant's tables."""
+    variant, rtt, change = value.split("/")
+    (w, gi, gd), _ = MARGINS[(variant, int(rtt))]
+    if change != "base":
+        key, x = change.split("=")
+        w, gi, gd = {"w": (float(x), gi, gd), "gi": (w, float(x), gd), "gd": (w, gi, float(x))}[key]
+    cp, rp = VARIANTS[variant]
+    return (w, gi, gd), json.loads(json.dumps(cp)), json.loads(json.dumps(rp))
+
+
+def _keeps_series(sc: Scenario, value, seed: int) -> bool:
+    if sc.key not in TIME_SERIES or seed != 1:
+        return False
+    points = TIME_SERIES[sc.key]
+    return points is None or str(value) in points
+
+
 def tasks(seeds: int, quick: bool) -> list[Task]:
     out = []
     for sc in SCENARIOS:
         (param, (full, short)), = sc.grid.items()
         for value in (short if quick else full):
             for variant in sc.variants:
-                sets = point(sc, param, value, variant, quick)
-                extra = {k[1:]: sets.pop(k) for k in ("_on_fraction", "_onset_s") if k in sets}
+                base = point(sc, param, value, variant, quick)
+                extra = {k[1:]: base.pop(k) for k in ("_on_fraction", "_onset_s", "_phases") if k in base}
                 for seed in range(1, seeds + 1):
+                    sets, spec = base, {"hotspot": sc.hotspot, **extra}
+                    if _keeps_series(sc, value, seed):
+                        sets = dict(base, **{"simulation.record_interval": SERIES_INTERVAL})
+                        spec["series"] = True
                     out.append(Task({"scenario": sc.key, "param": param, "point": str(value), "variant": variant},
-                                    f"{DIR}/{sc.file}", sets, seed, spec={"hotspot": sc.hotspot, **extra}))
+                                    f"{DIR}/{sc.file}", sets, seed, spec=spec))
     return out
+
 
 
 def extract(result, spec) -> dict:
     m = measure.metrics(result.stats, spec["hotspot"], result.scenario_toml)
     if "onset_s" in spec:
         m["reaction_ms"] = measure.reaction_ms(result.series(f"q_frames.{spec['hotspot']}"), spec["onset_s"])
+    if "phases" in spec:
+        m.update(measure.rate_cut_reaction(result, spec["hotspot"], spec["phases"]))
     m.update({k: v for k, v in spec.items() if k in ("on_fraction", "onset_s")})
-    return {"values": [["all", k, v] for k, v in m.items() if v is not None and v == v]}
+    out = {"values": [["all", k, v] for k, v in m.items() if v is not None and v == v]}
+    if spec.get("series"):
+        out["extra"] = measure.hotspot_series(result, spec["hotspot"])
+    return out

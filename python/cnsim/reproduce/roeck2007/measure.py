@@ -31,6 +31,60 @@ def reaction_ms(q: pd.Series, onset_s: float) -> float:
     return (float(back.index[0]) - onset_s) * 1e3 if not back.empty else float("nan")
 
 
+def rate_cut_reaction(result, hotspot: str, phases: list) -> dict:
+    """QCN-FbHat's reaction time in the oscillating hotspot: per on-phase [start, length] (s), from
+    the phase's start until the rate the RPs allow the flows bound to the hotspot's host — Σ over
+    those flows of min(CR, the flow's generated rate) — first falls to half its value at the phase's
+    start (the time the sources take to halve what they send into the hotspot); a phase in which it
+    never does counts its full length (censored). `reaction_ms`: the mean over the phases;
+    `reaction_censored`: how many phases were censored. Needs the rp_cr_bps series."""
+    stats = result.stats
+    dst = hotspot.split(">")[1]
+    window = stats["time"].get("window_s") or stats["time"]["duration_s"]
+    bits = stats["frame_size_bytes"] * 8
+    offered = {f["name"]: f["frames_generated_window"] * bits / window for f in stats["flows"]
+               if any(r["host"] == dst for r in f["receivers"])}
+    sf = result.series_frame
+    d = sf[sf.name.isin([f"rp_cr_bps.{n}" for n in offered])]
+    if d.empty:
+        return {}
+    cap = d.name.astype(str).str.removeprefix("rp_cr_bps.").map(offered)
+    allowed = d.assign(value=d.value.clip(upper=cap)).groupby("t")["value"].sum()
+    times, censored = [], 0
+    for start, length in phases:
+        ph = allowed[(allowed.index > start) & (allowed.index <= start + length + 1e-9)]
+        if ph.empty:
+            continue
+        low = ph[ph <= ph.iloc[0] / 2]
+        if low.empty:
+            censored += 1
+            times.append(length * 1e3)
+        else:
+            times.append((float(low.index[0]) - start) * 1e3)
+    if not times:
+        return {}
+    return {"reaction_ms": sum(times) / len(times), "reaction_censored": float(censored)}
+
+
+SERIES_POINTS = 1000   # at most this many samples per kept time series (the figures' resolution)
+
+
+def hotspot_series(result, hotspot: str) -> dict:
+    """The hotspot's queue (kB) and the throughput delivered to its host (Gb/s) against time (s),
+    thinned to at most SERIES_POINTS samples: what the slides' time-series figures show."""
+    stats = result.stats
+    dst = hotspot.split(">")[1]
+    sf = result.series_frame
+    names = sf.name.astype(str)
+    q = sf[names == f"q_frames.{hotspot}"].set_index("t")["value"] * stats["frame_size_bytes"] / 1000
+    thr = sf[names.str.startswith("rx_bps.") & names.str.endswith(f">{dst}")].groupby("t")["value"].sum() / 1e9
+    frame = pd.DataFrame({"q_kb": q, "thr_gbps": thr}).sort_index()
+    step = max(1, -(-len(frame) // SERIES_POINTS))
+    frame = frame.iloc[::step]
+    return {"t": [float(t) for t in frame.index], "q_kb": [None if v != v else float(v) for v in frame.q_kb],
+            "thr_gbps": [None if v != v else float(v) for v in frame.thr_gbps]}
+
+
 def _rank(xs: list[float]) -> list[float]:
     return list(pd.Series(xs).rank().values)
 
@@ -161,7 +215,10 @@ SECTIONS = {
                      "false_positives", "positive_feedback", "cpid_changes_per_flow_s", "cpid_throughput_rho",
                      "cpid_top_bottom_ratio", "total_throughput_gbps", "pause_sent", "paused_share_max",
                      "cm_messages_per_s", "fb_hat_mean"],
-    "fbhat": ["hotspot_throughput_gbps", "hotspot_q_std_kb", "hotspot_q_max_kb", "reaction_ms", "pause_sent"],
+    "fbhat": ["hotspot_active_gbps", "hotspot_q_std_kb", "hotspot_q_max_kb", "reaction_ms", "pause_sent"],
+    "oscillating-w": ["reaction_ms", "reaction_censored", "total_throughput_gbps", "hotspot_throughput_gbps", "pause_sent"],
+    "ecm-margins": ["hotspot_active_gbps", "hotspot_q_std_kb", "pause_sent", "drops_window"],
+    "ecm-unit": ["hotspot_active_gbps", "hotspot_q_std_kb", "hotspot_q_max_kb", "pause_sent", "drops_window"],
 }
 # Axis labels and table headings, with units.
 LABELS = {
@@ -177,6 +234,7 @@ LABELS = {
     "switch2_throughput_gbps": "SW2→SW3 throughput (Gb/s)", "positive_feedback": "positive feedback messages",
     "cpid_changes_per_flow_s": "CPID changes per flow (1/s)", "cpid_throughput_rho": "Spearman ρ (CPID changes, throughput)",
     "cpid_top_bottom_ratio": "throughput, most ÷ least CPID changes", "reaction_ms": "reaction time (ms)",
+    "reaction_censored": "on-phases without the rate halved (censored)",
 }
 
 
