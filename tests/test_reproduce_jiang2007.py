@@ -36,10 +36,29 @@ def test_settling_time_by_hand():
     assert settling_time(t, q, 0.010) == pytest.approx(0.002)
 
 
+def test_bcn_feedback_statistics_match_the_event_trace():
+    """The CP's e statistics (§VI.E's input) are those of the messages the event trace records in the
+    window, on a real run of the symmetric topology at 1 Gb/s."""
+    import cnsim
+
+    r = cnsim.run(ROOT / "scenarios/jiang2007/symmetric.toml", seed=1, figures=False, progress=False, trace="bcn_sent",
+                  set={"simulation.duration": "30ms", "simulation.measure_from": "10ms", "link.5.rate": "1Gbps"})
+    q = next(q for q in r.stats["queues"] if q["name"] == "CS>ES5")
+    e = r.trace[(r.trace.t_s >= 0.010) & (r.trace.port == "CS>ES5")].e
+    assert len(e) == q["cnms_sent_window"] > 10
+    assert (q["bcn_e_mean"], q["bcn_e_abs_mean"]) == pytest.approx((e.mean(), e.abs().mean()))
+    assert (q["bcn_e_min"], q["bcn_e_max"]) == (e.min(), e.max())
+    idle = next(q for q in r.stats["queues"] if q["name"] == "ES5>DT")   # no congestion: no message, no statistic
+    assert idle["cnms_sent_window"] == 0 and "bcn_e_mean" not in idle
+
+
 def test_configurations_cover_the_papers_experiments():
     cfgs = configs()
     exps = {c.experiment for c in cfgs}
-    assert exps == {"table1-2", "fig7", "fig8", "table3", "table3-udp", "table4", "table5", "table6", "fig14"}
+    assert exps == {"table1-2", "fig7", "fig8", "vie-e", "table3", "table3-udp", "table4", "table5", "table6", "fig14"}
+    one = next(c for c in cfgs if c.experiment == "vie-e")   # §VI.E's one source: Fig. 7's best setting, ST1 alone
+    four = next(c for c in cfgs if c.experiment == "fig7" and c.variant == "1G-ru0.8-pm0.1")
+    assert {k: v for k, v in one.sets.items() if k != "flow.0.from"} == four.sets and one.sets["flow.0.from"] == '"ST1"'
     assert {c.variant for c in cfgs if c.experiment == "table3"} == {"bcn", "none", "pause"}
     assert sum(c.experiment in ("fig7", "fig8") for c in cfgs) == 8   # 2² at two capacities
     assert default_seeds("jiang2007-bcn") == 5 and default_seeds("mliki2016-dumbbell") == 10
@@ -82,6 +101,31 @@ def test_reproduce_quick(tmp_path):
     by_hand = late.groupby("seed").value.sum().to_numpy() / 2 / 10 * 100
     assert table4_utilisation(View(rows))[0] == pytest.approx(by_hand)
     assert verdicts["states"]["table4.utilisation"] in {"supported", "not supported", "inconclusive"}
+    # the three claims of §VI.C–E added to the table, each with its verdict and its rule
+    claim_rows = {k: next(r for r in claims.splitlines() if r.startswith("| ") and needle in r)
+                  for k, needle in (("fig8.stable-after", "stable after"), ("fig11.oscillations-at-sw2", "SW2"),
+                                    ("vie.e-one-source", "e_i(t) ≈ 1"), ("vie.e-four-sources", "±6, or ±7"))}
+    for key, row in claim_rows.items():
+        assert verdicts["states"][key] in {"supported", "not supported", "inconclusive"}
+        assert f"**{verdicts['states'][key]}**" in row
+    assert "Qeq ± 4 frames" in claim_rows["fig8.stable-after"] and "6.9 ms" in claim_rows["fig8.stable-after"]
+    assert "SW1 is either" in claim_rows["fig11.oscillations-at-sw2"]
+    assert "1 ± 0.5 frame" in claim_rows["vie.e-one-source"]
+    # their inputs, from the stored rows: the settling times of Fig. 8's runs, the e statistics of the
+    # one- and four-source runs, the queue std-devs of the asymmetric run
+    from cnsim.reproduce.jiang2007.claims import E_FOUR_SRC, E_ONE_SRC, NEVER_MS, SW1_READINGS, SW2, settle_ms
+    best = rows[(rows.experiment == "fig8") & (rows.variant == "10G-ru8-pm0.05") & (rows.part == "CS>ES5")]
+    by_hand = np.nan_to_num(best[best.metric == "settle_s"].value.to_numpy() * 1e3, nan=NEVER_MS)
+    assert np.array_equal(np.sort(settle_ms(View(rows), "fig8", "10G-ru8-pm0.05")),
+                          np.sort(np.concatenate([by_hand, np.full(3 - len(by_hand), NEVER_MS)])))
+    for exp, var in (E_ONE_SRC, E_FOUR_SRC):
+        e = rows[(rows.experiment == exp) & (rows.variant == var) & (rows.part == "CS>ES5")].pivot_table(
+            index="seed", columns="metric", values="value")
+        assert len(e) == 3 and ((e.e_min <= e.e_mean) & (e.e_mean <= e.e_max) & (e.e_abs_mean >= e.e_mean.abs())).all()
+    ones = rows[(rows.experiment == E_ONE_SRC[0]) & (rows.metric == "thr_gbps")]
+    assert set(ones.part) == {"ST1"}                                  # one source only
+    asym = rows[(rows.experiment == "table5") & (rows.variant == "bcn") & (rows.metric == "q_std")]
+    assert {SW2, *SW1_READINGS} <= set(asym.part)
     assert len(list((out / "figures").glob("*.png"))) == 7
     # the store: a second run finds every run done and recomputes nothing
     summary = json.loads((out / "summary.json").read_text())

@@ -106,16 +106,54 @@ pub fn rrt(f: &Frame) -> Option<u32> {
     Rrt::read(f).map(|t| t.cpid)
 }
 
+/// The feedback values e of the BCN messages a CP sent (normal, positive and STOP), since the
+/// measurement window started (Jiang & Jain 2007 §VI.E compares e's size with one and four sources).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FeedbackStats {
+    pub n: u64,
+    pub sum: f64,
+    pub sum_abs: f64,
+    pub min: f64,
+    pub max: f64,
+}
+
+impl Default for FeedbackStats {
+    fn default() -> Self {
+        FeedbackStats { n: 0, sum: 0.0, sum_abs: 0.0, min: f64::INFINITY, max: f64::NEG_INFINITY }
+    }
+}
+
+impl FeedbackStats {
+    fn add(&mut self, e: f64) {
+        self.n += 1;
+        self.sum += e;
+        self.sum_abs += e.abs();
+        self.min = self.min.min(e);
+        self.max = self.max.max(e);
+    }
+    /// (mean e, mean |e|, min, max), None without a message.
+    pub fn summary(&self) -> Option<(f64, f64, f64, f64)> {
+        (self.n > 0).then(|| (self.sum / self.n as f64, self.sum_abs / self.n as f64, self.min, self.max))
+    }
+}
+
 /// BCN at one output queue.
 #[derive(Clone, Debug)]
 pub struct CongestionPoint {
     pub p: CpParams,
     q_last: f64,
+    /// e of the messages sent since `start_window` (since the start before it).
+    pub e_window: FeedbackStats,
 }
 
 impl CongestionPoint {
     pub fn new(p: CpParams) -> Self {
-        CongestionPoint { p, q_last: 0.0 }
+        CongestionPoint { p, q_last: 0.0, e_window: FeedbackStats::default() }
+    }
+
+    /// The measurement window starts: forget the feedback values seen so far.
+    pub fn start_window(&mut self) {
+        self.e_window = FeedbackStats::default();
     }
 
     /// A data frame was offered to the queue, which now holds `q_bytes`; `cpid` identifies this
@@ -127,16 +165,18 @@ impl CongestionPoint {
         let q = q_bytes as f64 / self.p.frame as f64;
         let e = (self.p.qeq - q) - self.p.w * (q - self.q_last);
         self.q_last = q;
-        let msg = |stop| Some(Message { cpid, e: e as f32, capacity_bps, stop });
-        if q > self.p.qsc {
-            msg(true)
+        let stop = if q > self.p.qsc {
+            true
         } else if q > self.p.qeq || rrt(f) == Some(cpid) {
             // Normal feedback above Qeq; below it, positive feedback only to a regulator that is
             // associated with this CP.
-            msg(false)
+            false
         } else {
-            None
-        }
+            return None;
+        };
+        let m = Message { cpid, e: e as f32, capacity_bps, stop };
+        self.e_window.add(m.e as f64); // the value the message carries
+        Some(m)
     }
 }
 
@@ -270,6 +310,10 @@ pub const METRICS: &[Metric] = &[
     Metric { scope: "rps", name: "regulators_created", unit: "count", kind: "counter", doc: "rate regulators created (one per CPID association)" },
     Metric { scope: "rps", name: "first_message_s", unit: "s", kind: "time", doc: "arrival of the first BCN message at the source" },
     Metric { scope: "rps", name: "rate_final_bps", unit: "bit/s", kind: "gauge", doc: "the regulator's rate at the end of the run" },
+    Metric { scope: "queues", name: "bcn_e_mean", unit: "frames", kind: "gauge", doc: "mean feedback e = (Qeq − q) − W·(q_a − q_d) of the BCN messages this CP sent in the window (normal, positive and STOP; absent without one)" },
+    Metric { scope: "queues", name: "bcn_e_abs_mean", unit: "frames", kind: "gauge", doc: "mean |e| of the BCN messages this CP sent in the window" },
+    Metric { scope: "queues", name: "bcn_e_min", unit: "frames", kind: "gauge", doc: "most negative e of a BCN message this CP sent in the window" },
+    Metric { scope: "queues", name: "bcn_e_max", unit: "frames", kind: "gauge", doc: "largest e of a BCN message this CP sent in the window" },
 ];
 
 #[cfg(test)]
@@ -324,6 +368,25 @@ mod tests {
         // 16 data frames and one 64-B message: 16.064 frames, just above Qeq.
         let m = a.on_arrival(&data(None), 16 * 1000 + 64, CPID, 1, r).unwrap();
         assert!((m.e - (-0.064 - 2.0 * 0.424)).abs() < 1e-4, "{}", m.e);
+    }
+
+    #[test]
+    fn feedback_statistics_of_the_messages_sent_in_the_window() {
+        let (mut a, r) = (cp(), &mut rng());
+        a.on_arrival(&data(None), 30_000, CPID, 1, r); // before the window: e = −14 − 2·30 = −74
+        a.start_window();
+        assert_eq!(a.e_window.summary(), None);
+        // q 30 → 20: e = (16 − 20) − 2·(20 − 30) = 16; 20 → 20: e = −4; below Qeq untagged: no
+        // message, not counted (its e would be 16 − 10 + 20 = 26); q 10 → 12, tagged: e = 4 − 4 = 0.
+        assert_eq!(a.on_arrival(&data(None), 20_000, CPID, 1, r).unwrap().e, 16.0);
+        assert_eq!(a.on_arrival(&data(None), 20_000, CPID, 1, r).unwrap().e, -4.0);
+        assert_eq!(a.on_arrival(&data(None), 10_000, CPID, 1, r), None);
+        assert_eq!(a.on_arrival(&data(Some(CPID)), 12_000, CPID, 1, r).unwrap().e, 0.0);
+        // above Qsc: STOP with q 12 → 90, e = −74 − 156 = −230
+        assert!(a.on_arrival(&data(None), 90_000, CPID, 1, r).unwrap().stop);
+        let (mean, abs_mean, min, max) = a.e_window.summary().unwrap();
+        assert_eq!((a.e_window.n, min, max), (4, -230.0, 16.0));
+        assert_eq!((mean, abs_mean), ((16.0 - 4.0 + 0.0 - 230.0) / 4.0, (16.0 + 4.0 + 230.0) / 4.0));
     }
 
     #[test]

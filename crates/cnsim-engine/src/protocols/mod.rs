@@ -130,12 +130,14 @@ impl Cp {
 
     /// The measurement window starts: keep the counters' values.
     pub fn start_window(&mut self) {
-        if let Cp::Qcn(c) = self {
-            c.c_w0 = c.cp.c;
+        match self {
+            Cp::Qcn(c) => c.c_w0 = c.cp.c,
+            Cp::Bcn(c) => c.cp.start_window(),
+            Cp::Ecm(_) => {}
         }
     }
 
-    /// The protocol's fields of the port's statistics (declared in `qcn::METRICS`).
+    /// The protocol's fields of the port's statistics (declared in `qcn::METRICS`, `bcn::METRICS`).
     pub fn report(&self, in_window: bool) -> Value {
         match self {
             Cp::Qcn(c) => {
@@ -143,7 +145,13 @@ impl Cp {
                 json!({"cp_samples": c.cp.c.samples, "cp_samples_window": c.cp.c.samples - w.samples,
                        "cp_fb_negative": c.cp.c.fb_negative, "cp_fb_negative_window": c.cp.c.fb_negative - w.fb_negative})
             }
-            Cp::Bcn(_) | Cp::Ecm(_) => json!({}),
+            Cp::Bcn(c) => match c.cp.e_window.summary().filter(|_| in_window) {
+                Some((mean, abs_mean, min, max)) => {
+                    json!({"bcn_e_mean": mean, "bcn_e_abs_mean": abs_mean, "bcn_e_min": min, "bcn_e_max": max})
+                }
+                None => json!({}),
+            },
+            Cp::Ecm(_) => json!({}),
         }
     }
 

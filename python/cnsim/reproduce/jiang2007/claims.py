@@ -14,7 +14,8 @@ from ..compare import Verdict
 from ..paper import Runs, scenario_file
 from ..verdicts import Check, PaperValue
 from .measure import View, cv
-from .tables import BEST, PAPER, PARK, PARK_SCENARIO, QEQ, R5_R1, SETTLE_MS, TABLE1, TABLE2, TABLE2_CV, TABLE4, TABLE4_UTIL, TABLE6_TCP, TABLE6_UDP, UTIL
+from .tables import (BAND, BEST, E_FOUR, E_ONE, FIG8_STABLE, PAPER, PARK, PARK_SCENARIO, QEQ, R5_R1, SETTLE_MS, TABLE1,
+                     TABLE2, TABLE2_CV, TABLE4, TABLE4_UTIL, TABLE6_TCP, TABLE6_UDP, UTIL)
 
 BULK = [f"ST{i}" for i in range(1, 5)]
 MIXED = BULK + [f"SU{i}" for i in range(1, 5)]
@@ -22,6 +23,17 @@ SR2_TOL = 0.10      # "not affected": SR2's rate within ±10 % (cnsim's reading;
 BUSY_PCT = 95.0     # "highly utilised" (Table V): busy at least 95 % of the window (cnsim's reading)
 EQUAL_CV_PCT = 10.0  # "equal rates" (Table IV): std/avg across the five sources below 10 % (cnsim's reading)
 NEVER_MS = 1e3      # a run whose queue never settles counts as settling at its end (1 s)
+# §VI.E's e is a whole number of packets (ns-2 counts its queue in packets): "e ≈ 1" is read as a mean
+# |e| that rounds to 1, i.e. within ± half a frame.
+E_TOL = 0.5
+# §VI.E's one- and four-source runs (experiment.py: the symmetric topology at 1 Gb/s, Fig. 7's best setting)
+E_ONE_SRC = ("vie-e", "1G-ru0.8-pm0.1-1src")
+E_FOUR_SRC = ("fig7", "1G-ru0.8-pm0.1")
+# Fig. 11: the asymmetric run's congestion points (cnsim's names) and the single-congestion-point
+# queue of the same capacity and settings (Fig. 7's 1 Gb/s bottleneck, Ru 0.8 Mb/s = 0.0008·C, Pm 0.05)
+SW2 = "ES5>DT2"
+SW1_READINGS = ("CS>ES5", "ES5>DT1")
+ONE_CP_1G = ("fig7", "1G-ru0.8-pm0.05")
 
 
 def table4_utilisation(v: View) -> list[np.ndarray]:
@@ -37,6 +49,18 @@ def table4_utilisation(v: View) -> list[np.ndarray]:
     if not late.size:
         return [np.array([]), np.array([])]
     return [late[:, :5].sum(axis=1) / rate * 100, (late[:, :4].sum(axis=1) + late[:, 5]) / rate * 100]
+
+
+def settle_ms(v: View, exp: str, var: str, queue: str = "CS>ES5") -> np.ndarray:
+    """Per run, the stable-state time (ms, experiment.settling_time) of `queue`; a run whose queue
+    never settles counts as NEVER_MS."""
+    settle = np.nan_to_num(v.values(exp, var, queue, "settle_s") * 1e3, nan=NEVER_MS)
+    runs_ = len(v.values(exp, var, queue, "q_mean"))
+    return np.concatenate([settle, np.full(max(0, runs_ - len(settle)), NEVER_MS)])
+
+
+def _labelled(what: str, verdict: Verdict) -> Verdict:
+    return Verdict(verdict.state, f"{what}: {verdict.evidence}")
 
 
 def _rel(values) -> float:
@@ -91,9 +115,7 @@ def checks(runs: Runs) -> list[Check]:
                      compare.against(v.values("table1-2", "bcn", "CS>ES5", "q_mean"), QEQ, 4.0),
                      "mean queue's interval inside Qeq ± 4 frames (the paper's stable band)",
                      paper=PaperValue(QEQ, "frames", f"{PAPER} §VI.A (Qeq)")))
-    settle = np.nan_to_num(v.values("table1-2", "bcn", "CS>ES5", "settle_s") * 1e3, nan=NEVER_MS)
-    runs_ = len(v.values("table1-2", "bcn", "CS>ES5", "q_mean"))
-    settle = np.concatenate([settle, np.full(max(0, runs_ - len(settle)), NEVER_MS)])
+    settle = settle_ms(v, "table1-2", "bcn")
     out.append(Check("fig5.stable-within-4ms", "The queue reaches the stable state within about 4 ms",
                      f"{PAPER} §VI.B, Fig. 5", compare.against(settle, SETTLE_MS, SETTLE_MS),
                      "settling time inside 4 ms ± 4 ms (a run that never settles counts as 1 s)",
@@ -108,6 +130,17 @@ def checks(runs: Runs) -> list[Check]:
                                                f"queue std-dev, Ru {r:g}/Pm {p:g} − best") for r, p in others]),
                          "the paper's setting has the smallest queue std-dev: each other setting larger, Welch, "
                          "minimum effect 20 %"))
+    bound = FIG8_STABLE.value + compare.tolerance(FIG8_STABLE.value, "ms")
+    out.append(Check("fig8.stable-after", "Each setting of the 10 Gb/s factorial becomes stable within a few ms "
+                     "(every panel of Fig. 8 is annotated \"stable after …\")", f"{PAPER} §VI.C, Fig. 8",
+                     compare.all_of([_labelled(f"Ru {ru:g}/Pm {pm:g}, stable from ms",
+                                               compare.beyond(settle_ms(v, "fig8", f"10G-ru{ru:g}-pm{pm:g}"), bound, -1))
+                                     for ru in (0.8, 8.0) for pm in (0.05, 0.1)]),
+                     f"for each of the four settings, the interval of the queue's stable-state time below the largest "
+                     f"legible annotation {FIG8_STABLE.value:g} ms + 20 % (which panel carries which value is lost in the "
+                     f"seed text). Stable state as §VI.B defines it: from the first 1-ms block after which every 1-ms "
+                     f"mean queue CS→ES5 lies in Qeq ± {BAND} frames; a run that never settles counts as "
+                     f"{NEVER_MS / 1e3:g} s", paper=FIG8_STABLE))
     ru_checks = []
     for cap in (1, 10):
         exp, (ru, pm) = f"fig{7 if cap == 1 else 8}", BEST[cap]
@@ -158,6 +191,37 @@ def checks(runs: Runs) -> list[Check]:
     busy = [compare.beyond(v.values("table5", "bcn", q, "util_pct"), BUSY_PCT) for q in ("ES5>DT1", "ES5>DT2")]
     out.append(Check("table5.both-links-busy", "Both congested links (ES5→DT1, ES5→DT2) are highly utilised",
                      f"{PAPER} §VI.E, Table V", compare.all_of(busy), "each link's busy share above 95 %"))
+    sw2 = v.values("table5", "bcn", SW2, "q_std")
+    out.append(Check("fig11.oscillations-at-sw2", "There are relatively large oscillations at SW2 (the congestion "
+                     "propagates between the two congested links)", f"{PAPER} §VI.E, Fig. 11",
+                     compare.all_of([*[_more(sw2, v.values("table5", "bcn", q, "q_std"), 1, f"queue std-dev, {SW2} − {q}")
+                                       for q in SW1_READINGS],
+                                     _more(sw2, v.values(*ONE_CP_1G, "CS>ES5", "q_std"), 1,
+                                           f"queue std-dev, {SW2} − one congestion point at the same capacity")]),
+                     "Fig. 11's panels are \"Queue at SW1\" and \"Queue at SW2\", but the text names Fig. 10's "
+                     "switches CS and ES1..ES5: SW2 is read as ES5's queue to DT2 (the 1 Gb/s link), the second switch "
+                     "on the path and the second of the two links the text calls congested; SW1 is either CS's queue "
+                     "to ES5 or ES5's to DT1, so both are tested. Queue std-dev over the window at SW2 larger than at "
+                     "each reading of SW1, and than the 1 Gb/s bottleneck of Fig. 7 with a single congestion point "
+                     "(Ru 0.8 Mb/s, Pm 0.05, as the asymmetric run), Welch, minimum effect 20 % of the larger"))
+    e_abs = {n: v.values(*c, "CS>ES5", "e_abs_mean") for n, c in (("one", E_ONE_SRC), ("four", E_FOUR_SRC))}
+    out.append(Check("vie.e-one-source", "For single source simulation, e_i(t) ≈ 1", f"{PAPER} §VI.E",
+                     compare.against(e_abs["one"], E_ONE.value, E_TOL),
+                     f"mean absolute e of the BCN messages CS→ES5 sent, ST1 alone on the symmetric topology at 1 Gb/s "
+                     f"(Ru 0.8 Mb/s, Pm 0.1): interval inside 1 ± {E_TOL:g} frame (the paper's e counts whole "
+                     "packets: ≈ 1 read as rounding to 1)", paper=E_ONE))
+    four = [_more(e_abs["four"], e_abs["one"], 1, "mean absolute e, four sources − one"),
+            _labelled("largest e, four sources", compare.beyond(v.values(*E_FOUR_SRC, "CS>ES5", "e_max"), E_FOUR.value)),
+            _labelled("−(smallest e), four sources",
+                      compare.beyond(-v.values(*E_FOUR_SRC, "CS>ES5", "e_min"), E_FOUR.value))]
+    out.append(Check("vie.e-four-sources", "In four sources scenario, e_i(t) is much larger, sometimes e_i = ±6, "
+                     "or ±7, which introduces large oscillations in the source rates", f"{PAPER} §VI.E",
+                     compare.all_of(four),
+                     "the same run with ST1..ST4: mean absolute e larger than with one source (Welch, minimum effect 20 % of "
+                     "the larger; \"much\" is not quantified), and e reaching both +6 and −6 (the interval of the "
+                     "window's largest e above 6, of its smallest below −6; the paper gives no upper bound, and an "
+                     "extreme over thousands of messages grows with the window)", paper="±6 or ±7 frames (" + PAPER +
+                     " §VI.E); ≈ 1 with one source"))
     mixed = {k: v.per_seed("table6", k, MIXED, "thr_gbps") for k in ("bcn", "none")}
     tcp = {k: m[:, :4].mean(axis=1) if m.size else [] for k, m in mixed.items()}
     udp = {k: m[:, 4:].mean(axis=1) if m.size else [] for k, m in mixed.items()}

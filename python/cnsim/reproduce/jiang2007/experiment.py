@@ -69,6 +69,16 @@ def _pareto(period_ms: float) -> dict:
                               f'idle = "{period_ms:g}ms", shape = 1.5 }}'}
 
 
+def _one_source() -> Config:
+    """§VI.E's remark: e with one source against four. CHOICE: the paper does not say which
+    topology its one-source run used; here the symmetric topology of Fig. 6 with ST1 alone, at Fig. 7's
+    1 Gb/s bottleneck and its best setting (Ru 0.8 Mb/s, Pm 0.1), beside the four-source run of the same
+    setting (fig7): one 10 Gb/s source cannot congest the 10 Gb/s bottleneck."""
+    return Config("vie-e", "1G-ru0.8-pm0.1-1src", SCEN + "symmetric.toml",
+                  {"link.5.rate": "1Gbps", "flow.0.rp": '{ bcn = { ru = "0.8Mbps" } }', "cp.bcn.pm": "0.1",
+                   "flow.0.from": '"ST1"'}, traces=("CS>ES5",))
+
+
 def configs() -> list[Config]:
     six = dict(scenario=SCEN + "six-source.toml", traces=("CS>ES5",))
     park = SCEN + "parking-lot-tcp.toml"
@@ -80,6 +90,7 @@ def configs() -> list[Config]:
         # diagnostic (not BCN's model): the bulk hosts' ten connections each behind its own regulator
         Config("table1-2", "bcn-perconn", sets=per_connection(3), **six),
         *_symmetric(),
+        _one_source(),
         Config("table3", "bcn", park, traces=park_q),
         Config("table3", "none", park, {**NO_BCN, **no_rp(3)}, traces=park_q),
         Config("table3", "pause", park, {**NO_BCN, **no_rp(3), **PAUSE}, traces=park_q),
@@ -168,6 +179,8 @@ def extract(stats: dict, ser: dict, spec: dict) -> tuple[list[list], dict]:
                   [q["name"], "util_pct", 100 * util if util is not None else None],
                   [q["name"], "drops", q["drops_window"]], [q["name"], "bcn_sent", q["cnms_sent_window"]],
                   [q["name"], "arrivals", q["arrivals_window"]]]
+        # BCN's feedback e of the messages the CP sent in the window (absent without one)
+        parts += [[q["name"], m, q.get(f"bcn_{m}")] for m in ("e_mean", "e_abs_mean", "e_min", "e_max")]
     traces = {}
     for qname in spec.get("traces", []):
         t, v = ser.get(f"q_frames.{qname}", (np.array([]), np.array([])))

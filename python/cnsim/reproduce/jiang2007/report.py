@@ -12,7 +12,7 @@ from ..compare import interval, num
 from ..paper import Report, Runs, scenario_file
 from . import claims as checks_of
 from .measure import View, cv as _cv
-from .tables import PARK, PARK_C_GBPS, QEQ, SETTLE_MS, TABLE1, TABLE2, TABLE3, TABLE4, TABLE4_UTIL, TABLE5, TABLE6
+from .tables import BAND, BEST, E_ONE, PARK, PARK_C_GBPS, QEQ, SETTLE_MS, TABLE1, TABLE2, TABLE3, TABLE4, TABLE4_UTIL, TABLE5, TABLE6
 
 fmt = num
 
@@ -192,6 +192,25 @@ def tables(df: pd.DataFrame, seeds: int) -> list[str]:
     L.append("| paper, Table V | " + " | ".join(f"{x:g}" for x in TABLE5) + " | – | – | – | – |")
     L.append("| proportional fair | " + " | ".join(f"{float(pf5[s]):.3g}" for s in srcs) + " | – | – | – | – |")
     L.append("")
+    L += ["### Fig. 11 — queue std-dev (frames) at the asymmetric run's queues, with BCN", "",
+          "| queue | mean | std-dev | utilisation % |", "|---|---|---|---|"]
+    for q in (*checks_of.SW1_READINGS, checks_of.SW2):
+        L.append(f"| {q} | {v.cell('table5', 'bcn', q, 'q_mean')} | {v.cell('table5', 'bcn', q, 'q_std')} | "
+                 f"{v.cell('table5', 'bcn', q, 'util_pct')} |")
+    exp, var = checks_of.ONE_CP_1G
+    L += [f"| one congestion point at 1 Gb/s ({exp} {var}, CS>ES5) | {v.cell(exp, var, 'CS>ES5', 'q_mean')} | "
+          f"{v.cell(exp, var, 'CS>ES5', 'q_std')} | {v.cell(exp, var, 'CS>ES5', 'util_pct')} |", ""]
+    L += ["### §VI.E's feedback e — the BCN messages a CP sent in the window (frames)", "",
+          f"Paper: e ≈ {E_ONE.value:g} with one source; with four \"much larger, sometimes ±6, or ±7\".", "",
+          "| run | CP queue | messages | mean e | mean \\|e\\| | smallest e | largest e |", "|---|---|---|---|---|---|---|"]
+    for title, (exp, var), q in (("one source, 1 Gb/s (Ru 0.8 Mb/s, Pm 0.1)", checks_of.E_ONE_SRC, "CS>ES5"),
+                                 ("four sources, 1 Gb/s (Ru 0.8 Mb/s, Pm 0.1)", checks_of.E_FOUR_SRC, "CS>ES5"),
+                                 ("four sources, 10 Gb/s (Ru 8 Mb/s, Pm 0.05)", ("fig8", "10G-ru8-pm0.05"), "CS>ES5"),
+                                 ("asymmetric (Table V)", ("table5", "bcn"), "CS>ES5"),
+                                 ("asymmetric (Table V)", ("table5", "bcn"), "ES5>DT2")):
+        L.append(f"| {title} | {q} | {v.cell(exp, var, q, 'bcn_sent')} | {v.cell(exp, var, q, 'e_mean')} | "
+                 f"{v.cell(exp, var, q, 'e_abs_mean')} | {v.cell(exp, var, q, 'e_min')} | {v.cell(exp, var, q, 'e_max')} |")
+    L.append("")
 
     # ---- Table VI ----
     mixed = [f"ST{i}" for i in range(1, 5)] + [f"SU{i}" for i in range(1, 5)]
@@ -299,6 +318,31 @@ def differences(runs: Runs) -> list[str]:
                 f5=ref("Fig. 5"), q=iv("table1-2", "bcn", "CS>ES5", "q_mean"), qeq=QEQ,
                 settle=iv("table1-2", "bcn", "CS>ES5", "settle_s", 1e3), p=num(SETTLE_MS), ve=ref("§VI.E"),
                 q8=iv("fig8", "10G-ru8-pm0.05", "CS>ES5", "q_mean")),
+            "- " + prose.text(
+                "**Stable after a few ms ({f8})**: with the paper's best Ru at {c} the queue {cs} settles from "
+                "{s8} ms (Pm {pa}) and {s8b} ms (Pm {pb}); with the ten times smaller Ru it averages {q08} frames, below "
+                "Qeq = {qeq}, and {inband} % of its samples lie in [{lo}, {hi}], so some late millisecond means leave the "
+                "band and the stable state starts only at {s08} ms (a run that never settles counts as {never} ms).",
+                f8=ref("Fig. 8"), c=ref("10 Gb/s"), cs=ref("CS→ES5"), pa=num(BEST[10][1]), pb=num(0.1),
+                s8=interval(checks_of.settle_ms(v, "fig8", f"10G-ru{BEST[10][0]:g}-pm{BEST[10][1]:g}")).show(),
+                s8b=interval(checks_of.settle_ms(v, "fig8", f"10G-ru{BEST[10][0]:g}-pm0.1")).show(),
+                q08=iv("fig8", "10G-ru0.8-pm0.05", "CS>ES5", "q_mean"), qeq=QEQ, lo=QEQ - BAND, hi=QEQ + BAND,
+                inband=iv("fig8", "10G-ru0.8-pm0.05", "CS>ES5", "in_band_pct"),
+                s08=interval(checks_of.settle_ms(v, "fig8", "10G-ru0.8-pm0.05")).show(), never=num(checks_of.NEVER_MS)),
+            "- " + prose.text(
+                "**Oscillations at {sw2} ({f11})**: cnsim's queue {d1} stays empty (mean {q1} frames): it is fed "
+                "only by {cs} at its own rate, so in cnsim's reconstruction of {f10} the other congestion point "
+                "is {cs} (std-dev {s0} frames); the {g1} queue {d2} has std-dev {s2} frames.",
+                sw2=ref("SW2"), f11=ref("Fig. 11"), f10=ref("Fig. 10"), d1=ref("ES5→DT1"), d2=ref("ES5→DT2"),
+                cs=ref("CS→ES5"), g1=ref("1 Gb/s"), q1=iv("table5", "bcn", "ES5>DT1", "q_mean"), s0=iv("table5", "bcn", "CS>ES5", "q_std"),
+                s2=iv("table5", "bcn", checks_of.SW2, "q_std")),
+            "- " + prose.text(
+                "**Feedback e ({ve})**: the mean absolute e of the messages is {one} frames with one source and {four} "
+                "with four (the paper: about {p} with one source, the claim's band ± {tol}). With four sources the "
+                "largest and smallest e of a window are {mx} and {mn} frames.",
+                ve=ref("§VI.E"), one=iv(*checks_of.E_ONE_SRC, "CS>ES5", "e_abs_mean"),
+                four=iv(*checks_of.E_FOUR_SRC, "CS>ES5", "e_abs_mean"), p=num(E_ONE.value), tol=num(checks_of.E_TOL),
+                mx=iv(*checks_of.E_FOUR_SRC, "CS>ES5", "e_max"), mn=iv(*checks_of.E_FOUR_SRC, "CS>ES5", "e_min")),
             "- " + prose.text(
                 "**Parking lot**: BCN's AIMD is proportionally fair only as k = Gi·Ru/Gd → {zero} ({v}); with the "
                 "scenario's Ru, k is not small next to the shares, so the paper's own equilibrium ({eq}) leans towards "
