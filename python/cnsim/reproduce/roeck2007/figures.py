@@ -41,6 +41,7 @@ def draw(df: pd.DataFrame, where: Path) -> dict[str, str]:
             if len(t.index) == 1:  # one grid value: one bar per variant
                 ax.bar(list(t.columns), list(t.iloc[0]), color="tab:blue")
                 ax.tick_params(axis="x", rotation=45, labelsize=7)
+                ax.set_xlabel("variant", fontsize=7)
             elif not numeric:  # categorical grid: a group of bars per grid value, one bar per variant
                 width = 0.8 / len(t.columns)
                 for j, v in enumerate(t.columns):
@@ -107,7 +108,7 @@ def timeseries(runs: Runs, where: Path) -> dict[str, str]:
                 ax.set_xlabel("time (ms)", fontsize=8)
             label = f"{AXES.get(next(iter(sc.grid)), '')} {value}".strip() if len(full) > 1 else ""
             fig.suptitle(f"{sc.title}{' — ' + label if label else ''} (seed 1)", fontsize=10)
-            fig.tight_layout()
+            fig.tight_layout(rect=(0, 0, 1, 1 - 0.35 / fig.get_figheight()))   # room for the title
             name = f"{sc.key}-{value}-time.png" if len(full) > 1 else f"{sc.key}-time.png"
             fig.savefig(where / name, dpi=90)
             plt.close(fig)
