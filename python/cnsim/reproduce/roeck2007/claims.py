@@ -170,7 +170,8 @@ def checks(runs: Runs, df: pd.DataFrame) -> list[Check]:
     r2, r4 = v("oscillating-w", "reaction_ms", "QCN-FbHat", "2"), v("oscillating-w", "reaction_ms", "QCN-FbHat", "4")
     add("fbhat.larger-w-slower", "Increasing W affects reaction time in OG hotspot scenarios — W 2 → 4: reaction time "
         "7 ms → 60 ms", "Observations and Conclusions (QCN-FbHat slides), \"Test 1\"",
-        _more(r4, r2, "reaction W 4 − W 2 (oscillating hotspot)", min_effect=compare.interval(r2).mean or 0.0),
+        _more(r4, r2, f"reaction W 2 {compare.interval(r2).show()} ms, W 4 {compare.interval(r4).show()} ms "
+              "(oscillating hotspot); W 4 − W 2", min_effect=compare.interval(r2).mean or 0.0),
         "in the oscillating hotspot with QCN-FbHat: the time from an on-phase's start until the rate its RPs allow "
         "the hotspot-bound flows halves (mean over the on-phases; a phase without halving counts its whole length); "
         "W = 4's at least twice W = 2's (Welch, minimum effect W = 2's mean)",
