@@ -75,10 +75,9 @@ fn toward(nodes: &[Node], ports: &[Port], dist: &[u32], u: usize, root: usize) -
 /// All of `u`'s equal-cost ports towards the root, by neighbour name then port, into `out`; the
 /// first is `toward`'s choice.
 fn equal_cost(nodes: &[Node], ports: &[Port], dist: &[u32], u: usize, root: usize, out: &mut Vec<u32>) {
-    let mut c: Vec<(&str, u32)> = closer(nodes, ports, dist, u, root).collect();
-    c.sort_by_key(|&(name, p)| (name, p));
     out.clear();
-    out.extend(c.iter().map(|&(_, p)| p));
+    out.extend(closer(nodes, ports, dist, u, root).map(|(_, p)| p));
+    out.sort_by_key(|&p| (nodes[ports[p as usize].peer_node as usize].name.as_str(), p));
 }
 
 /// SplitMix64's finaliser: a bijection of u64 whose every output bit depends on every input bit.
