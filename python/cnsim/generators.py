@@ -3,13 +3,16 @@
 `fat_tree(k)`: the k-ary fat tree (Al-Fares et al. 2008): k pods of k/2 edge and k/2 aggregation
 switches, (k/2)² core switches, k³/4 hosts; with permutation traffic (host i sends to the host
 k³/8 positions on, so every flow crosses the core). Switches and hosts are numbered so that name
-ranges keep the file short: E1.., A1.., C1.., H1...
+ranges keep the file short: E1.., A1.., C1.., H1... Routing is ECMP (`[routing] ecmp = true`) unless
+`ecmp=False`: each flow is hashed onto one of the (k/2)² core paths between pods, rather than all
+of them sharing the smallest-named one.
 """
 
 
 def fat_tree(k: int, *, rate: str = "10Gbps", delay: str = "1us", duration: str = "1ms",
-             traffic_rate: str = "1Gbps", qcn: bool = False, capacity: str = "100 frames") -> str:
-    """A k-ary fat tree with permutation traffic (k even, ≥ 2)."""
+             traffic_rate: str = "1Gbps", qcn: bool = False, capacity: str = "100 frames",
+             ecmp: bool = True) -> str:
+    """A k-ary fat tree with permutation traffic (k even, ≥ 2), routed with ECMP unless `ecmp=False`."""
     if not isinstance(k, int) or k < 2 or k % 2:
         raise ValueError(f"k must be an even integer ≥ 2, got {k!r}")
     half = k // 2
@@ -19,6 +22,7 @@ def fat_tree(k: int, *, rate: str = "10Gbps", delay: str = "1us", duration: str 
     lines = [
         "[simulation]", f'duration = "{duration}"', 'record_interval = "0s"', "",
         "[defaults]", f'link = {{ rate = "{rate}", delay = "{delay}" }}', f'queue = {{ capacity = "{capacity}" }}', "",
+        "[routing]", f"ecmp = {'true' if ecmp else 'false'}", "",
     ]
     if qcn:
         lines += ["[cp.qcn]", ""]

@@ -33,7 +33,7 @@ impl Sim {
                                    "rp": f.rp.is_some()});
                 match f.dst {
                     Dest::Node(d) => {
-                        let path = self.routes.path(&self.ports, f.src as usize, d as usize).unwrap_or_default();
+                        let path = self.routes.path(&self.ports, f.src as usize, d as usize, i as u32).unwrap_or_default();
                         v["path"] = json!(path.iter().map(|&u| name(u as u32)).collect::<Vec<_>>());
                     }
                     Dest::Group(_) => {

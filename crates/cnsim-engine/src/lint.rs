@@ -25,7 +25,7 @@ impl Sim {
                         if u == d {
                             break;
                         }
-                        let p = self.routes.next_port(u as usize, d as usize);
+                        let p = self.routes.next_port(u as usize, d as usize, i as u32);
                         if p == NONE {
                             break;
                         }

@@ -84,9 +84,15 @@ fn routes(ctx: &Ctx, nodes: &[Node], ports: &[crate::net::port::Port], needs: &t
         return Err(ctx.loaded.source().err(None, format!("routing would need {size} table entries (more than {MAX_ROUTE_ENTRIES}): too many flow end points for this topology")));
     }
     ctx.budget.charge(budget::Part::Routes, size.saturating_mul(4) + nodes.len() * 20).map_err(|m| ctx.loaded.source().err(None, m))?;
-    let routes = Routes::build(nodes, ports, &needs.ends);
+    let routing = &ctx.loaded.scenario.routing;
+    // ECMP's hash seed comes from the run's seed (never from a stream another entity uses).
+    let salt = routing.ecmp.then(|| crate::core::rng::Rng::stream(ctx.loaded.scenario.simulation.seed, "ecmp", "").next_u64());
+    let routes = Routes::build(nodes, ports, &needs.ends, salt);
+    // The equal-cost sets are known once built (deduplicated, they are small next to the table).
+    ctx.budget.charge(budget::Part::Routes, routes.set_bytes()).map_err(|m| ctx.loaded.source().err(None, m))?;
     for (s, d, span) in &needs.pairs {
-        if routes.next_port(*s, *d) == crate::net::frame::NONE {
+        // Every equal-cost choice leads to `d`: any flow id tells whether it is reachable.
+        if routes.next_port(*s, *d, 0) == crate::net::frame::NONE {
             return Err(ctx.err(span.clone(), format!("{} is not reachable from {}", nodes[*d].name, nodes[*s].name)));
         }
     }

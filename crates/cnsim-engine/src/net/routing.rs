@@ -6,11 +6,29 @@
 //! end of some flow are targets, and a host with a single link to a switch is reached through
 //! that switch's column (the paths to it and to its switch agree everywhere but at the switch),
 //! so a fat tree needs one column per edge switch. Each column is one breadth-first search.
+//!
+//! **ECMP** (`[routing] ecmp = true`, off by default). Each node keeps, per column, the set of its
+//! equal-cost next hops: every port to a neighbour one hop closer to the target that can forward (or
+//! is the target) — the ports the tie-break chooses among without ECMP — ordered by the neighbour's
+//! name, then by port. A set is stored once in one flat array as its count followed by its ports
+//! (identical sets are shared), and a table entry is the set's index there, so the table stays one
+//! `u32` per (node, column) plus the distinct sets. A frame of flow `f` at node `u` whose set has
+//! `n` ports leaves on port number
+//!
+//! ```text
+//! mix64(salt ^ (f << 32 | u)) mod n      (mix64: SplitMix64's finaliser; f, u as u64)
+//! ```
+//!
+//! of the set, where `salt` is drawn once per run from the run's seed (stream "ecmp"), so a flow's
+//! frames (and its feedback and ACKs, which carry its flow id) keep one path — no reordering —
+//! different flows spread over the equal-cost ports, the choices at successive switches are
+//! independent (the node is hashed), and another seed gives another spread. Multicast trees are
+//! unchanged by ECMP.
 
 use super::frame::NONE;
 use super::node::{Node, NodeKind};
 use super::port::Port;
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 
 /// Hop distances from `root`, expanding only through switches (and the root itself).
 fn bfs(nodes: &[Node], ports: &[Port], root: usize) -> Vec<u32> {
@@ -32,21 +50,50 @@ fn bfs(nodes: &[Node], ports: &[Port], root: usize) -> Vec<u32> {
     dist
 }
 
-/// Among `u`'s ports, the one to the neighbour one hop closer to the root (smallest name on ties);
-/// that neighbour must be able to forward (a switch) unless it is the root.
-fn toward(nodes: &[Node], ports: &[Port], dist: &[u32], u: usize, root: usize) -> u32 {
-    let mut best: Option<(&str, u32)> = None;
-    for &p in &nodes[u].ports {
+/// `u`'s ports to a neighbour one hop closer to the root, with that neighbour's name; the
+/// neighbour must be able to forward (a switch) unless it is the root.
+fn closer<'a>(nodes: &'a [Node], ports: &'a [Port], dist: &'a [u32], u: usize, root: usize) -> impl Iterator<Item = (&'a str, u32)> + 'a {
+    nodes[u].ports.iter().filter_map(move |&p| {
         let v = ports[p as usize].peer_node as usize;
         let usable = v == root || nodes[v].kind.forwards();
-        if usable && dist[u] != u32::MAX && dist[v] != u32::MAX && dist[v] + 1 == dist[u] {
-            let name = nodes[v].name.as_str();
-            if best.is_none_or(|(b, _)| name < b) {
-                best = Some((name, p));
-            }
+        (usable && dist[u] != u32::MAX && dist[v] != u32::MAX && dist[v] + 1 == dist[u]).then(|| (nodes[v].name.as_str(), p))
+    })
+}
+
+/// Among `u`'s ports, the one to the neighbour one hop closer to the root (smallest name on ties,
+/// then the first port).
+fn toward(nodes: &[Node], ports: &[Port], dist: &[u32], u: usize, root: usize) -> u32 {
+    let mut best: Option<(&str, u32)> = None;
+    for (name, p) in closer(nodes, ports, dist, u, root) {
+        if best.is_none_or(|(b, _)| name < b) {
+            best = Some((name, p));
         }
     }
     best.map_or(NONE, |(_, p)| p)
+}
+
+/// All of `u`'s equal-cost ports towards the root, by neighbour name then port, into `out`; the
+/// first is `toward`'s choice.
+fn equal_cost(nodes: &[Node], ports: &[Port], dist: &[u32], u: usize, root: usize, out: &mut Vec<u32>) {
+    out.clear();
+    out.extend(closer(nodes, ports, dist, u, root).map(|(_, p)| p));
+    out.sort_by_key(|&p| (nodes[ports[p as usize].peer_node as usize].name.as_str(), p));
+}
+
+/// SplitMix64's finaliser: a bijection of u64 whose every output bit depends on every input bit.
+#[inline]
+fn mix64(mut x: u64) -> u64 {
+    x ^= x >> 30;
+    x = x.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x ^= x >> 27;
+    x = x.wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+/// The ECMP choice (module doc): which of `n` equal-cost ports flow `flow` takes at node `u`.
+#[inline]
+pub fn ecmp_index(salt: u64, flow: u32, u: usize, n: u32) -> usize {
+    (mix64(salt ^ ((flow as u64) << 32 | u as u64 & 0xffff_ffff)) % n as u64) as usize
 }
 
 /// Unicast next hops towards the routing targets.
@@ -57,8 +104,14 @@ pub struct Routes {
     /// Column of each node that is a routing target (NONE otherwise).
     col: Vec<u32>,
     ncols: usize,
-    /// `next[node * ncols + col]`: the output port at `node` towards the column's target.
+    /// `next[node * ncols + col]`: without ECMP, the output port at `node` towards the column's
+    /// target; with ECMP, the index in `sets` of its equal-cost ports. NONE when there is none.
     next: Vec<u32>,
+    /// ECMP only: equal-cost port sets, each its count then its ports; identical sets stored once.
+    sets: Vec<u32>,
+    /// ECMP only: the hash's seed, drawn from the run's seed.
+    salt: u64,
+    ecmp: bool,
     /// Per destination: (attachment switch, its port to the host, column) — one load per hop.
     dest: Vec<(u32, u32, u32)>,
 }
@@ -81,29 +134,55 @@ impl Routes {
         t.len() * nodes.len()
     }
 
-    /// Routes from every node to each host of `dests`.
-    pub fn build(nodes: &[Node], ports: &[Port], dests: &[usize]) -> Routes {
+    /// Routes from every node to each host of `dests`: one port per entry, or with `ecmp =
+    /// Some(salt)` the equal-cost ports, chosen per flow by the hash of the module doc.
+    pub fn build(nodes: &[Node], ports: &[Port], dests: &[usize], ecmp: Option<u64>) -> Routes {
         let n = nodes.len();
-        let mut r = Routes { attach: attachments(nodes, ports), col: vec![NONE; n], ncols: 0, next: vec![], dest: vec![] };
+        let mut r = Routes {
+            attach: attachments(nodes, ports),
+            col: vec![NONE; n],
+            salt: ecmp.unwrap_or(0),
+            ecmp: ecmp.is_some(),
+            ..Default::default()
+        };
         let mut targets: Vec<usize> = dests.iter().map(|&d| r.target(d)).collect();
         targets.sort_unstable();
         targets.dedup();
         r.ncols = targets.len();
         r.next = vec![NONE; n * r.ncols];
+        // ECMP: each distinct set's index in `sets` (sets of different nodes never coincide).
+        let mut index: HashMap<Vec<u32>, u32> = HashMap::new();
+        let mut set = Vec::new();
         for (c, &t) in targets.iter().enumerate() {
             r.col[t] = c as u32;
             let dist = bfs(nodes, ports, t);
             for u in (0..n).filter(|&u| u != t) {
-                r.next[u * r.ncols + c] = toward(nodes, ports, &dist, u, t);
+                r.next[u * r.ncols + c] = if r.ecmp {
+                    equal_cost(nodes, ports, &dist, u, t, &mut set);
+                    if set.is_empty() {
+                        NONE
+                    } else if let Some(&i) = index.get(set.as_slice()) {
+                        i
+                    } else {
+                        let i = r.sets.len() as u32;
+                        r.sets.push(set.len() as u32);
+                        r.sets.extend_from_slice(&set);
+                        index.insert(set.clone(), i);
+                        i
+                    }
+                } else {
+                    toward(nodes, ports, &dist, u, t)
+                };
             }
         }
         r.dest = (0..n).map(|d| (r.attach[d].0, r.attach[d].1, r.col[r.target(d)])).collect();
         r
     }
 
-    /// The output port at `u` towards host `d` (NONE when unreachable or not a target).
+    /// The output port at `u` for a frame of flow `flow` towards host `d` (NONE when unreachable
+    /// or not a target). Without ECMP the flow does not matter; with it, every flow reaches `d`.
     #[inline]
-    pub fn next_port(&self, u: usize, d: usize) -> u32 {
+    pub fn next_port(&self, u: usize, d: usize, flow: u32) -> u32 {
         let (s, p, c) = self.dest[d];
         if u == s as usize {
             return p;
@@ -111,15 +190,43 @@ impl Routes {
         if c == NONE || u == d {
             return NONE;
         }
-        self.next[u * self.ncols + c as usize]
+        let e = self.next[u * self.ncols + c as usize];
+        if !self.ecmp || e == NONE {
+            return e;
+        }
+        let e = e as usize;
+        let n = self.sets[e];
+        let i = if n == 1 { 0 } else { ecmp_index(self.salt, flow, u, n) };
+        self.sets[e + 1 + i]
     }
 
-    /// The nodes a frame from `s` to `d` visits, both ends included (None if unreachable).
-    pub fn path(&self, ports: &[Port], s: usize, d: usize) -> Option<Vec<usize>> {
+    /// The equal-cost ports at `u` towards host `d` (one without ECMP; empty when unreachable).
+    pub fn choices(&self, u: usize, d: usize) -> &[u32] {
+        let (s, _, c) = self.dest[d];
+        if u == s as usize {
+            return std::slice::from_ref(&self.dest[d].1);
+        }
+        if c == NONE || u == d {
+            return &[];
+        }
+        let i = u * self.ncols + c as usize;
+        match self.next[i] {
+            NONE => &[],
+            _ if !self.ecmp => std::slice::from_ref(&self.next[i]),
+            e => {
+                let e = e as usize;
+                &self.sets[e + 1..e + 1 + self.sets[e] as usize]
+            }
+        }
+    }
+
+    /// The nodes a frame of flow `flow` from `s` to `d` visits, both ends included (None if
+    /// unreachable): the path its frames take.
+    pub fn path(&self, ports: &[Port], s: usize, d: usize, flow: u32) -> Option<Vec<usize>> {
         let mut path = vec![s];
         let mut u = s;
         while u != d {
-            let p = self.next_port(u, d);
+            let p = self.next_port(u, d, flow);
             if p == NONE || path.len() > self.attach.len() {
                 return None;
             }
@@ -129,9 +236,14 @@ impl Routes {
         Some(path)
     }
 
+    /// Bytes the ECMP sets take (0 without ECMP).
+    pub fn set_bytes(&self) -> usize {
+        4 * self.sets.len()
+    }
+
     /// Bytes the tables take.
     pub fn memory(&self) -> usize {
-        4 * (self.next.len() + self.col.len() + 2 * self.attach.len() + 3 * self.dest.len())
+        4 * (self.next.len() + self.sets.len() + self.col.len() + 2 * self.attach.len() + 3 * self.dest.len())
     }
 }
 
@@ -261,5 +373,121 @@ impl McastTable {
         self.rows[s as usize..(s + n) as usize]
             .iter()
             .flat_map(move |&(node, ps, pn)| self.ports[ps as usize..(ps + pn) as usize].iter().map(move |&p| (node, p)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::Sim;
+
+    /// A k = 4 fat tree (E1..E8 edge, A1..A8 aggregation, C1..C4 core, H1..H16) with permutation
+    /// traffic H(i) → H(i + 8), as python/cnsim/generators.py writes it.
+    fn fat_tree_text(routing: &str) -> String {
+        let mut t = format!("{routing}\n[simulation]\nduration = \"1ms\"\nrecord_interval = \"0s\"\n");
+        t += "[[switch]]\nnames = [\"E1..E8\", \"A1..A8\", \"C1..C4\"]\n[[host]]\nnames = \"H1..H16\"\n";
+        for e in 0..8 {
+            let pod = e / 2;
+            t += &format!("[[link]]\nbetween = [\"E{}\", [\"H{}..H{}\", \"A{}..A{}\"]]\n", e + 1, 2 * e + 1, 2 * e + 2, 2 * pod + 1, 2 * pod + 2);
+        }
+        for a in 0..8 {
+            let i = a % 2;
+            t += &format!("[[link]]\nbetween = [\"A{}\", \"C{}..C{}\"]\n", a + 1, 2 * i + 1, 2 * i + 2);
+        }
+        for h in 0..16 {
+            t += &format!("[[flow]]\nfrom = \"H{}\"\nto = \"H{}\"\ntraffic = {{ kind = \"cbr\", rate = \"1Mbps\" }}\n", h + 1, (h + 8) % 16 + 1);
+        }
+        t
+    }
+    fn fat_tree(routing: &str) -> Sim {
+        crate::simulation(&fat_tree_text(routing), "fat-tree.toml", &[], None).unwrap()
+    }
+
+    fn id(s: &Sim, name: &str) -> usize {
+        s.nodes.iter().position(|n| n.name == name).unwrap()
+    }
+    fn names(s: &Sim, path: &[usize]) -> Vec<String> {
+        path.iter().map(|&u| s.nodes[u].name.clone()).collect()
+    }
+    fn peer(s: &Sim, p: u32) -> String {
+        s.nodes[s.ports[p as usize].peer_node as usize].name.clone()
+    }
+
+    #[test]
+    fn without_ecmp_one_path_by_name_whatever_the_flow() {
+        for routing in ["", "[routing]\necmp = false"] {
+            let s = fat_tree(routing);
+            let (h1, h9) = (id(&s, "H1"), id(&s, "H9"));
+            let path = s.routes.path(&s.ports, h1, h9, 0).unwrap();
+            assert_eq!(names(&s, &path), ["H1", "E1", "A1", "C1", "A5", "E5", "H9"]);
+            for f in 0..200 {
+                assert_eq!(s.routes.path(&s.ports, h1, h9, f).unwrap(), path);
+            }
+            assert_eq!(s.routes.choices(id(&s, "E1"), h9).len(), 1);
+            assert_eq!(s.routes.set_bytes(), 0);
+        }
+    }
+
+    #[test]
+    fn with_ecmp_every_choice_is_equal_cost_stable_and_all_are_used() {
+        let s = fat_tree("[routing]\necmp = true");
+        let off = fat_tree("");
+        let hosts: Vec<usize> = (0..s.nodes.len()).filter(|&u| s.nodes[u].kind == NodeKind::Host).collect();
+        for &d in &hosts {
+            let dist = bfs(&s.nodes, &s.ports, d);
+            for u in (0..s.nodes.len()).filter(|&u| u != d && s.nodes[u].kind.forwards()) {
+                let choices = s.routes.choices(u, d);
+                // The set is what the tie-break chose among, its choice first.
+                assert_eq!(choices.first(), Some(&off.routes.next_port(u, d, 0)));
+                let mut used = vec![false; choices.len()];
+                for f in 0..256 {
+                    let p = s.routes.next_port(u, d, f);
+                    assert_eq!(p, s.routes.next_port(u, d, f), "a flow keeps its port");
+                    let v = s.ports[p as usize].peer_node as usize;
+                    assert_eq!(dist[v] + 1, dist[u], "{}: {} is not one hop closer to {}", s.nodes[u].name, peer(&s, p), s.nodes[d].name);
+                    used[choices.iter().position(|&c| c == p).expect("chosen port in the set")] = true;
+                }
+                assert!(used.iter().all(|&x| x), "{} towards {}: not every equal-cost port used", s.nodes[u].name, s.nodes[d].name);
+            }
+        }
+        // Cross-pod: two ways up at the edge and at the aggregation, one way down.
+        let (e1, a1, c1, h9) = (id(&s, "E1"), id(&s, "A1"), id(&s, "C1"), id(&s, "H9"));
+        let up = |u| s.routes.choices(u, h9).iter().map(|&p| peer(&s, p)).collect::<Vec<_>>();
+        assert_eq!((up(e1), up(a1), up(c1)), (vec!["A1".to_string(), "A2".into()], vec!["C1".to_string(), "C2".into()], vec!["A5".to_string()]));
+        // The table keeps one entry per (node, column); the sets are few (identical ones shared).
+        assert_eq!(s.routes.memory() - s.routes.set_bytes(), off.routes.memory());
+        assert!(s.routes.set_bytes() < off.routes.memory() / 2, "{} set bytes", s.routes.set_bytes());
+    }
+
+    #[test]
+    fn with_ecmp_the_path_is_the_frames_and_spreads_over_the_core() {
+        let s = fat_tree("[routing]\necmp = true");
+        let (h1, h9) = (id(&s, "H1"), id(&s, "H9"));
+        let mut cores = std::collections::BTreeSet::new();
+        for f in 0..64 {
+            let path = s.routes.path(&s.ports, h1, h9, f).unwrap();
+            assert_eq!(path.len(), 7, "a shortest path");
+            // Each hop is the port next_port gives that flow.
+            for w in path.windows(2) {
+                assert_eq!(s.ports[s.routes.next_port(w[0], h9, f) as usize].peer_node as usize, w[1]);
+            }
+            cores.insert(s.nodes[path[3]].name.clone());
+        }
+        assert_eq!(cores.len(), 4, "{cores:?}");
+    }
+
+    #[test]
+    fn the_hash_is_stated_and_the_salt_comes_from_the_seed() {
+        // mix64 is SplitMix64's finaliser: SplitMix64 seeded with 0 first outputs this.
+        assert_eq!(mix64(0x9e37_79b9_7f4a_7c15), 0xe220_a839_7b1d_cdaf);
+        assert_eq!(ecmp_index(7, 3, 5, 4), (mix64(7 ^ (3 << 32 | 5)) % 4) as usize);
+        // Another seed, another spread (over many flows at least one differs).
+        let text = fat_tree_text("[routing]\necmp = true");
+        let a = crate::simulation(&text, "t.toml", &[], Some(1)).unwrap();
+        let b = crate::simulation(&text, "t.toml", &[], Some(2)).unwrap();
+        let (e1, h9) = (id(&a, "E1"), id(&a, "H9"));
+        assert!((0..64).any(|f| a.routes.next_port(e1, h9, f) != b.routes.next_port(e1, h9, f)));
+        let c = crate::simulation(&text, "t.toml", &[], Some(1)).unwrap();
+        assert!((0..64).all(|f| a.routes.next_port(e1, h9, f) == c.routes.next_port(e1, h9, f)));
     }
 }

@@ -178,6 +178,9 @@ pub struct Scenario {
     /// Link-level flow control on every switch port.
     #[serde(default)]
     pub flow_control: FlowControlSlot,
+    /// Unicast routing: `[routing] ecmp = true` spreads flows over equal-cost paths.
+    #[serde(default)]
+    pub routing: RoutingSpec,
     /// SIRENS on every router output port (Nakauchi & Kobayashi 2006 §2); absent: routers write no SIRENS data.
     pub sirens: Option<SirensRouterSpec>,
     #[serde(default, rename = "switch", skip_serializing_if = "Vec::is_empty")]
@@ -324,6 +327,16 @@ impl Default for Simulation {
     fn default() -> Self {
         toml::from_str("").expect("defaults")
     }
+}
+
+/// `[routing]`: how unicast frames choose among shortest paths.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct RoutingSpec {
+    /// Equal-cost multi-path: each flow hashed onto one of the equal-cost next hops at every
+    /// switch (`net::routing`). Default false: the neighbour with the smallest name.
+    #[serde(default)]
+    pub ecmp: bool,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]

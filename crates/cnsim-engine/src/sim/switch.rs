@@ -14,9 +14,10 @@ use crate::tap::trace;
 impl Sim {
     /// Send frame `fid`, now at `node` (arrived through `in_port`, or NONE at its source), on.
     pub(super) fn forward(&mut self, node: NodeId, fid: FrameId, in_port: u32) {
-        match self.frames.get(fid).dst {
+        let f = self.frames.get(fid);
+        match f.dst {
             Dest::Node(d) => {
-                let p = self.routes.next_port(node as usize, d as usize);
+                let p = self.routes.next_port(node as usize, d as usize, f.flow);
                 if p == NONE {
                     if self.tap.is_some() {
                         self.tap_drop(node, NONE, Some(fid), self.frames.get(fid).flow, trace::UNROUTABLE);
