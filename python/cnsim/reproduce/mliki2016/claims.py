@@ -67,7 +67,8 @@ def qeq_trend(topo: Topology, variant: str, metric: str, increasing: bool, part:
         main = compare.exceeds(s[2], s[0], min_effect(s[2], s[0], metric), want)
         back = [compare.exceeds(y, x, min_effect(x, y, metric), -want) for x, y in ((s[0], s[1]), (s[1], s[2]))]
         state = NOT_SUPPORTED if any(b.state == SUPPORTED for b in back) else main.state
-        return Verdict(state, f"{metric} of {variant}, Qeq 75 − Qeq 25: {main.evidence}; at Qeq 25/50/75: "
+        where = "" if part == "all" else f" ({part})"
+        return Verdict(state, f"{metric} of {variant}{where}, Qeq 75 − Qeq 25: {main.evidence}; at Qeq 25/50/75: "
                               + " / ".join(compare.interval(x).show() for x in s))
     return check
 
