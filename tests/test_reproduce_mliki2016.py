@@ -1,7 +1,8 @@
 """The Mliki et al. 2016a/b reproductions on the framework: robustness labels and open choices, the
 checks that cannot fail labelled by construction, E-QCN's rate gain tested on CR (paired by seed),
-the hypotheses' corrected statement, robustness on the baseline's seeds, and the quick report end to
-end. Inputs are real runs (a module fixture runs the dumbbell experiment with --quick)."""
+the hypotheses' corrected statement, robustness on the baseline's seeds, the quick report end to
+end, and the multi-link claims (per switch and per group) with a verdict and their rule. Inputs are
+real runs (module fixtures run the dumbbell, legacy and enhanced experiments with --quick)."""
 
 import json
 
@@ -13,6 +14,7 @@ from cnsim.reproduce import compare
 from cnsim.reproduce.mliki2016 import DUMBBELL, ENHANCED, hypotheses, papers
 from cnsim.reproduce.mliki2016.experiment import plan
 from cnsim.reproduce.mliki2016.sensitivity import BY_NAME, label
+from cnsim.reproduce.mliki2016.spec import BASELINE, forget, view
 
 
 @pytest.fixture(scope="module")
@@ -116,3 +118,63 @@ def test_enhanced_paper_claims_on_low_and_high_qeq_are_checked():
                          ("star.loss.eqcn-higher-at-high-qeq", "§4.3"), ("star.queue.eqcn-controls-low-qeq", "§4.4"),
                          ("star.queue.eqcn-worse-at-high-qeq", "§4.4")):
         assert section in keys[key].source, key
+
+
+# The multi-link claims of each paper (and 2016b's §4.1 CR_mean claim): key → the section cited.
+MULTILINK = {
+    "mliki2016-legacy": {"multilink.feedback.multicast-higher": "§3.6.1, Fig. 20",
+                         "multilink.feedback.falls-with-qeq": "§3.6.1", "multilink.loss.rises-with-qeq": "§3.6.2",
+                         "multilink.groups.far-group-less-loss": "§3.6.2", "multilink.loss.multicast-higher": "Fig. 23",
+                         "multilink.queue.deviation-high-at-low-qeq": "§3.6.3, Figs. 24–26",
+                         "multilink.queue.multicast-as-large-as-unicast": "§3.6.3",
+                         "multilink.stability.g1-unicast-better": "Fig. 27",
+                         "multilink.stability.g2-multicast-better": "Fig. 28",
+                         "multilink.stability.g3-multicast-better-at-low-qeq": "Fig. 29",
+                         "multilink.fairness.g1-best-unicast": "§3.6.4, Fig. 30",
+                         "multilink.fairness.g1-best-multicast": "§3.6.4, Fig. 31",
+                         "multilink.scalability.multicast-degrades": "Table 1"},
+    "mliki2016-enhanced": {"star.cr.above-mean-at-high-qeq": "§4.1", "multilink.loss.rises-with-qeq": "§4.6.2",
+                           "multilink.loss.eqcn-higher-at-high-qeq": "§4.6.2",
+                           "multilink.queue-std.alike-per-switch": "§4.6.3, Figs. 16–18",
+                           "multilink.fairness.alike-per-group": "§4.6.4, Figs. 19–21",
+                           "multilink.scalability.qcn-degrades": "Table 1"},
+}
+
+
+@pytest.fixture(scope="module")
+def multilink(tmp_path_factory):
+    """The legacy and enhanced experiments (dumbbell or star, and the multi-link topology) run with --quick."""
+    root = tmp_path_factory.mktemp("mliki-multilink")
+    for name in MULTILINK:
+        rep.reproduce(name, root / name, quick=True, jobs=2, progress=False)
+    return root
+
+
+@pytest.mark.parametrize("name", list(MULTILINK))
+def test_multilink_claims_have_a_verdict_and_their_rule_in_the_report(multilink, name):
+    exp = {"mliki2016-legacy": papers.LEGACY, "mliki2016-enhanced": papers.ENHANCED}[name]
+    claims = {c.key: c for c in exp.claims}
+    states = json.loads((multilink / name / "verdicts.json").read_text())["states"]
+    rows = (multilink / name / "report.md").read_text().splitlines()
+    three = {compare.SUPPORTED, compare.NOT_SUPPORTED, compare.INCONCLUSIVE}
+    for key, section in MULTILINK[name].items():
+        claim = claims[key]
+        assert section in claim.source, key
+        assert states[key] in three, key
+        row = next(r for r in rows if r.startswith("| " + claim.text.replace("|", "/") + " |"))
+        assert f"| {claim.rule} | **{states[key]}** |" in row, key
+    assert not any(k.startswith("multilink.") for k in (c.key for c in papers.DUMBBELL_EXP.claims))
+
+
+@pytest.mark.parametrize("name", list(MULTILINK))
+def test_multilink_claims_find_their_switches_and_groups_in_the_runs(multilink, name):
+    """Every comparison of a new claim has data: the per-switch and per-group parts the runs' frame
+    holds (experiment.extract) are the ones the claims name."""
+    exp = {"mliki2016-legacy": papers.LEGACY, "mliki2016-enhanced": papers.ENHANCED}[name]
+    df = view(pd.read_parquet(multilink / name / "results.parquet"), BASELINE)
+    ml = df[df.topology == "multilink"]
+    assert set(papers.SWITCHES) <= set(ml.part) and set(papers.GROUPS) <= set(ml.part)
+    for claim in (c for c in exp.claims if c.key in MULTILINK[name]):
+        evidence = claim.check(df).evidence
+        assert "no data" not in evidence and "run(s): no interval" not in evidence, (claim.key, evidence)
+    forget()

@@ -67,7 +67,8 @@ def qeq_trend(topo: Topology, variant: str, metric: str, increasing: bool, part:
         main = compare.exceeds(s[2], s[0], min_effect(s[2], s[0], metric), want)
         back = [compare.exceeds(y, x, min_effect(x, y, metric), -want) for x, y in ((s[0], s[1]), (s[1], s[2]))]
         state = NOT_SUPPORTED if any(b.state == SUPPORTED for b in back) else main.state
-        return Verdict(state, f"{metric} of {variant}, Qeq 75 − Qeq 25: {main.evidence}; at Qeq 25/50/75: "
+        where = "" if part == "all" else f" ({part})"
+        return Verdict(state, f"{metric} of {variant}{where}, Qeq 75 − Qeq 25: {main.evidence}; at Qeq 25/50/75: "
                               + " / ".join(compare.interval(x).show() for x in s))
     return check
 
@@ -83,15 +84,42 @@ def steady(topo: Topology, variant: str, metric: str, part: str = "all") -> Chec
     return check
 
 
-def alike(topo: Topology, metric: str, a: str, b: str, part: str = "all") -> Check:
-    """`a` and `b` alike at each Qeq (difference within ± the minimum effect)."""
+def most_of(verdicts: list[Verdict]) -> Verdict:
+    """A majority of `verdicts`: supported when more than half are supported, not supported when
+    more than half are not (the rest inconclusive)."""
+    if not verdicts:
+        return Verdict(INCONCLUSIVE, "no data")
+    states = [v.state for v in verdicts]
+    state = (SUPPORTED if 2 * states.count(SUPPORTED) > len(states) else
+             NOT_SUPPORTED if 2 * states.count(NOT_SUPPORTED) > len(states) else INCONCLUSIVE)
+    return Verdict(state, "; ".join(v.evidence for v in verdicts))
+
+
+def alike(topo: Topology, metric: str, a: str, b: str, part: str = "all", most: bool = False) -> Check:
+    """`a` and `b` alike at each Qeq (difference within ± the minimum effect); `most`: at the
+    majority of the Qeq values (`most_of`)."""
     def check(df):
         verdicts = []
         for q in QEQS:
             x, y = samples(df, topo.key, a, metric, q, part), samples(df, topo.key, b, metric, q, part)
             verdicts.append(_at(q, compare.similar(x, y, min_effect(x, y, metric))))
-        v = compare.all_of(verdicts)
+        v = most_of(verdicts) if most else compare.all_of(verdicts)
         return Verdict(v.state, f"{metric} ({part}), {a} − {b}: {v.evidence}")
+    return check
+
+
+def across(a: Topology, b: Topology, variant: str, metric: str, a_higher: bool) -> Check:
+    """`variant`'s metric is higher (lower) on topology `a` than on topology `b` at each Qeq (the
+    same variant name in both)."""
+    want = 1 if a_higher else -1
+
+    def check(df):
+        verdicts = []
+        for q in QEQS:
+            x, y = samples(df, a.key, variant, metric, q), samples(df, b.key, variant, metric, q)
+            verdicts.append(_at(q, compare.exceeds(x, y, min_effect(x, y, metric), want)))
+        v = compare.all_of(verdicts)
+        return Verdict(v.state, f"{metric} of {variant}, {a.key} − {b.key}: {v.evidence}")
     return check
 
 
@@ -130,15 +158,18 @@ def constructed(why: str, inner: Check) -> Check:
     return check
 
 
-def groups_fewer(topo: Topology, variant: str, metric: str, near: tuple[str, ...], far: str) -> Check:
-    """Group `far` has a lower metric than each group of `near` at each Qeq."""
+def groups_fewer(topo: Topology, variant: str, metric: str, near: tuple[str, ...], far: str,
+                 lower: bool = True) -> Check:
+    """Group `far` has a lower (`lower=False`: higher) metric than each group of `near` at each Qeq."""
+    want = -1 if lower else 1
+
     def check(df):
         verdicts = []
         for q in QEQS:
             f = samples(df, topo.key, variant, metric, q, far)
             for g in near:
                 n = samples(df, topo.key, variant, metric, q, g)
-                verdicts.append(_at(q, Verdict((x := compare.exceeds(f, n, min_effect(f, n, metric), -1)).state,
+                verdicts.append(_at(q, Verdict((x := compare.exceeds(f, n, min_effect(f, n, metric), want)).state,
                                                f"{far} − {g}: {x.evidence}")))
         v = compare.all_of(verdicts)
         return Verdict(v.state if v.state != INCONCLUSIVE or verdicts else INCONCLUSIVE,

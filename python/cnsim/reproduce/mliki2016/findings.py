@@ -67,6 +67,21 @@ def legacy(df: pd.DataFrame) -> list[str]:
                  l_mc=_pooled(base, "dumbbell", MC, "loss_rate_pct"), l_mu=_pooled(base, "dumbbell", MU, "loss_rate_pct"),
                  t_mc=_pooled(base, "dumbbell", MC, "total_loss_pct"),
                  t_mu=_pooled(base, "dumbbell", MU, "total_loss_pct"))]
+    if "multilink" in set(base.topology):
+        lines.append("- " + prose.text(
+            "**Multi-link topology** ({s36}). Switch loss there is {l_mc} % multicast and {l_mu} % multiple unicast "
+            "(every seed and Qeq), within the minimum effect's floor of {floor} points, so the loss claims of "
+            "{s362} (the trend over Qeq, {g1}'s lower loss, {f23}) find no difference; the excess offered load is "
+            "lost in the sources' rate limiters (total loss {t_mc} % and {t_mu} %). The feedback rate rises with Qeq "
+            "(multicast {fb25} % at Qeq {q25}, {fb75} % at Qeq {q75}), against {s361}. {sw1}'s busiest queue holds "
+            "{s1} frames on average (multicast), so its deviation from Qeq is −Qeq whatever the scheme.",
+            s36=prose.ref("Mliki et al. 2016a §3.6"), l_mc=_pooled(base, "multilink", MC, "loss_rate_pct"),
+            l_mu=_pooled(base, "multilink", MU, "loss_rate_pct"), floor=n(compare.FLOORS["%"]),
+            s362=prose.ref("§3.6.2"), g1=prose.ref("G1"), f23=prose.ref("Fig. 23"),
+            t_mc=_pooled(base, "multilink", MC, "total_loss_pct"), t_mu=_pooled(base, "multilink", MU, "total_loss_pct"),
+            fb25=_at(base, "multilink", MC, "feedback_rate_pct", QEQS[0]), q25=QEQS[0],
+            fb75=_at(base, "multilink", MC, "feedback_rate_pct", QEQS[-1]), q75=QEQS[-1], s361=prose.ref("§3.6.1"),
+            sw1=prose.ref("Switch1"), s1=_pooled(base, "multilink", MC, "q_mean_frames", "Switch1")))
     if table is not None:
         lines.append("- " + prose.text(
             "**Standard sampling.** With the sampling table a CP samples at most once per {gap} B, so the feedback "

@@ -6,7 +6,8 @@
 - `mliki2016-enhanced`: Mliki et al. 2016b — star and multi-link topology, QCN vs E-QCN (multicast).
 
 Paper numbers: Mliki et al. 2016a §3.1–3.3, 2016b §4.1–4.6 (docs/reproduction.md). Claims: each
-paper's Table 1, verbatim, with the comparison cnsim makes to test it.
+paper's Table 1 and the statements of its text (2016a §3–4, 2016b §4), verbatim, with the comparison cnsim
+makes to test it.
 """
 
 from __future__ import annotations
@@ -78,6 +79,10 @@ MULTILINK_ENHANCED = Topology(
     figs={"feedback_rate_pct": "Fig. 14", "loss_rate_pct": "Fig. 15", "q_std_frames": "Figs. 16–18", "jain_cr": "Figs. 19–21"},
     cite="Mliki et al. 2016b",
 )
+
+# The multi-link topology's switches and groups (2016a §3.6, 2016b §4.6), as the runs name them (parts)
+SWITCHES = ("Switch1", "Switch2", "Switch3")
+GROUPS = ("G1", "G2", "G3")
 
 CHOICES = [
     "Run length 10 s, measurement window 5–10 s (all sources active); the papers state neither.",
@@ -161,6 +166,65 @@ def _claims_000() -> list[Claim]:
         Claim("multilink.groups.far-group-fewer-feedback", "Scalability — multicast group far from CPs (G1) has better "
               "performance: fewer feedback frames than G2, G3", f"{A} {T1}, §3.6.1",
               c.groups_fewer(m, MC, "feedback_rate_pct", ("G2", "G3"), "G1"), "Welch per group, minimum effect 20 %"),
+        Claim("multilink.feedback.multicast-higher", "The network faces a heavier congestion [in the multicast "
+              "scenario] than in the case of multiple unicast scenario observed from the significant feedback rate "
+              "generated in the multicast scenario compared to the multiple unicast one (mean feedback rate over the "
+              "multi-link topology)", f"{A} §3.6.1, Fig. 20", c.schemes(m, "feedback_rate_pct", MC, MU, a_higher=True),
+              "Welch, minimum effect 20 %"),
+        Claim("multilink.feedback.falls-with-qeq", "As the Qeq decreases the generation of feedback frames from CPs "
+              "increases (multi-link; multicast and multiple unicast)", f"{A} §3.6.1, Figs. 18–19",
+              c.all_checks([c.qeq_trend(m, v, "feedback_rate_pct", increasing=False) for v in (MC, MU)]),
+              "for each: Qeq 75 vs 25, Welch, minimum effect 20 %"),
+        Claim("multilink.loss.rises-with-qeq", "The frame loss rate is high when the threshold Qeq value gets "
+              "increased (multi-link; multicast and multiple unicast)", f"{A} §3.6.2, Figs. 21–22",
+              c.all_checks([c.qeq_trend(m, v, "loss_rate_pct", increasing=True) for v in (MC, MU)]),
+              "for each: Qeq 75 vs 25, Welch, minimum effect 20 % (floor 0.5 points)"),
+        Claim("multilink.groups.far-group-less-loss", "Frames of G1 where the sources are far from the congested "
+              "links exhibit less loss than those of G2 and G3 (multicast and multiple unicast)",
+              f"{A} §3.6.2, Figs. 21–22",
+              c.all_checks([c.groups_fewer(m, v, "loss_rate_pct", ("G2", "G3"), "G1") for v in (MC, MU)]),
+              "for each scheme: Welch per group, minimum effect 20 % (floor 0.5 points)"),
+        Claim("multilink.loss.multicast-higher", "As the number of multicast groups in the case of multicast "
+              "scenario increases, the loss rate performance criterion degrades much more than in the case of the "
+              "multiple unicast scenario (multicast's switch loss above multiple unicast's)", f"{A} §3.6.2, Fig. 23",
+              c.schemes(m, "loss_rate_pct", MC, MU, a_higher=True), "Welch, minimum effect 20 % (floor 0.5 points)"),
+        Claim("multilink.queue.deviation-high-at-low-qeq", "When the Qeq threshold is low, the deviation from the Qeq "
+              "equilibrium threshold is high for both multiple unicast and multicast scenarios (each switch's mean "
+              "queue − Qeq falls as Qeq grows)", f"{A} §3.6.3, Figs. 24–26",
+              c.all_checks([c.qeq_trend(m, v, "q_dev_from_qeq_frames", increasing=False, part=sw)
+                            for v in (MC, MU) for sw in SWITCHES]),
+              "for each scheme and switch: Qeq 75 vs 25, Welch, minimum effect 20 % (floor 2 frames)"),
+        Claim("multilink.queue.multicast-as-large-as-unicast", "The queue overuse in a multicast scenario is found to "
+              "be as large as that of the multiple unicast scenario (each switch's mean queue − Qeq alike)",
+              f"{A} §3.6.3, Figs. 24–26",
+              c.all_checks([c.alike(m, "q_dev_from_qeq_frames", MC, MU, part=sw) for sw in SWITCHES]),
+              "each switch, every Qeq: Welch interval within ± 20 % of the larger mean (floor 2 frames)"),
+        Claim("multilink.stability.g1-unicast-better", "The rate of G1 where the traffic goes through more CPs than "
+              "G2 and G3 traffic, seems to be more stable in the case of multiple unicast traffic than the multicast "
+              "traffic scenario case (G1's CR std-dev)", f"{A} §3.6.3, Fig. 27",
+              c.schemes(m, "cr_std_mbps", MU, MC, a_higher=False, part="G1"), "Welch, minimum effect 20 %"),
+        Claim("multilink.stability.g2-multicast-better", "The stability rate of G2 in a multicast scenario is better "
+              "than that of the multiple unicast scenario (G2's CR std-dev)", f"{A} §3.6.3, Fig. 28",
+              c.schemes(m, "cr_std_mbps", MC, MU, a_higher=False, part="G2"), "Welch, minimum effect 20 %"),
+        Claim("multilink.stability.g3-multicast-better-at-low-qeq", "The stability rate of G3 in a multicast scenario "
+              "is also better than that of the multiple unicast scenario but only for low Qeq threshold values (G3's "
+              "CR std-dev at the lowest Qeq, 25)", f"{A} §3.6.3, Fig. 29",
+              c.schemes(m, "cr_std_mbps", MC, MU, a_higher=False, qeqs=(25,), part="G3"), "Welch, minimum effect 20 %"),
+        Claim("multilink.fairness.g1-best-unicast", "Multiple unicast: the fairness index of G1 shows the best "
+              "performance … compared to those of G2 and G3 (Jain over the group's session CRs)",
+              f"{A} §3.6.4, Fig. 30", c.groups_fewer(m, MU, "jain_cr", ("G2", "G3"), "G1", lower=False),
+              "Welch per group, minimum effect 0.05"),
+        Claim("multilink.fairness.g1-best-multicast", "Fairness index of G1 reveals the best fairness index compared "
+              "to G2 and G3 in the case of a multicast scenario (Jain over the group's session CRs)",
+              f"{A} §3.6.4, Fig. 31", c.groups_fewer(m, MC, "jain_cr", ("G2", "G3"), "G1", lower=False),
+              "Welch per group, minimum effect 0.05"),
+        Claim("multilink.scalability.multicast-degrades", "Scalability — multicast: the performance criteria degrade in "
+              "terms of feedback overhead, loss rate, stability and fairness (the multi-link topology against the "
+              "dumbbell: higher feedback rate, switch loss and CR std-dev, lower Jain over session CRs)",
+              f"{A} {T1}, §4",
+              c.all_checks([c.across(m, d, MC, "feedback_rate_pct", True), c.across(m, d, MC, "loss_rate_pct", True),
+                            c.across(m, d, MC, "cr_std_mbps", True), c.across(m, d, MC, "jain_cr", False)]),
+              "each criterion, every Qeq: Welch, minimum effect 20 % (loss floor 0.5 points; Jain 0.05)"),
     ]
 
 
@@ -230,6 +294,34 @@ def _claims_001() -> list[Claim]:
         Claim("multilink.loss.eqcn-lower-at-low-qeq", "Scalability — E-QCN decreases the loss rate (multi-link; at low "
               "Qeq 25, 50)", f"{B} {T1}, §4.6.2", c.schemes(m, "loss_rate_pct", EQCN, QCN, a_higher=False, qeqs=(25, 50)),
               "Welch, minimum effect 20 % (floor 0.5 points)"),
+        Claim("star.cr.above-mean-at-high-qeq", "In both schemes of the QCN (i.e., the QCN and the enhanced QCN), the "
+              "CR fluctuates over the CR_mean when the Qeq is increased (mean session CR at Qeq 75; CR_mean = "
+              "1 Gbit/s ÷ 6)", f"{B} §4.1, Figs. 3 and 5",
+              c.all_checks([c.versus(s, v, "cr_mean_mbps", REFERENCE_CR, above=True, qeqs=(75,)) for v in (QCN, EQCN)]),
+              "for each scheme: interval above CR_mean at Qeq 75"),
+        Claim("multilink.loss.rises-with-qeq", "The frame loss rate is high when the Qeq threshold values go up "
+              "(multi-link; both schemes)", f"{B} §4.6.2, Fig. 15",
+              c.all_checks([c.qeq_trend(m, v, "loss_rate_pct", increasing=True) for v in (QCN, EQCN)]),
+              "for each: Qeq 75 vs 25, Welch, minimum effect 20 % (floor 0.5 points)"),
+        Claim("multilink.loss.eqcn-higher-at-high-qeq", "The loss rate of the enhanced QCN for multicast traffic gets "
+              "increased compared to the QCN with multicast traffic when the Qeq threshold values go up (Qeq 75)",
+              f"{B} §4.6.2, Fig. 15", c.schemes(m, "loss_rate_pct", EQCN, QCN, a_higher=True, qeqs=(75,)),
+              "Welch, minimum effect 20 % (floor 0.5 points)"),
+        Claim("multilink.queue-std.alike-per-switch", "The StdDev of the queue length at CPs (Switch 1, Switch 2 and "
+              "Switch 3) of the QCN with multicast traffic and the enhanced QCN for multicast traffic is almost "
+              "similar for different Qeq threshold values", f"{B} §4.6.3, Figs. 16–18",
+              c.all_checks([c.alike(m, "q_std_frames", EQCN, QCN, part=sw) for sw in SWITCHES]),
+              "each switch, every Qeq: Welch interval within ± 20 % of the larger mean (floor 2 frames)"),
+        Claim("multilink.fairness.alike-per-group", "The fairness indices are similar between the two QCN schemes for "
+              "the majority values of the Qeq threshold (G1, G2, G3; Jain over the group's session CRs)",
+              f"{B} §4.6.4, Figs. 19–21",
+              c.all_checks([c.alike(m, "jain_cr", EQCN, QCN, part=g, most=True) for g in GROUPS]),
+              "each group: Welch interval within ±0.05 at two of the three Qeq values or more"),
+        Claim("multilink.scalability.qcn-degrades", "Scalability — QCN: the performance criteria degrade in terms of "
+              "feedback overhead and loss rate (the multi-link topology against the star: higher feedback rate and "
+              "switch loss)", f"{B} {T1}, §4.6",
+              c.all_checks([c.across(m, s, QCN, "feedback_rate_pct", True), c.across(m, s, QCN, "loss_rate_pct", True)]),
+              "each criterion, every Qeq: Welch, minimum effect 20 % (loss floor 0.5 points)"),
     ]
 
 
