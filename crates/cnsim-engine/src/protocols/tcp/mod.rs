@@ -41,10 +41,12 @@
 //!
 //! * Source: whenever the flow's port can take a frame, and after every ACK or timeout, call
 //!   [`TcpSender::poll_send`] until it returns `None`; build one data frame per [`Segment`]
-//!   (`Segment::write`, frame size = `len` + [`HEADER_BYTES`] + link framing). Arm the flow's RTO
+//!   (`Segment::write`, frame size = `len` + [`HEADER_BYTES`] + link framing, `ecn` = ECT(0) and
+//!   CWR as the sender set them). Arm the flow's RTO
 //!   timer at [`TcpSender::timer`] after each call into the sender (cancel it on `None`), and call
 //!   [`TcpSender::on_timeout`] when it fires (a stale firing is ignored).
-//! * Sink: [`TcpReceiver::on_segment`] for each data frame; send the returned [`Ack`]
+//! * Sink: [`TcpReceiver::on_segment_ecn`] for each data frame (with `Segment::ecn`, the frame's
+//!   ECN byte); send the returned [`Ack`]
 //!   (`Ack::write`, an ACK frame of [`HEADER_BYTES`] + framing) back to the source; arm the
 //!   delayed-ACK timer at [`TcpReceiver::timer`] and call [`TcpReceiver::on_delack_timeout`] when
 //!   it fires.
