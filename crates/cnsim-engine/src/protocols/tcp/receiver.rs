@@ -89,6 +89,9 @@ impl TcpReceiver {
             }
         }
         let a = self.segment(seq, len, now);
+        if a.is_some() && early.is_some() {
+            self.acks_sent -= 1; // the earlier ACK is superseded, not sent
+        }
         a.or(early)
     }
 
