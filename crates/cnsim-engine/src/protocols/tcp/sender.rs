@@ -1,9 +1,9 @@
 //! The TCP sender: congestion control (RFC 5681), NewReno (RFC 6582), SACK loss recovery
 //! (RFC 6675) and the retransmission timer (RFC 6298), counted in segments as ns-2 counts them.
 
-use crate::protocols::red::ECN_ECT0;
 use super::{Ack, EcnMode, Segment, TcpParams, Variant, CWR};
 use crate::core::time::Time;
+use crate::protocols::red::ECN_ECT0;
 use std::collections::VecDeque;
 
 /// Back-off exponent cap: 2^30 × any RTO is far beyond `max_rto`'s useful range.
@@ -353,7 +353,7 @@ impl TcpSender {
     /// The window reduction for an ECE (once per window, checked by the caller): RFC 3168 §6.1.2
     /// halves cwnd (ssthresh = max(cwnd/2, 2), cwnd = ssthresh, as fast retransmit without the
     /// retransmission); DCTCP (RFC 8257 §3.4) cuts cwnd by ⌊cwnd·α/2⌋ segments (Linux's
-    /// `dctcp_ssthresh` rounding), floor 2. ssthresh follows, so growth resumes in congestion
+    /// `dctcp_ssthresh` rounding), floor 2 (never raising cwnd). ssthresh follows, so growth resumes in congestion
     /// avoidance. CWR goes on the next new segment.
     fn ecn_reduce(&mut self) {
         let target = match self.p.ecn {
@@ -362,7 +362,7 @@ impl TcpSender {
             EcnMode::Dctcp => self.cwnd - ((self.cwnd as f64 * self.alpha / 2.0).floor() as u32).min(self.cwnd),
         };
         self.ssthresh = target.max(2);
-        self.cwnd = self.ssthresh;
+        self.cwnd = self.ssthresh.min(self.cwnd); // the floor of 2 never raises cwnd
         self.cwnd_cnt = 0;
         self.ecn_high = self.snd_max;
         self.cwr_pending = true;

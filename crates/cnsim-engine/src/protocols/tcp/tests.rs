@@ -702,3 +702,18 @@ fn ecn_bits_round_trip_through_frames() {
     ack(9).write(&mut f);
     assert!(!Ack::read(&f).unwrap().ece);
 }
+
+#[test]
+fn ecn_cut_never_raises_a_small_window() {
+    // cwnd = 1 (initial window of one segment): an ECE halves to 0, floored at 2 for ssthresh,
+    // and cwnd stays 1; then slow start up to ssthresh = 2 and congestion avoidance.
+    for mode in [EcnMode::Classic, EcnMode::Dctcp] {
+        let mut s = TcpSender::new(TcpParams { ecn: mode, init_cwnd: 1, rwnd: 100, ..TcpParams::default() });
+        s.push(u64::MAX);
+        assert_eq!(drain(&mut s, 0), new_segs(0..1));
+        s.on_ack(&ece(1), US);
+        assert_eq!((s.cwnd(), s.ssthresh(), s.ecn_reductions), (1, 2, 1), "{mode:?}");
+        let g = s.poll_send(US).unwrap();
+        assert_eq!((g.seq, g.ecn), (1, ECN_ECT0 | CWR));
+    }
+}
