@@ -330,6 +330,8 @@ fn tcp_report(t: &TcpFlow, in_window: bool, window_s: f64) -> Value {
         "tcp_retransmissions": t.snd.retransmissions, "tcp_fast_retransmits": t.snd.fast_retransmits,
         "tcp_timeouts": t.snd.timeouts, "tcp_cwnd": t.snd.cwnd(), "tcp_ssthresh": t.snd.ssthresh(),
         "tcp_srtt_s": t.snd.srtt().map(to_secs), "tcp_rto_s": to_secs(t.snd.rto()),
+        "tcp_ecn_reductions": t.snd.ecn_reductions,
+        "tcp_dctcp_alpha": (t.snd.p.ecn == crate::protocols::tcp::EcnMode::Dctcp).then(|| t.snd.alpha()),
         "tcp_transactions_window": txns, "tcp_transactions_per_s": per_s(txns as f64),
         "tcp_transaction_latency_s": if txns > 0 { Some(to_secs(lat) / txns as f64) } else { None },
     })

@@ -6,10 +6,10 @@ use crate::core::time::Time;
 use crate::protocols::eqcn::{Decrease, EqcnRp, Reset};
 use crate::protocols::pause::{PauseCfg, Trigger};
 use crate::protocols::qcn::{CongestionPoint, CpParams, ProbeMode, ReactionPoint, RpParams, RpVariant, Sampling};
-use crate::protocols::{bcn, ecm, red, sirens, Aqm, BcnCp, Cp, EcmCp, QcnCp, Rp};
+use crate::protocols::{bcn, ecm, red, sirens, threshold, Aqm, BcnCp, Cp, EcmCp, QcnCp, Rp};
 use crate::scenario::*;
 use crate::protocols::tcp::TcpParams;
-use crate::units::Bytes;
+use crate::units::{Amount, Bytes};
 
 /// Queue thresholds a CP computes with (Qeq): at most 2^50 B, so Qoff and W·Qdelta stay exact in
 /// 64-bit arithmetic.
@@ -53,8 +53,20 @@ pub fn sirens_flow(s: &SirensFlowSpec) -> Result<(sirens::Sender, sirens::Table)
     Ok((sirens::Sender::new(mode, probe, s.req_data, s.init_ttl, hops), sirens::Table::new(probe, s.init_ttl, s.max_age.0)))
 }
 
-/// RED in front of a port's queue (`discipline = "red"`), with its random stream.
+/// RED in front of a port's queue (`discipline = "red"`), with its random stream, or step marking
+/// (`discipline = "threshold"`).
 pub fn aqm(q: &QueueParams, rate_bps: u64, seed: u64, name: &str) -> Result<Option<Aqm>, String> {
+    match (q.discipline, &q.threshold) {
+        (Some(DisciplineSpec::Threshold), Some(t)) => {
+            return match t.k {
+                Amount::Frames(k) => Ok(Some(Aqm::Threshold(threshold::Threshold::new(k)))),
+                Amount::Bytes(_) => Err("queue.threshold.k must be given in frames (\"65 frames\")".into()),
+            };
+        }
+        (Some(DisciplineSpec::Threshold), None) => return Err("queue.discipline = \"threshold\" needs queue.threshold = { k = \"… frames\" }".into()),
+        (_, Some(_)) => return Err("queue.threshold needs queue.discipline = \"threshold\"".into()),
+        (_, None) => {}
+    }
     let spec = match (q.discipline, &q.red) {
         (Some(DisciplineSpec::Red), r) => r.clone().unwrap_or_default(),
         (_, Some(_)) => return Err("queue.red needs queue.discipline = \"red\"".into()),
@@ -353,7 +365,7 @@ pub fn flow_control(slot: &FlowControlSlot, frame: u64) -> Result<Option<PauseCf
 
 /// `[flow.tcp]` → the TCP state machines' parameters.
 pub fn tcp(spec: &TcpSpec) -> Result<TcpParams, String> {
-    use crate::protocols::tcp::Variant;
+    use crate::protocols::tcp::{EcnMode, Variant};
     let mss = frame_size(spec.mss, "tcp.mss")?;
     frame_size(spec.ack_size, "tcp.ack_size")?;
     if mss as u64 + crate::protocols::tcp::HEADER_BYTES as u64 > MAX_FRAME {
@@ -361,6 +373,9 @@ pub fn tcp(spec: &TcpSpec) -> Result<TcpParams, String> {
     }
     if spec.init_cwnd == 0 || spec.rwnd == 0 || spec.dupack_threshold == 0 {
         return Err("tcp.init_cwnd, tcp.rwnd and tcp.dupack_threshold must be positive".into());
+    }
+    if !(spec.dctcp_g > 0.0 && spec.dctcp_g <= 1.0) {
+        return Err(format!("tcp.dctcp_g must be in (0, 1], got {}", spec.dctcp_g));
     }
     if spec.min_rto.0 == 0 || spec.max_rto.0 == 0 || spec.initial_rto.0 == 0 || spec.delack_timeout.0 == 0 {
         return Err("tcp.min_rto, max_rto, initial_rto and delack_timeout must be positive".into());
@@ -381,6 +396,12 @@ pub fn tcp(spec: &TcpSpec) -> Result<TcpParams, String> {
         initial_rto: spec.initial_rto.0,
         delayed_ack: spec.delayed_ack,
         delack_timeout: spec.delack_timeout.0,
+        ecn: match spec.ecn {
+            TcpEcnSpec::Off => EcnMode::Off,
+            TcpEcnSpec::Classic => EcnMode::Classic,
+            TcpEcnSpec::Dctcp => EcnMode::Dctcp,
+        },
+        dctcp_g: spec.dctcp_g,
         ..TcpParams::default()
     })
 }

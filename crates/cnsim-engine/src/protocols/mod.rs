@@ -10,7 +10,7 @@
 //! | reaction point `Rp` | a flow's rate limiter at its source | QCN, E-QCN, BCN, ECM |
 //! | flow control `pause::PauseCfg` + `pause::PauseGen` | every switch port | 802.3x PAUSE, 802.1Qbb PFC |
 //! | endpoint / traffic `traffic::TrafficGen` | a flow's source | CBR, Poisson, Bernoulli |
-//! | active queue management `Aqm` | an output queue, before its drop-tail check | RED (`red.rs`) |
+//! | active queue management `Aqm` | an output queue, before its drop-tail check | RED (`red.rs`), step marking (`threshold.rs`) |
 //! | router feedback `sirens::LinkMeter` | a router output port | SIRENS (`sirens.rs`) |
 //!
 //! Adding a protocol = its module, a variant here (and its arms), its scenario table
@@ -27,6 +27,7 @@ pub mod red;
 pub mod rlm;
 pub mod sirens;
 pub mod tcp;
+pub mod threshold;
 
 use crate::core::rng::Rng;
 use crate::core::time::Time;
@@ -175,6 +176,7 @@ pub fn probe_at_destination(f: &Frame, node: NodeId, now: Time) -> Option<Frame>
 /// the queue-discipline slot).
 pub enum Aqm {
     Red(red::Red, Rng),
+    Threshold(threshold::Threshold),
 }
 
 impl Aqm {
@@ -183,6 +185,7 @@ impl Aqm {
     pub fn on_arrival(&mut self, q: u64, idle: Option<Time>, ect: bool) -> red::Verdict {
         match self {
             Aqm::Red(r, rng) => r.on_arrival(q, idle, ect, rng),
+            Aqm::Threshold(t) => t.on_arrival(q, ect),
         }
     }
     /// The protocol's fields of the port's statistics (declared in `red::METRICS`).
@@ -190,6 +193,7 @@ impl Aqm {
         match self {
             Aqm::Red(r, _) => json!({"aqm": "red", "red_avg_packets": r.avg, "red_early_drops": r.early_drops,
                                       "red_forced_drops": r.forced_drops, "red_marks": r.marks}),
+            Aqm::Threshold(t) => json!({"aqm": "threshold", "threshold_marks": t.marks, "threshold_drops": t.drops}),
         }
     }
 }

@@ -143,6 +143,7 @@ default_fns! {
     d_max_rto: Duration = Duration(60_000_000_000_000);
     d_initial_rto: Duration = Duration(1_000_000_000_000);
     d_delack: Duration = Duration(100_000_000_000);
+    d_dctcp_g: f64 = 1.0 / 16.0;
     d_min_th: f64 = 5.0;
     d_max_th: f64 = 15.0;
     d_w_q: f64 = 0.002;
@@ -373,6 +374,8 @@ pub struct QueueParams {
     pub discipline: Option<DisciplineSpec>,
     /// RED's parameters with `discipline = "red"` (defaults when absent).
     pub red: Option<RedSpec>,
+    /// The marking threshold with `discipline = "threshold"` (required there).
+    pub threshold: Option<ThresholdSpec>,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
@@ -382,6 +385,18 @@ pub enum DisciplineSpec {
     Prio,
     /// A drop-tail FIFO with RED in front (`protocols::red`), parameters in `red`.
     Red,
+    /// A drop-tail FIFO with step marking in front (`protocols::threshold`, DCTCP's switch):
+    /// ECN-capable frames arriving to more than `threshold.k` frames are marked CE.
+    Threshold,
+}
+
+/// `queue.threshold`: instantaneous step marking (Alizadeh et al. 2010 §3.1; RFC 8257 §3.1).
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ThresholdSpec {
+    /// The marking threshold K in frames ("65 frames"; no default: Alizadeh et al. 2010 §3.5
+    /// recommend K = 65 packets at 10 Gb/s, 20 at 1 Gb/s).
+    pub k: Amount,
 }
 
 /// `queue.red`: Floyd & Jacobson's RED; defaults are ns-2's (`Queue/RED`), thresholds in frames.
@@ -1151,6 +1166,21 @@ pub struct TcpSpec {
     /// Size of an ACK frame, default 64 B (a minimum Ethernet frame carrying 40 B of IP/TCP).
     #[serde(default = "d_cnm_size")]
     pub ack_size: Bytes,
+    /// ECN at both ends: "off" (default), "classic" (RFC 3168) or "dctcp" (RFC 8257).
+    #[serde(default)]
+    pub ecn: TcpEcnSpec,
+    /// DCTCP's gain g, default 1/16 (RFC 8257 §4.2).
+    #[serde(default = "d_dctcp_g")]
+    pub dctcp_g: f64,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum TcpEcnSpec {
+    #[default]
+    Off,
+    Classic,
+    Dctcp,
 }
 impl Default for TcpSpec {
     fn default() -> Self {

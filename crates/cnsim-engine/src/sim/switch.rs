@@ -158,7 +158,7 @@ impl Sim {
             let f = self.frames.get_mut(fid);
             match aqm.on_arrival(p.qdisc.len() as u64, idle, f.ecn & ECN_ECT0 != 0) {
                 Verdict::Enqueue => {}
-                Verdict::Mark => f.ecn = ECN_CE,
+                Verdict::Mark => f.ecn |= ECN_CE, // keeps the bits above the IP ECN field (TCP's CWR)
                 Verdict::EarlyDrop | Verdict::ForcedDrop => early_drop = true,
             }
         }

@@ -106,7 +106,7 @@ impl Sim {
         let now = self.now;
         let Some(tcp) = self.flows[f as usize].tcp.as_mut() else { return };
         let Some(seg) = Segment::read(frame) else { return };
-        let ack = tcp.rcv.on_segment(seg.seq, seg.len, now);
+        let ack = tcp.rcv.on_segment_ecn(seg.seq, seg.len, seg.ecn, now);
         let (timer, at) = (tcp.ack_timer, tcp.rcv.timer());
         self.set_timer(timer, at);
         if let Some(a) = ack {

@@ -189,7 +189,8 @@ pub fn build(f: &Frame, c: &Ctx, cpid_of: &dyn Fn(u32) -> u64, b: &mut Vec<u8>) 
             tags(f, c, cpid_of, next, b);
             if c.tcp {
                 let payload = f.size.saturating_sub(tcp::HEADER_BYTES);
-                ip_tcp(b, c, f, payload, f.seq.wrapping_mul(c.mss), 0x18, &[]);
+                let cwr = if f.ecn & tcp::CWR != 0 { 0x80 } else { 0 };
+                ip_tcp(b, c, f, payload, f.seq.wrapping_mul(c.mss), 0x18 | cwr, &[]);
                 b.len() - start + payload as usize
             } else {
                 data_header(f, b);
@@ -200,7 +201,7 @@ pub fn build(f: &Frame, c: &Ctx, cpid_of: &dyn Fn(u32) -> u64, b: &mut Vec<u8>) 
             eth_vlan(b, c, f.prio);
             let a = tcp::Ack::read(f).unwrap_or_default();
             let blocks: Vec<(u32, u32)> = a.blocks().map(|(s, e)| (s.wrapping_mul(c.mss), e.wrapping_mul(c.mss))).collect();
-            ip_tcp(b, c, f, 0, 0, 0x10, &blocks);
+            ip_tcp(b, c, f, 0, 0, if a.ece { 0x50 } else { 0x10 }, &blocks);
             let _ = a;
             b.len() - start
         }
@@ -361,5 +362,22 @@ mod tests {
         assert_eq!(checksum(&b[18..38]), 0);
         assert_eq!(u32::from_be_bytes([b[42], b[43], b[44], b[45]]), 2 * 1460);
         assert_eq!(len, 18 + 1500);
+    }
+
+    #[test]
+    fn tcp_ecn_bits_and_flags() {
+        let c = Ctx { rpid: None, tcp: true, ip_src: ipv4(1), ip_dst: ipv4(2), ..ctx() };
+        let mut f = Frame::new(FrameKind::Data, 1500, 1, Dest::Node(2), 3, 0);
+        f.ecn = crate::protocols::red::ECN_CE | tcp::CWR;
+        let mut b = vec![];
+        build(&f, &c, &|p| cpid(1, p), &mut b);
+        assert_eq!(b[19], 0b11); // IP ECN field: CE, nothing above it
+        assert_eq!(b[18 + 20 + 13], 0x98); // CWR + ACK + PSH
+        let mut a = Frame::new(FrameKind::Ack, 64, 2, Dest::Node(1), 3, 0);
+        tcp::Ack { ack: 5, sack: [(0, 0); 2], ece: true }.write(&mut a);
+        let mut b = vec![];
+        build(&a, &c, &|p| cpid(1, p), &mut b);
+        // The ACK's IP header follows the VLAN tag at byte 16 (no EtherType is written before it).
+        assert_eq!((b[16], b[17], b[16 + 20 + 13]), (0x45, 0, 0x50)); // Not-ECT; ECE + ACK
     }
 }

@@ -31,17 +31,22 @@
 //!   recovery only on the first partial ACK (RFC 6582 "Impatient").
 //! * After a timeout the SACK scoreboard is cleared (RFC 2018 §8); going back N, segments SACKed
 //!   since are skipped but still counted in the window (conservative). No rescue retransmission
-//!   (RFC 6675 NextSeg rule 4), no D-SACK, no ECN, no F-RTO.
+//!   (RFC 6675 NextSeg rule 4), no D-SACK, no F-RTO.
+//! * ECN (`ecn`, off by default): classic RFC 3168 or DCTCP (RFC 8257), see [`EcnMode`]. No ECN
+//!   negotiation (both ends are configured alike); the TCP header's ECE and CWR flags travel in
+//!   bits of `Frame::ecn` above the two IP ECN bits ([`ECE`], [`CWR`]).
 //! * Sequence numbers do not wrap: a bulk flow stops at 2³² − 1 segments (≈ 80 min at 10 Gb/s).
 //!
 //! # Engine wiring (for the lead)
 //!
 //! * Source: whenever the flow's port can take a frame, and after every ACK or timeout, call
 //!   [`TcpSender::poll_send`] until it returns `None`; build one data frame per [`Segment`]
-//!   (`Segment::write`, frame size = `len` + [`HEADER_BYTES`] + link framing). Arm the flow's RTO
+//!   (`Segment::write`, frame size = `len` + [`HEADER_BYTES`] + link framing, `ecn` = ECT(0) and
+//!   CWR as the sender set them). Arm the flow's RTO
 //!   timer at [`TcpSender::timer`] after each call into the sender (cancel it on `None`), and call
 //!   [`TcpSender::on_timeout`] when it fires (a stale firing is ignored).
-//! * Sink: [`TcpReceiver::on_segment`] for each data frame; send the returned [`Ack`]
+//! * Sink: [`TcpReceiver::on_segment_ecn`] for each data frame (with `Segment::ecn`, the frame's
+//!   ECN byte); send the returned [`Ack`]
 //!   (`Ack::write`, an ACK frame of [`HEADER_BYTES`] + framing) back to the source; arm the
 //!   delayed-ACK timer at [`TcpReceiver::timer`] and call [`TcpReceiver::on_delack_timeout`] when
 //!   it fires.
@@ -74,8 +79,30 @@ pub enum Variant {
     NewReno,
 }
 
-/// TCP settings. Counts are in segments, times in picoseconds.
+/// Explicit Congestion Notification at the TCP ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EcnMode {
+    /// Not ECN-capable: data frames are Not-ECT, ACKs never carry ECE.
+    Off,
+    /// RFC 3168: new data is ECT(0); the receiver latches ECE from a CE segment until a segment
+    /// with CWR arrives (§6.1.3); the sender halves cwnd at most once per window of data, as for
+    /// a loss but without retransmitting, and sets CWR on the next new segment (§6.1.2).
+    Classic,
+    /// DCTCP (RFC 8257): new data is ECT(0); the receiver's ECE follows the CE bit of the
+    /// segments it acknowledges, with an immediate ACK when that bit changes while an ACK is
+    /// delayed (§3.2); the sender estimates the marked fraction α once per window of data
+    /// (§3.3) and cuts cwnd ← cwnd·(1 − α/2) at most once per window (§3.4).
+    Dctcp,
+}
+
+/// TCP's ECN-Echo flag, carried on an ACK frame in `Frame::ecn` above the IP ECN bits.
+pub const ECE: u8 = 0b0100;
+/// TCP's Congestion Window Reduced flag, carried on a data frame in `Frame::ecn` above the IP ECN
+/// bits (a switch marking CE keeps it).
+pub const CWR: u8 = 0b1000;
+
+/// TCP settings. Counts are in segments, times in picoseconds.
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TcpParams {
     /// Default `Reno`: Jiang & Jain 2007 §VI.A ("TCP Reno with Selective Acknowledgements").
     pub variant: Variant,
@@ -121,6 +148,11 @@ pub struct TcpParams {
     /// Longest an ACK is delayed. Default 100 ms: ns-2's `Agent/TCPSink/DelAck set interval_
     /// 100ms` (RFC 5681 §4.2: "MUST be generated within 500 ms").
     pub delack_timeout: Time,
+    /// ECN at both ends. Default [`EcnMode::Off`] (ns-2's `Agent/TCP set ecn_ 0`).
+    pub ecn: EcnMode,
+    /// DCTCP's estimation gain g in α ← (1 − g)·α + g·F. Default 1/16: RFC 8257 §4.2 and
+    /// Alizadeh et al. 2010 §3.4 (g = 1/16 at 10 Gb/s).
+    pub dctcp_g: f64,
 }
 
 impl Default for TcpParams {
@@ -140,6 +172,8 @@ impl Default for TcpParams {
             granularity: 0,
             delayed_ack: false,
             delack_timeout: 100 * MS,
+            ecn: EcnMode::Off,
+            dctcp_g: 1.0 / 16.0,
         }
     }
 }
@@ -162,6 +196,9 @@ pub struct Segment {
     pub len: u32,
     /// Sent before (fast retransmit, NewReno partial ACK, SACK `NextSeg`, or go-back-N after an RTO).
     pub retransmission: bool,
+    /// The frame's `ecn` byte: the IP ECN codepoint (`red::ECN_ECT0` on new data with ECN on,
+    /// `red::ECN_CE` once a switch marked it) and the [`CWR`] flag.
+    pub ecn: u8,
 }
 
 impl Segment {
@@ -171,10 +208,15 @@ impl Segment {
         f.kind = FrameKind::Data;
         f.seq = self.seq;
         f.size = self.len + HEADER_BYTES;
+        f.ecn = self.ecn;
     }
     /// The segment a data frame carries (a retransmission looks like any other on the wire).
     pub fn read(f: &Frame) -> Option<Self> {
-        (f.kind == FrameKind::Data && f.size >= HEADER_BYTES).then_some(Segment { seq: f.seq, len: f.size - HEADER_BYTES, retransmission: false })
+        (f.kind == FrameKind::Data && f.size >= HEADER_BYTES).then_some(Segment { seq: f.seq, len: f.size - HEADER_BYTES, retransmission: false, ecn: f.ecn })
+    }
+    /// The IP header says Congestion Experienced.
+    pub fn ce(&self) -> bool {
+        self.ecn & 0b11 == super::red::ECN_CE
     }
 }
 
@@ -187,6 +229,8 @@ pub struct Ack {
     /// received segment first (RFC 2018 §4); `(0, 0)` for none (a real block starts above `ack`).
     /// Two blocks fill the frame's 16-byte tag area.
     pub sack: [(u32, u32); 2],
+    /// ECN-Echo (RFC 3168 §6.1.3, RFC 8257 §3.2).
+    pub ece: bool,
 }
 
 impl Ack {
@@ -201,9 +245,10 @@ impl Ack {
         f.proto = Proto::Tcp;
         f.ack = self.ack;
         f.tag = [self.sack[0].0, self.sack[0].1, self.sack[1].0, self.sack[1].1];
+        f.ecn = if self.ece { ECE } else { 0 };
     }
     pub fn read(f: &Frame) -> Option<Self> {
-        (f.proto == Proto::Tcp && f.kind == FrameKind::Ack).then_some(Ack { ack: f.ack, sack: [(f.tag[0], f.tag[1]), (f.tag[2], f.tag[3])] })
+        (f.proto == Proto::Tcp && f.kind == FrameKind::Ack).then_some(Ack { ack: f.ack, sack: [(f.tag[0], f.tag[1]), (f.tag[2], f.tag[3])], ece: f.ecn & ECE != 0 })
     }
 }
 
@@ -218,6 +263,8 @@ pub const METRICS: &[Metric] = &[
     Metric { scope: "flows", name: "tcp_ssthresh", unit: "segments", kind: "gauge", doc: "slow-start threshold at the end of the run" },
     Metric { scope: "flows", name: "tcp_srtt_s", unit: "s", kind: "gauge", doc: "smoothed RTT (RFC 6298) at the end of the run; null before the first sample" },
     Metric { scope: "flows", name: "tcp_rto_s", unit: "s", kind: "gauge", doc: "retransmission timeout at the end of the run, clamped and backed off" },
+    Metric { scope: "flows", name: "tcp_ecn_reductions", unit: "events", kind: "counter", doc: "window reductions in response to ECN-Echo (RFC 3168 halvings or DCTCP cuts, at most one per window of data)" },
+    Metric { scope: "flows", name: "tcp_dctcp_alpha", unit: "1", kind: "gauge", doc: "DCTCP's estimate α of the fraction of marked bytes (RFC 8257 §3.3) at the end of the run; null unless ecn = \"dctcp\"" },
     Metric { scope: "flows", name: "tcp_transactions_window", unit: "count", kind: "counter-window", doc: "transactions completed in the window (last byte acknowledged)" },
     Metric { scope: "flows", name: "tcp_transactions_per_s", unit: "1/s", kind: "counter-window", doc: "transactions completed per second in the window (Jiang & Jain 2007 Table I, tps)" },
     Metric { scope: "flows", name: "tcp_transaction_latency_s", unit: "s", kind: "time-average", doc: "mean time from a transaction's start to its last byte acknowledged, in the window" },

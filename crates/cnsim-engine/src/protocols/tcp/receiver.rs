@@ -1,7 +1,8 @@
 //! The TCP receiver: cumulative ACKs, an out-of-order buffer, SACK blocks (RFC 2018) and delayed
 //! ACKs (RFC 1122 §4.2.3.2, RFC 5681 §4.2), counted in segments.
 
-use super::{Ack, TcpParams};
+use super::{Ack, EcnMode, TcpParams, CWR};
+use crate::protocols::red::ECN_CE;
 use crate::core::time::Time;
 use std::collections::VecDeque;
 
@@ -23,6 +24,9 @@ pub struct TcpReceiver {
     unacked: u32,
     deadline: Option<Time>,
     bytes: u64,
+    /// The ECE the next ACK carries: classic ECN's latch (RFC 3168 §6.1.3), or DCTCP's CE state,
+    /// the CE bit of the last segment received (RFC 8257 §3.2).
+    ece: bool,
     // Statistics.
     pub segments: u64,
     pub duplicates: u64,
@@ -41,6 +45,7 @@ impl TcpReceiver {
             unacked: 0,
             deadline: None,
             bytes: 0,
+            ece: false,
             segments: 0,
             duplicates: 0,
             out_of_window: 0,
@@ -52,6 +57,45 @@ impl TcpReceiver {
     /// `None` when it is delayed (then arm [`timer`](Self::timer)). An out-of-order, duplicate or
     /// gap-filling segment is acknowledged at once (RFC 5681 §4.2).
     pub fn on_segment(&mut self, seq: u32, len: u32, now: Time) -> Option<Ack> {
+        self.on_segment_ecn(seq, len, 0, now)
+    }
+
+    /// [`on_segment`](Self::on_segment) for a segment whose frame carried `ecn` (the IP ECN
+    /// codepoint and the [`CWR`] flag, `Segment::ecn`). With ECN on, ACKs carry ECE:
+    /// * classic (RFC 3168 §6.1.3): set from a CE segment on, cleared by a segment with CWR (a
+    ///   segment with both clears, then sets it again);
+    /// * DCTCP (RFC 8257 §3.2): the CE bit of the last segment received; when it differs from the
+    ///   previous segment's while an ACK is delayed, that ACK goes at once with the old ECE and the
+    ///   new segment starts a fresh delayed ACK (if the new segment is itself acknowledged at
+    ///   once, that later ACK is the one returned and covers the earlier one).
+    pub fn on_segment_ecn(&mut self, seq: u32, len: u32, ecn: u8, now: Time) -> Option<Ack> {
+        let ce = ecn & 0b11 == ECN_CE;
+        let mut early = None;
+        match self.p.ecn {
+            EcnMode::Off => {}
+            EcnMode::Classic => {
+                if ecn & CWR != 0 {
+                    self.ece = false;
+                }
+                self.ece |= ce;
+            }
+            EcnMode::Dctcp => {
+                if ce != self.ece {
+                    if self.unacked > 0 {
+                        early = Some(self.ack_now());
+                    }
+                    self.ece = ce;
+                }
+            }
+        }
+        let a = self.segment(seq, len, now);
+        if a.is_some() && early.is_some() {
+            self.acks_sent -= 1; // the earlier ACK is superseded, not sent
+        }
+        a.or(early)
+    }
+
+    fn segment(&mut self, seq: u32, len: u32, now: Time) -> Option<Ack> {
         self.segments += 1;
         if seq < self.rcv_nxt {
             self.duplicates += 1;
@@ -117,7 +161,7 @@ impl TcpReceiver {
         self.unacked = 0;
         self.deadline = None;
         self.acks_sent += 1;
-        let mut a = Ack { ack: self.rcv_nxt, sack: [(0, 0); 2] };
+        let mut a = Ack { ack: self.rcv_nxt, sack: [(0, 0); 2], ece: self.ece };
         if self.p.sack {
             // RFC 2018 §4: the first block holds the most recently received segment, then the
             // most recently reported other blocks; blocks already acknowledged drop out.

@@ -1,8 +1,9 @@
 //! The TCP sender: congestion control (RFC 5681), NewReno (RFC 6582), SACK loss recovery
 //! (RFC 6675) and the retransmission timer (RFC 6298), counted in segments as ns-2 counts them.
 
-use super::{Ack, Segment, TcpParams, Variant};
+use super::{Ack, EcnMode, Segment, TcpParams, Variant, CWR};
 use crate::core::time::Time;
+use crate::protocols::red::ECN_ECT0;
 use std::collections::VecDeque;
 
 /// Back-off exponent cap: 2^30 × any RTO is far beyond `max_rto`'s useful range.
@@ -60,12 +61,27 @@ pub struct TcpSender {
     /// The one segment being timed and when it was sent (one sample per RTT, as ns-2 and BSD).
     timing: Option<(u32, Time)>,
     deadline: Option<Time>,
+    // ECN (RFC 3168, RFC 8257).
+    /// No ECN-triggered reduction until an ACK acknowledges beyond this segment (one past the
+    /// highest sent at the last window reduction, ECN or loss): at most one per window of data.
+    ecn_high: u32,
+    /// Set CWR on the next new data segment (RFC 3168 §6.1.2).
+    cwr_pending: bool,
+    /// DCTCP's α (RFC 8257 §3.3), initially 1.
+    alpha: f64,
+    /// DCTCP's observation window: bytes acknowledged and bytes acknowledged with ECE so far, and
+    /// the window's end (`DCTCP.WindowEnd`, a segment index: SND.NXT when the window began).
+    dctcp_acked: u64,
+    dctcp_marked: u64,
+    dctcp_window_end: u32,
     // Statistics.
     pub segments_sent: u64,
     pub retransmissions: u64,
     pub fast_retransmits: u64,
     pub timeouts: u64,
     pub bytes_acked: u64,
+    /// Window reductions in response to ECE (RFC 3168 halvings or DCTCP cuts).
+    pub ecn_reductions: u64,
 }
 
 impl TcpSender {
@@ -97,11 +113,18 @@ impl TcpSender {
             backoff: 0,
             timing: None,
             deadline: None,
+            ecn_high: 0,
+            cwr_pending: false,
+            alpha: 1.0,
+            dctcp_acked: 0,
+            dctcp_marked: 0,
+            dctcp_window_end: 0,
             segments_sent: 0,
             retransmissions: 0,
             fast_retransmits: 0,
             timeouts: 0,
             bytes_acked: 0,
+            ecn_reductions: 0,
         }
     }
 
@@ -197,7 +220,16 @@ impl TcpSender {
             self.deadline = Some(now.saturating_add(self.rto()));
         }
         self.segments_sent += 1;
-        Segment { seq, len: self.seg_len(seq), retransmission }
+        // RFC 3168 §6.1.5: retransmissions are not ECT; CWR goes on the first new segment after
+        // a reduction (§6.1.2).
+        let mut ecn = 0;
+        if self.p.ecn != EcnMode::Off && !retransmission {
+            ecn = ECN_ECT0;
+            if std::mem::take(&mut self.cwr_pending) {
+                ecn |= CWR;
+            }
+        }
+        Segment { seq, len: self.seg_len(seq), retransmission, ecn }
     }
 
     /// RFC 6675 §4 `NextSeg()` after the pipe check of §5 step (C): send while cwnd − pipe ≥ 1.
@@ -278,16 +310,68 @@ impl TcpSender {
                 }
             }
         }
+        // ECN: react to ECE at most once per window of data, not during loss recovery (the loss
+        // already reduced the window), and not from ACKs of data sent before the last reduction.
+        let ecn_cut = a.ece && self.p.ecn != EcnMode::Off && !self.in_recovery && a.ack > self.ecn_high;
         if a.ack > self.snd_una {
-            self.new_ack(a.ack, now);
+            let before = self.bytes_acked;
+            self.new_ack(a.ack, now, ecn_cut);
+            if self.p.ecn == EcnMode::Dctcp {
+                self.dctcp_observe(self.bytes_acked - before, a.ece);
+            }
         } else if self.snd_max > self.snd_una && (!self.p.sack || newly_sacked > 0) {
             // A duplicate ACK: RFC 5681 §2 (same ACK, data outstanding); with SACK, RFC 6675 §2
             // (it SACKs data not SACKed before).
             self.dup_ack(now);
         }
+        if ecn_cut && !self.in_recovery {
+            self.ecn_reduce();
+        }
     }
 
-    fn new_ack(&mut self, ack: u32, now: Time) {
+    /// RFC 8257 §3.3 for an ACK of `acked` new bytes: count them (as marked when the ACK has ECE);
+    /// once SND.UNA passes the window's end, α ← (1 − g)·α + g·F with F the marked fraction of
+    /// the window's bytes, and a new window begins, ending at SND.NXT.
+    fn dctcp_observe(&mut self, acked: u64, ece: bool) {
+        self.dctcp_acked += acked;
+        if ece {
+            self.dctcp_marked += acked;
+        }
+        if self.snd_una <= self.dctcp_window_end {
+            return;
+        }
+        if self.dctcp_acked > 0 {
+            let f = self.dctcp_marked as f64 / self.dctcp_acked as f64;
+            let g = self.p.dctcp_g;
+            self.alpha = (1.0 - g) * self.alpha + g * f;
+        }
+        self.dctcp_window_end = self.snd_nxt.max(self.snd_una);
+        self.dctcp_acked = 0;
+        self.dctcp_marked = 0;
+    }
+
+    /// The window reduction for an ECE (once per window, checked by the caller): RFC 3168 §6.1.2
+    /// halves cwnd (ssthresh = max(cwnd/2, 2), cwnd = ssthresh, as fast retransmit without the
+    /// retransmission); DCTCP (RFC 8257 §3.4) cuts cwnd by ⌊cwnd·α/2⌋ segments (Linux's
+    /// `dctcp_ssthresh` rounding), floor 2 (never raising cwnd). ssthresh follows, so growth resumes in congestion
+    /// avoidance. CWR goes on the next new segment.
+    fn ecn_reduce(&mut self) {
+        let target = match self.p.ecn {
+            EcnMode::Off => return,
+            EcnMode::Classic => self.cwnd / 2,
+            EcnMode::Dctcp => self.cwnd - ((self.cwnd as f64 * self.alpha / 2.0).floor() as u32).min(self.cwnd),
+        };
+        self.ssthresh = target.max(2);
+        self.cwnd = self.ssthresh.min(self.cwnd); // the floor of 2 never raises cwnd
+        self.cwnd_cnt = 0;
+        self.ecn_high = self.snd_max;
+        self.cwr_pending = true;
+        self.ecn_reductions += 1;
+    }
+
+    /// `ecn_cut`: the ACK carries an ECE the sender will react to; cwnd does not grow on it
+    /// (RFC 3168 §6.1.2).
+    fn new_ack(&mut self, ack: u32, now: Time, ecn_cut: bool) {
         let acked = ack - self.snd_una;
         self.lt_sent = 0;
         self.bytes_acked += self.bytes_upto(ack);
@@ -321,7 +405,9 @@ impl TcpSender {
             }
         } else {
             self.dupacks = 0;
-            self.grow(acked);
+            if !ecn_cut {
+                self.grow(acked);
+            }
         }
         // RFC 6298 §5.2–5.3.
         if self.snd_una >= self.snd_max {
@@ -386,6 +472,7 @@ impl TcpSender {
         self.cwnd_cnt = 0;
         self.in_recovery = true;
         self.recover = self.snd_max;
+        self.ecn_high = self.snd_max;
         self.first_partial = true;
         self.last_cut_timeout = false;
         self.high_rxt = None;
@@ -441,6 +528,7 @@ impl TcpSender {
         self.backoff = (self.backoff + 1).min(MAX_BACKOFF);
         // RFC 6582 §3.2 step 4 / RFC 6675 §5.1: recover = HighData.
         self.recover = self.snd_max;
+        self.ecn_high = self.snd_max;
         self.in_recovery = false;
         self.last_cut_timeout = true;
         self.dupacks = 0;
@@ -499,6 +587,10 @@ impl TcpSender {
     }
     pub fn backoff(&self) -> u32 {
         self.backoff
+    }
+    /// DCTCP's α (1 until the first observation window ends; meaningful with `ecn = Dctcp`).
+    pub fn alpha(&self) -> f64 {
+        self.alpha
     }
     pub fn in_recovery(&self) -> bool {
         self.in_recovery

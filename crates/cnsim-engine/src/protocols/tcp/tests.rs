@@ -8,7 +8,7 @@ use std::collections::BinaryHeap;
 const US: Time = 1_000_000;
 
 fn ack(n: u32) -> Ack {
-    Ack { ack: n, sack: [(0, 0); 2] }
+    Ack { ack: n, sack: [(0, 0); 2], ece: false }
 }
 fn sack(n: u32, b: &[(u32, u32)]) -> Ack {
     let mut a = ack(n);
@@ -400,7 +400,7 @@ fn delayed_ack_timing() {
 #[test]
 fn frames_round_trip() {
     let mut f = Frame::new(FrameKind::Data, 1500, 1, Dest::Node(2), 7, 0);
-    let g = Segment { seq: 41, len: 1240, retransmission: false };
+    let g = Segment { seq: 41, len: 1240, retransmission: false, ecn: 0 };
     g.write(&mut f);
     assert_eq!((f.proto, f.seq, f.size), (Proto::None, 41, 1280)); // the tag area stays free
     assert_eq!((Segment::read(&f), Ack::read(&f)), (Some(g), None));
@@ -555,4 +555,165 @@ fn closed_loop_tail_loss_needs_the_timer() {
     assert!(l.s.all_acked());
     assert_eq!((l.s.timeouts, l.s.retransmissions), (1, 1));
     assert!((1000 * US..1100 * US).contains(&end), "{end}");
+}
+
+// ------------------------------------------------------------------------ ECN and DCTCP
+
+use crate::protocols::red::{ECN_CE, ECN_ECT0};
+
+fn ece(n: u32) -> Ack {
+    Ack { ece: true, ..ack(n) }
+}
+
+/// A bulk sender with cwnd = ssthresh = 10 (congestion avoidance from the start), rwnd 100.
+fn ecn_sender(ecn: EcnMode) -> TcpSender {
+    let mut s = TcpSender::new(TcpParams { ecn, init_cwnd: 10, init_ssthresh: 10, rwnd: 100, ..TcpParams::default() });
+    s.push(u64::MAX);
+    s
+}
+
+#[test]
+fn ecn_off_sends_not_ect_and_ignores_ece() {
+    let mut s = ecn_sender(EcnMode::Off);
+    assert_eq!(s.poll_send(0).unwrap().ecn, 0);
+    s.on_ack(&ece(1), US);
+    assert_eq!((s.cwnd(), s.ecn_reductions), (10, 0));
+}
+
+#[test]
+fn classic_ecn_halves_once_per_window_and_sets_cwr() {
+    let mut s = ecn_sender(EcnMode::Classic);
+    let segs: Vec<Segment> = std::iter::from_fn(|| s.poll_send(0)).collect();
+    assert_eq!(segs.len(), 10);
+    assert!(segs.iter().all(|g| g.ecn == ECN_ECT0), "new data is ECT(0), no CWR yet");
+    // ECE on the ACK of segment 0: ssthresh = cwnd/2 = 5, cwnd = 5, no growth on that ACK.
+    s.on_ack(&ece(1), US);
+    assert_eq!((s.cwnd(), s.ssthresh(), s.ecn_reductions), (5, 5, 1));
+    assert!(!s.in_recovery(), "no retransmission");
+    // More ECE from the same window (ACKs up to segment 10, the highest sent at the cut): ignored.
+    s.on_ack(&ece(2), 2 * US);
+    assert_eq!((s.cwnd(), s.ecn_reductions), (5, 1));
+    // ACK 10 (8 segments, congestion avoidance: cwnd 5 → 6). The next new segment carries CWR.
+    s.on_ack(&ece(10), 3 * US);
+    assert_eq!((s.cwnd(), s.ecn_reductions), (6, 1));
+    let segs: Vec<Segment> = std::iter::from_fn(|| s.poll_send(3 * US)).collect();
+    assert_eq!(segs.iter().map(|g| (g.seq, g.ecn)).collect::<Vec<_>>(), [(10, ECN_ECT0 | CWR), (11, ECN_ECT0), (12, ECN_ECT0), (13, ECN_ECT0), (14, ECN_ECT0), (15, ECN_ECT0)]);
+    // ECE acknowledging data sent after the cut: a new window, a new halving 6 → 3.
+    s.on_ack(&ece(11), 4 * US);
+    assert_eq!((s.cwnd(), s.ssthresh(), s.ecn_reductions), (3, 3, 2));
+    // A loss-free fast retransmit path is untouched: no retransmission was sent.
+    assert_eq!(s.retransmissions, 0);
+}
+
+#[test]
+fn dctcp_alpha_over_a_window_and_one_cut_per_window() {
+    let g = 1.0 / 16.0;
+    let mut s = ecn_sender(EcnMode::Dctcp);
+    assert_eq!(s.p.dctcp_g, g);
+    assert_eq!(s.alpha(), 1.0, "RFC 8257: α starts at 1");
+    assert_eq!(std::iter::from_fn(|| s.poll_send(0)).count(), 10);
+    // ACK 1 ends the first observation window (WindowEnd = SND.NXT = 0 at the start): F = 0,
+    // α = 15/16; the next window ends at SND.NXT = 10.
+    s.on_ack(&ack(1), US);
+    assert!((s.alpha() - 15.0 / 16.0).abs() < 1e-12);
+    assert_eq!(s.cwnd(), 10);
+    // ACK 2 with ECE: cut cwnd − ⌊cwnd·α/2⌋ = 10 − ⌊4.6875⌋ = 6; ssthresh 6.
+    s.on_ack(&ece(2), 2 * US);
+    assert_eq!((s.cwnd(), s.ssthresh(), s.ecn_reductions), (6, 6, 1));
+    // ACKs 3, 4 with ECE, 5..10 without: no second cut in this window; congestion avoidance
+    // grows cwnd 6 → 7 after 6 ACKed segments (ACKs 3..8), 2 counted after.
+    for n in 3..=10 {
+        s.on_ack(&if n <= 4 { ece(n) } else { ack(n) }, n as Time * US);
+    }
+    assert_eq!((s.cwnd(), s.ecn_reductions), (7, 1));
+    // α is not updated until SND.UNA passes WindowEnd = 10.
+    assert!((s.alpha() - 15.0 / 16.0).abs() < 1e-12);
+    let segs: Vec<Segment> = std::iter::from_fn(|| s.poll_send(10 * US)).collect();
+    assert_eq!(segs.len(), 7);
+    assert_eq!((segs[0].ecn, segs[1].ecn), (ECN_ECT0 | CWR, ECN_ECT0));
+    // ACK 11 closes the window of segments 1..=10: 3 of 10 equal segments ECE-marked, F = 0.3;
+    // α = (15/16)·(15/16) + 0.3/16 = 0.87890625 + 0.01875 = 0.89765625.
+    s.on_ack(&ack(11), 11 * US);
+    assert!((s.alpha() - 0.897_656_25).abs() < 1e-12, "alpha {}", s.alpha());
+    assert!((s.alpha() - ((1.0 - g) * (15.0 / 16.0) + g * 0.3)).abs() < 1e-12);
+    // ECE on data sent after the cut: a new cut with the new α: 7 − ⌊7·0.8977/2⌋ = 7 − 3 = 4.
+    s.on_ack(&ece(12), 12 * US);
+    assert_eq!((s.cwnd(), s.ssthresh(), s.ecn_reductions), (4, 4, 2));
+}
+
+#[test]
+fn classic_receiver_latches_ece_until_cwr() {
+    let mut r = TcpReceiver::new(TcpParams { ecn: EcnMode::Classic, ..TcpParams::default() });
+    let e = |a: Option<Ack>| a.map(|a| (a.ack, a.ece));
+    assert_eq!(e(r.on_segment_ecn(0, 1460, ECN_ECT0, 0)), Some((1, false)));
+    assert_eq!(e(r.on_segment_ecn(1, 1460, ECN_CE, 0)), Some((2, true)));
+    assert_eq!(e(r.on_segment_ecn(2, 1460, ECN_ECT0, 0)), Some((3, true)), "latched");
+    assert_eq!(e(r.on_segment_ecn(3, 1460, ECN_ECT0 | CWR, 0)), Some((4, false)), "CWR clears");
+    assert_eq!(e(r.on_segment_ecn(4, 1460, ECN_CE | CWR, 0)), Some((5, true)), "CWR and CE: set again");
+    assert_eq!(e(r.on_segment_ecn(5, 1460, ECN_ECT0, 0)), Some((6, true)));
+    // ECN off: CE is not echoed.
+    let mut r = TcpReceiver::new(TcpParams::default());
+    assert_eq!(e(r.on_segment_ecn(0, 1460, ECN_CE, 0)), Some((1, false)));
+}
+
+#[test]
+fn dctcp_receiver_echoes_each_segment_and_acks_at_once_on_a_ce_change() {
+    // Without delayed ACKs, each ACK's ECE is the CE bit of the segment it acknowledges.
+    let mut r = TcpReceiver::new(TcpParams { ecn: EcnMode::Dctcp, ..TcpParams::default() });
+    let e = |a: Option<Ack>| a.map(|a| (a.ack, a.ece));
+    assert_eq!(e(r.on_segment_ecn(0, 1460, ECN_ECT0, 0)), Some((1, false)));
+    assert_eq!(e(r.on_segment_ecn(1, 1460, ECN_CE, 0)), Some((2, true)));
+    assert_eq!(e(r.on_segment_ecn(2, 1460, ECN_CE, 0)), Some((3, true)));
+    assert_eq!(e(r.on_segment_ecn(3, 1460, ECN_ECT0 | CWR, 0)), Some((4, false)), "CWR plays no part");
+    // With delayed ACKs (every second segment, RFC 8257 §3.2's state machine).
+    let mut r = TcpReceiver::new(TcpParams { ecn: EcnMode::Dctcp, delayed_ack: true, delack_timeout: 1000 * US, ..TcpParams::default() });
+    assert_eq!(e(r.on_segment_ecn(0, 1460, ECN_ECT0, 0)), None);
+    // CE changes 0 → 1 with segment 0 unacknowledged: ACK 1 at once with ECE = 0; segment 1 waits.
+    assert_eq!(e(r.on_segment_ecn(1, 1460, ECN_CE, US)), Some((1, false)));
+    assert_eq!(r.timer(), Some(1001 * US));
+    // Same state: the second segment sends the delayed ACK, ECE = 1.
+    assert_eq!(e(r.on_segment_ecn(2, 1460, ECN_CE, 2 * US)), Some((3, true)));
+    // Change 1 → 0 with nothing pending: no extra ACK; the next two segments share one.
+    assert_eq!(e(r.on_segment_ecn(3, 1460, ECN_ECT0, 3 * US)), None);
+    assert_eq!(e(r.on_segment_ecn(4, 1460, ECN_ECT0, 4 * US)), Some((5, false)));
+    assert_eq!(e(r.on_segment_ecn(5, 1460, ECN_CE, 5 * US)), None);
+    // 1 → 0 with segment 5 pending: ACK 6 at once with ECE = 1; segment 6 is acknowledged by
+    // the delayed-ACK timer, ECE = 0.
+    assert_eq!(e(r.on_segment_ecn(6, 1460, ECN_ECT0, 6 * US)), Some((6, true)));
+    assert_eq!(r.timer(), Some(1006 * US));
+    assert_eq!(e(r.on_delack_timeout(1006 * US)), Some((7, false)));
+}
+
+#[test]
+fn ecn_bits_round_trip_through_frames() {
+    let mut f = Frame::new(FrameKind::Data, 1500, 1, Dest::Node(2), 7, 0);
+    let g = Segment { seq: 3, len: 1460, retransmission: false, ecn: ECN_ECT0 | CWR };
+    g.write(&mut f);
+    assert_eq!(f.ecn, ECN_ECT0 | CWR);
+    assert!(!Segment::read(&f).unwrap().ce());
+    f.ecn |= ECN_CE; // what a marking switch does
+    let r = Segment::read(&f).unwrap();
+    assert!(r.ce() && r.ecn & CWR != 0);
+    let a = Ack { ece: true, ..sack(9, &[(12, 15)]) };
+    let mut f = Frame::new(FrameKind::Data, 64, 2, Dest::Node(1), 7, 0);
+    a.write(&mut f);
+    assert_eq!(f.ecn & 0b11, 0, "an ACK is Not-ECT");
+    assert_eq!(Ack::read(&f), Some(a));
+    ack(9).write(&mut f);
+    assert!(!Ack::read(&f).unwrap().ece);
+}
+
+#[test]
+fn ecn_cut_never_raises_a_small_window() {
+    // cwnd = 1 (initial window of one segment): an ECE halves to 0, floored at 2 for ssthresh,
+    // and cwnd stays 1; then slow start up to ssthresh = 2 and congestion avoidance.
+    for mode in [EcnMode::Classic, EcnMode::Dctcp] {
+        let mut s = TcpSender::new(TcpParams { ecn: mode, init_cwnd: 1, rwnd: 100, ..TcpParams::default() });
+        s.push(u64::MAX);
+        assert_eq!(drain(&mut s, 0), new_segs(0..1));
+        s.on_ack(&ece(1), US);
+        assert_eq!((s.cwnd(), s.ssthresh(), s.ecn_reductions), (1, 2, 1), "{mode:?}");
+        let g = s.poll_send(US).unwrap();
+        assert_eq!((g.seq, g.ecn), (1, ECN_ECT0 | CWR));
+    }
 }
