@@ -43,8 +43,8 @@ impl Threshold {
 }
 
 pub const METRICS: &[Metric] = &[
-    Metric { scope: "queues", name: "threshold_marks", unit: "frames", kind: "counter", doc: "ECN-capable frames marked CE by step marking (arriving to more than K frames)" },
-    Metric { scope: "queues", name: "threshold_drops", unit: "frames", kind: "counter", doc: "frames that are not ECN-capable dropped by step marking (arriving to more than K frames)" },
+    Metric { scope: "queues", name: "threshold_marks", unit: "frames", kind: "counter", doc: "ECN-capable frames marked CE by step marking (arriving with K or more frames waiting)" },
+    Metric { scope: "queues", name: "threshold_drops", unit: "frames", kind: "counter", doc: "frames that are not ECN-capable dropped by step marking (arriving with K or more frames waiting)" },
 ];
 
 #[cfg(test)]
