@@ -155,8 +155,9 @@ SCENARIOS = [
              {"unit_latency": ([f"{u}/{l}" for u in FB_UNITS for l in (100, 200, 500, 1000)], ["64B/500", "1500B/500"])},
              "SW>N5", "1s", "300ms"),
 ]
-# Scenarios whose seed-1 runs keep the hotspot's queue and throughput against time (the figures the
-# slides show); point → kept, None for every point.
+# Scenario → the grid points whose seed-1 run keeps the hotspot's queue and throughput against time
+# (the figures the slides show; None: every point). Recording adds sampling events, so such a run is
+# another (equally valid, deterministic) realisation of its seed than an unrecorded one would be.
 TIME_SERIES = {"latency": ("100", "500"), "twenty-stage": None, "oscillating": ("10",)}
 SERIES_INTERVAL = "1ms"
 
@@ -319,7 +320,6 @@ def tasks(seeds: int, quick: bool) -> list[Task]:
                     out.append(Task({"scenario": sc.key, "param": param, "point": str(value), "variant": variant},
                                     f"{DIR}/{sc.file}", sets, seed, spec=spec))
     return out
-
 
 
 def extract(result, spec) -> dict:
