@@ -233,6 +233,17 @@ def all_of(verdicts: list[Verdict], joiner: str = "; ") -> Verdict:
     return Verdict(state, joiner.join(v.evidence for v in verdicts))
 
 
+def most_of(verdicts: list[Verdict]) -> Verdict:
+    """A majority of `verdicts`: supported when more than half are supported, not supported when
+    more than half are not (the rest inconclusive)."""
+    if not verdicts:
+        return Verdict(INCONCLUSIVE, "no data")
+    states = [v.state for v in verdicts]
+    state = (SUPPORTED if 2 * states.count(SUPPORTED) > len(states) else
+             NOT_SUPPORTED if 2 * states.count(NOT_SUPPORTED) > len(states) else INCONCLUSIVE)
+    return Verdict(state, "; ".join(v.evidence for v in verdicts))
+
+
 def by_construction(why: str, evidence: str = "") -> Verdict:
     """A check that holds because of how the scenario is built: labelled, never counted."""
     return Verdict(BY_CONSTRUCTION, why + (f" ({evidence})" if evidence else ""))

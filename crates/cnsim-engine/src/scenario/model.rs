@@ -386,7 +386,7 @@ pub enum DisciplineSpec {
     /// A drop-tail FIFO with RED in front (`protocols::red`), parameters in `red`.
     Red,
     /// A drop-tail FIFO with step marking in front (`protocols::threshold`, DCTCP's switch):
-    /// ECN-capable frames arriving to more than `threshold.k` frames are marked CE.
+    /// ECN-capable frames arriving with `threshold.k` or more frames waiting are marked CE.
     Threshold,
 }
 

@@ -84,26 +84,15 @@ def steady(topo: Topology, variant: str, metric: str, part: str = "all") -> Chec
     return check
 
 
-def most_of(verdicts: list[Verdict]) -> Verdict:
-    """A majority of `verdicts`: supported when more than half are supported, not supported when
-    more than half are not (the rest inconclusive)."""
-    if not verdicts:
-        return Verdict(INCONCLUSIVE, "no data")
-    states = [v.state for v in verdicts]
-    state = (SUPPORTED if 2 * states.count(SUPPORTED) > len(states) else
-             NOT_SUPPORTED if 2 * states.count(NOT_SUPPORTED) > len(states) else INCONCLUSIVE)
-    return Verdict(state, "; ".join(v.evidence for v in verdicts))
-
-
 def alike(topo: Topology, metric: str, a: str, b: str, part: str = "all", most: bool = False) -> Check:
     """`a` and `b` alike at each Qeq (difference within ± the minimum effect); `most`: at the
-    majority of the Qeq values (`most_of`)."""
+    majority of the Qeq values (`compare.most_of`)."""
     def check(df):
         verdicts = []
         for q in QEQS:
             x, y = samples(df, topo.key, a, metric, q, part), samples(df, topo.key, b, metric, q, part)
             verdicts.append(_at(q, compare.similar(x, y, min_effect(x, y, metric))))
-        v = most_of(verdicts) if most else compare.all_of(verdicts)
+        v = compare.most_of(verdicts) if most else compare.all_of(verdicts)
         return Verdict(v.state, f"{metric} ({part}), {a} − {b}: {v.evidence}")
     return check
 

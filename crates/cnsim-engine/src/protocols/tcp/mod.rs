@@ -95,6 +95,12 @@ pub enum EcnMode {
     Dctcp,
 }
 
+/// Whether a frame's `ecn` byte says Congestion Experienced (its two IP ECN bits; the TCP flags
+/// above them do not count).
+pub fn ce(ecn: u8) -> bool {
+    ecn & 0b11 == super::red::ECN_CE
+}
+
 /// TCP's ECN-Echo flag, carried on an ACK frame in `Frame::ecn` above the IP ECN bits.
 pub const ECE: u8 = 0b0100;
 /// TCP's Congestion Window Reduced flag, carried on a data frame in `Frame::ecn` above the IP ECN
@@ -216,7 +222,7 @@ impl Segment {
     }
     /// The IP header says Congestion Experienced.
     pub fn ce(&self) -> bool {
-        self.ecn & 0b11 == super::red::ECN_CE
+        ce(self.ecn)
     }
 }
 

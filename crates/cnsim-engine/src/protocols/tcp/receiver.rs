@@ -1,8 +1,7 @@
 //! The TCP receiver: cumulative ACKs, an out-of-order buffer, SACK blocks (RFC 2018) and delayed
 //! ACKs (RFC 1122 §4.2.3.2, RFC 5681 §4.2), counted in segments.
 
-use super::{Ack, EcnMode, TcpParams, CWR};
-use crate::protocols::red::ECN_CE;
+use super::{ce, Ack, EcnMode, TcpParams, CWR};
 use crate::core::time::Time;
 use std::collections::VecDeque;
 
@@ -69,7 +68,7 @@ impl TcpReceiver {
     ///   new segment starts a fresh delayed ACK (if the new segment is itself acknowledged at
     ///   once, that later ACK is the one returned and covers the earlier one).
     pub fn on_segment_ecn(&mut self, seq: u32, len: u32, ecn: u8, now: Time) -> Option<Ack> {
-        let ce = ecn & 0b11 == ECN_CE;
+        let marked = ce(ecn);
         let mut early = None;
         match self.p.ecn {
             EcnMode::Off => {}
@@ -77,14 +76,14 @@ impl TcpReceiver {
                 if ecn & CWR != 0 {
                     self.ece = false;
                 }
-                self.ece |= ce;
+                self.ece |= marked;
             }
             EcnMode::Dctcp => {
-                if ce != self.ece {
+                if marked != self.ece {
                     if self.unacked > 0 {
                         early = Some(self.ack_now());
                     }
-                    self.ece = ce;
+                    self.ece = marked;
                 }
             }
         }
