@@ -14,6 +14,7 @@ pub mod protocols;
 pub mod report;
 pub mod scenario;
 pub mod sim;
+pub mod slots;
 pub mod tap;
 pub mod traffic;
 pub mod units;

@@ -4,7 +4,7 @@
 
 use crate::core::time::to_secs;
 use crate::protocols::metrics::Metric;
-use crate::net::flow::TcpFlow;
+use crate::slots::transport::TcpFlow;
 use crate::sim::{Counters, Sim};
 use serde_json::{json, Value};
 
@@ -82,13 +82,13 @@ fn counters(c: &Counters, fc: bool, tcp: bool, probes: bool) -> Value {
         "data_replicated": c.data_replicated,
         "data_delivered": c.data_delivered,
         "data_dropped": c.data_dropped,
-        "cnm_sent": c.cnm_sent,
-        "cnm_delivered": c.cnm_delivered,
-        "cnm_dropped": c.cnm_dropped,
+        "cnm_sent": c.feedback_sent,
+        "cnm_delivered": c.feedback_delivered,
+        "cnm_dropped": c.feedback_dropped,
     });
     if fc {
-        v["pause_sent"] = json!(c.pause_sent);
-        v["pause_delivered"] = json!(c.pause_delivered);
+        v["pause_sent"] = json!(c.ctrl_sent);
+        v["pause_delivered"] = json!(c.ctrl_delivered);
     }
     if tcp {
         v["ack_sent"] = json!(c.ack_sent);
@@ -112,11 +112,11 @@ fn diff(a: &Counters, b: &Counters) -> Counters {
         data_replicated: a.data_replicated - b.data_replicated,
         data_delivered: a.data_delivered - b.data_delivered,
         data_dropped: a.data_dropped - b.data_dropped,
-        cnm_sent: a.cnm_sent - b.cnm_sent,
-        cnm_delivered: a.cnm_delivered - b.cnm_delivered,
-        cnm_dropped: a.cnm_dropped - b.cnm_dropped,
-        pause_sent: a.pause_sent - b.pause_sent,
-        pause_delivered: a.pause_delivered - b.pause_delivered,
+        feedback_sent: a.feedback_sent - b.feedback_sent,
+        feedback_delivered: a.feedback_delivered - b.feedback_delivered,
+        feedback_dropped: a.feedback_dropped - b.feedback_dropped,
+        ctrl_sent: a.ctrl_sent - b.ctrl_sent,
+        ctrl_delivered: a.ctrl_delivered - b.ctrl_delivered,
         ack_sent: a.ack_sent - b.ack_sent,
         ack_delivered: a.ack_delivered - b.ack_delivered,
         ack_dropped: a.ack_dropped - b.ack_dropped,
@@ -149,7 +149,7 @@ impl Sim {
                 let mut v = json!({
                     "name": f.name, "flow": f.name, "source": name(f.src),
                     "cr_mean_bps": mean, "cr_std_bps": std, "cr_min_bps": f.cr.min,
-                    "cnms_received_window": if in_window { rp.feedback_received() - f.cnms_w0 } else { 0 },
+                    "cnms_received_window": if in_window { rp.feedback_received() - f.feedback_w0 } else { 0 },
                 });
                 merge(&mut v, rp.report());
                 Some(v)
@@ -181,7 +181,7 @@ impl Sim {
                 if let Some(a) = &p.aqm {
                     merge(&mut v, a.report());
                 }
-                if let Some(m) = &p.sirens {
+                if let Some(m) = &p.meter {
                     merge(&mut v, json!({"sirens_stamped": m.stamped, "sirens_util": m.util}));
                 }
                 v
@@ -200,7 +200,7 @@ impl Sim {
                         let bw = if in_window { r.bytes - r.bytes_w0 } else { 0 };
                         let mut v = json!({"host": name(r.host), "frames": r.frames, "bytes_window": bw,
                                "throughput_bps": if window_s > 0.0 { bw as f64 * 8.0 / window_s } else { 0.0 }});
-                        if let Some(t) = &r.sirens {
+                        if let Some(t) = &r.rf {
                             merge(&mut v, sirens_report(t, now));
                         }
                         v
@@ -213,9 +213,9 @@ impl Sim {
                        "replicated_window": if in_window { f.replicated - f.replicated_w0 } else { 0 },
                        "injected_window": if in_window { f.injected - f.injected_w0 } else { 0 },
                        "dropped_window": if in_window { f.dropped - f.dropped_w0 } else { 0 },
-                       "cnms_received_window": f.rp.as_ref().map_or(0, |r| if in_window { r.feedback_received() - f.cnms_w0 } else { 0 }),
+                       "cnms_received_window": f.rp.as_ref().map_or(0, |r| if in_window { r.feedback_received() - f.feedback_w0 } else { 0 }),
                        "receivers": receivers});
-                if let Some(t) = &f.tcp {
+                if let Some(t) = &f.transport {
                     merge(&mut v, tcp_report(t, in_window, window_s));
                 }
                 v
@@ -234,7 +234,7 @@ impl Sim {
             })
             .collect();
         let fc = self.fc.is_some();
-        let tcp = self.flows.iter().any(|f| f.tcp.is_some());
+        let tcp = self.flows.iter().any(|f| f.transport.is_some());
         let probes = self.c.probe_sent > 0;
         let mut frames = counters(&self.c, fc, tcp, probes);
         let (data, fb, ctrl, acks, probe) = self.in_flight();
@@ -306,13 +306,13 @@ impl Sim {
         let ports: Vec<Value> = (0..self.ports.len())
             .map(|i| {
                 let p = &self.ports[i];
-                let paused: Vec<f64> = (0..8).map(|c| to_secs(p.pause.paused(c, now))).collect();
+                let paused: Vec<f64> = (0..8).map(|c| to_secs(p.hold.held(c, now))).collect();
                 let paused_w: Vec<f64> =
-                    (0..8).map(|c| if in_window { to_secs(p.pause.paused_window(c, now)) } else { 0.0 }).collect();
+                    (0..8).map(|c| if in_window { to_secs(p.hold.held_window(c, now)) } else { 0.0 }).collect();
                 let (xoff, xon) = p.fc.as_ref().map_or((0, 0), |f| (f.gen.sent_xoff, f.gen.sent_xon));
                 json!({"name": self.port_name(i), "node": self.nodes[p.node as usize].name,
-                       "pause_sent": p.c.pause_sent, "xoff_sent": xoff, "xon_sent": xon,
-                       "pause_received": p.c.pause_received, "paused_s": paused, "paused_s_window": paused_w})
+                       "pause_sent": p.c.ctrl_sent, "xoff_sent": xoff, "xon_sent": xon,
+                       "pause_received": p.c.ctrl_received, "paused_s": paused, "paused_s_window": paused_w})
             })
             .collect();
         Value::Array(ports)

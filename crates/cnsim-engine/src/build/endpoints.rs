@@ -10,7 +10,7 @@ use crate::net::group::Group;
 use crate::net::routing::McastTable;
 use crate::protocols::emcast::{AddStep, Emcast, EmcastParams};
 use crate::protocols::rlm::{Rlm, RlmParams};
-use crate::protocols::McastCc;
+use crate::slots::McastCc;
 use crate::scenario::*;
 use std::collections::HashMap;
 
@@ -118,7 +118,7 @@ pub fn endpoints(
                     for r in flows[f as usize].receivers.iter_mut().filter(|r| r.host == h) {
                         r.endpoint = e;
                         if table.is_none() {
-                            table = r.sirens.clone();
+                            table = r.rf.clone();
                         }
                     }
                 }
@@ -135,7 +135,7 @@ pub fn endpoints(
                 tick,
                 timer: NONE,
                 session: session as u32,
-                sirens: table,
+                rf: table,
                 lost: 0,
                 received: 0,
                 lost_total: 0,

@@ -11,6 +11,7 @@ mod series;
 mod topology;
 mod traffic;
 
+use crate::slots::transport::TransportTimer;
 use crate::core::event::EventQueue;
 use crate::core::timer::{TimerStep, Timers};
 use crate::net::frame::NONE;
@@ -203,10 +204,10 @@ impl Sim {
             if f.rp.is_some() {
                 f.timer = add_timer(TimerOwner::FlowRp(i as u32));
             }
-            if let Some(t) = &mut f.tcp {
-                t.rto_timer = add_timer(TimerOwner::FlowRto(i as u32));
-                t.ack_timer = add_timer(TimerOwner::FlowDelAck(i as u32));
-                t.app_timer = add_timer(TimerOwner::FlowApp(i as u32));
+            if let Some(t) = &mut f.transport {
+                t.rto_timer = add_timer(TimerOwner::FlowTransport(i as u32, TransportTimer::Rto));
+                t.ack_timer = add_timer(TimerOwner::FlowTransport(i as u32, TransportTimer::DelAck));
+                t.app_timer = add_timer(TimerOwner::FlowTransport(i as u32, TransportTimer::App));
             }
         }
         for (i, p) in ports.iter_mut().enumerate() {
@@ -219,7 +220,7 @@ impl Sim {
         }
         if fc.is_some() {
             for (i, p) in ports.iter_mut().enumerate() {
-                p.pause_timer = add_timer(TimerOwner::PortResume(i as u32));
+                p.hold_timer = add_timer(TimerOwner::PortResume(i as u32));
                 if let Some(c) = &mut p.fc {
                     c.refresh_timer = add_timer(TimerOwner::PortFc(i as u32));
                 }
@@ -257,9 +258,9 @@ impl Sim {
             if s.start >= simc.duration.0 || s.start >= s.stop {
                 continue;
             }
-            if s.tcp {
+            if s.closed_loop {
                 // Each connection's application starts on its timer; TCP then decides when frames go.
-                for t in tr.flows[s.flows.start as usize..s.flows.end as usize].iter().filter_map(|f| f.tcp.as_ref()) {
+                for t in tr.flows[s.flows.start as usize..s.flows.end as usize].iter().filter_map(|f| f.transport.as_ref()) {
                     if let TimerStep::Queue(at, gen) = timers.arm(t.app_timer, s.start) {
                         queue.push_slow(at, Event::Timer { id: t.app_timer, gen });
                     }
@@ -271,7 +272,7 @@ impl Sim {
         // Lazy delivery (sim/switch.rs): decided once the slots are all in place.
         let mut flows = tr.flows;
         for f in &mut flows {
-            f.passive_rx = f.tcp.is_none() && f.receivers.iter().all(|r| r.endpoint == NONE && r.sirens.is_none());
+            f.passive_rx = f.transport.is_none() && f.receivers.iter().all(|r| r.endpoint == NONE && r.rf.is_none() && r.np.is_none());
         }
         for p in &mut ports {
             p.lazy_rx = nodes[p.peer_node as usize].kind == NodeKind::Host && p.loss.is_none();

@@ -30,7 +30,7 @@ pub fn series(nodes: &[Node], ports: &[Port], flows: &[Flow], sessions: &[Sessio
         }
     }
     for (i, f) in flows.iter().enumerate() {
-        if f.tcp.is_some() {
+        if f.transport.is_some() {
             add(format!("tcp_cwnd_segments.{}", f.name), Probe::Cwnd(i as u32));
             add(format!("tcp_srtt_s.{}", f.name), Probe::Srtt(i as u32));
         }

@@ -6,7 +6,7 @@ use crate::core::stats::TimeAvg;
 use crate::core::time::{Time, PS_PER_S};
 use crate::net::node::{Node, NodeKind};
 use crate::net::oscillation::Oscillation;
-use crate::net::port::{FlowControl, PauseState, Port, PortCounters};
+use crate::net::port::{FlowControl, TxHold, Port, PortCounters};
 use crate::net::qdisc::{Discipline, Qdisc};
 use crate::protocols::pause::PauseCfg;
 use crate::scenario::*;
@@ -178,7 +178,7 @@ pub fn port_settings(ctx: &Ctx, nodes: &[Node], ports: &mut [Port], fc: Option<&
         }
         if let Some(s) = &sc.sirens {
             if nodes[ports[p].node as usize].kind == NodeKind::Router {
-                ports[p].sirens = Some(crate::protocols::sirens::LinkMeter::new(s.window.0));
+                ports[p].meter = Some(crate::protocols::sirens::LinkMeter::new(s.window.0));
             }
         }
     }
@@ -205,13 +205,13 @@ fn new_port(u: usize, v: usize, peer: u32, rate: u64, delay: Time, overhead: u32
         txdone_pending: false,
         lazy_rx: false,
         deliveries: Default::default(),
-        pause: PauseState::default(),
-        pause_timer: 0,
+        hold: TxHold::default(),
+        hold_timer: 0,
         blocked: vec![],
         cp: None,
         fc: None,
         aqm: None,
-        sirens: None,
+        meter: None,
         c: PortCounters::default(),
         c_w0: PortCounters::default(),
         q: TimeAvg::new(0.0),

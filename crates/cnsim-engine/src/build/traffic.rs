@@ -5,7 +5,8 @@ use super::{protocols, Ctx, R};
 use crate::core::rng::Rng;
 use crate::core::stats::TimeAvg;
 use crate::core::time::{pace_time, tx_time, Time, MAX_TIME};
-use crate::net::flow::{Flow, Receiver, Sender, Session, TcpApp, TcpFlow};
+use crate::net::flow::{Flow, Receiver, Sender, Session};
+use crate::slots::transport::{TcpApp, TcpFlow};
 use crate::protocols::tcp::{TcpReceiver, TcpSender};
 use crate::net::frame::{Dest, NONE};
 use crate::net::node::{Node, NodeKind};
@@ -198,13 +199,13 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
                     group: group.map(|_| to.clone()),
                     receivers: recv
                         .into_iter()
-                        .map(|h| Receiver { host: h as u32, endpoint: NONE, next_seq: NONE, sirens: sirens.as_ref().map(|s| Box::new(s.1.clone())), frames: 0, bytes: 0, bytes_w0: 0 })
+                        .map(|h| Receiver { host: h as u32, endpoint: NONE, next_seq: NONE, rf: sirens.as_ref().map(|s| Box::new(s.1.clone())), np: None, frames: 0, bytes: 0, bytes_w0: 0 })
                         .collect(),
                     passive_rx: false,
-                    sirens: sirens.as_ref().map(|s| Box::new(s.0.clone())),
+                    rf: sirens.as_ref().map(|s| Box::new(s.0.clone())),
                     cr: TimeAvg::new(line_rate as f64),
                     rp: make_rp.as_ref().filter(|_| !shared_rp || k == ks[0]).map(|m| m()),
-                    tcp: tcp.map(|app| {
+                    transport: tcp.map(|app| {
                         let p = tcp_params.expect("with tcp");
                         Box::new(TcpFlow {
                             snd: TcpSender::new(p),
@@ -226,7 +227,7 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
                     rp_rng: Rng::stream(seed, "rp", &fname),
                     feedback_latency: fs.limiter.feedback_latency.0,
                     timer: NONE,
-                    cnms_w0: 0,
+                    feedback_w0: 0,
                     injected: 0,
                     dropped: 0,
                     injected_w0: 0,
@@ -247,7 +248,7 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
                 flows: first_flow..t.flows.len() as u32,
                 gen,
                 frame: tcp_params.map_or(frame, |p| p.mss + crate::protocols::tcp::HEADER_BYTES),
-                tcp: tcp.is_some(),
+                closed_loop: tcp.is_some(),
                 prio: fs.priority,
                 start: start.saturating_add(phase),
                 stop,

@@ -1,12 +1,12 @@
-//! Multi-rate multicast receivers (Nakauchi & Kobayashi 2006: EMcast over simulcast channels, RLM over cumulative
-//! layers): a host, the groups of its levels, its congestion control (`protocols::McastCc`), the
-//! SIRENS table it reads the path's available bandwidth from, and its loss counts.
+//! Multi-rate multicast receivers (simulcast channels, or cumulative layers): a host, the groups
+//! of its levels, its congestion control (the `slots::McastCc` slot), the router-feedback table it
+//! reads the path's available bandwidth from, and its loss counts.
 
 use crate::core::stats::TimeAvg;
 use crate::core::time::Time;
 use crate::core::timer::TimerId;
-use crate::protocols::sirens::Table;
-use crate::protocols::McastCc;
+use crate::slots::rf::RfTable;
+use crate::slots::McastCc;
 
 pub struct Endpoint {
     pub host: u32,
@@ -21,7 +21,7 @@ pub struct Endpoint {
     pub timer: TimerId,
     /// Endpoints of the same session (RLM's control group: shared learning).
     pub session: u32,
-    pub sirens: Option<Box<Table>>,
+    pub rf: Option<Box<RfTable>>,
     /// Since the last tick, and in total.
     pub lost: u64,
     pub received: u64,

@@ -6,8 +6,8 @@ use crate::core::rng::Rng;
 use crate::core::stats::TimeAvg;
 use crate::core::time::Time;
 use crate::core::timer::TimerId;
-use crate::protocols::tcp::{TcpReceiver, TcpSender};
-use crate::protocols::Rp;
+use crate::slots::transport::Transport;
+use crate::slots::{Np, Rp};
 use crate::traffic::TrafficGen;
 use crate::core::ring::Ring;
 use std::ops::Range;
@@ -19,8 +19,9 @@ pub struct Sender {
     pub flows: Range<u32>,
     pub gen: TrafficGen,
     pub frame: u32,
-    /// Its one flow is a TCP connection: it sends when TCP lets it (`sim/tcp.rs`).
-    pub tcp: bool,
+    /// Its flows are closed-loop transport connections: it sends when the transport lets it
+    /// (`slots/transport.rs`).
+    pub closed_loop: bool,
     pub prio: u8,
     pub start: Time,
     pub stop: Time,
@@ -39,7 +40,7 @@ pub struct Sender {
     pub deferred: Time,
     /// Waiting for room in the host's output queue (back-pressure).
     pub blocked: bool,
-    /// TCP connections sharing this sender's regulator: the one (offset in `flows`) asked first
+    /// Transport connections sharing this sender's regulator: the one (offset in `flows`) asked first
     /// next time, so that they take turns.
     pub next_conn: u32,
     pub rng: Rng,
@@ -81,8 +82,10 @@ pub struct Session {
 
 pub struct Receiver {
     pub host: NodeId,
-    /// The receiver's SIRENS table, when the flow carries SIRENS requests.
-    pub sirens: Option<Box<crate::protocols::sirens::Table>>,
+    /// The receiver's table of router feedback, when the flow's frames carry requests.
+    pub rf: Option<Box<crate::slots::rf::RfTable>>,
+    /// The receiver's notification point (it answers data frames with feedback to the source).
+    pub np: Option<Np>,
     /// The multi-rate multicast endpoint this host runs for the flow (NONE: none), and the next
     /// sequence number it expects (NONE: not known since it joined).
     pub endpoint: u32,
@@ -90,34 +93,6 @@ pub struct Receiver {
     pub frames: u64,
     pub bytes: u64,
     pub bytes_w0: u64,
-}
-
-/// What a TCP connection's application does (the endpoint slot of closed-loop flows).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TcpApp {
-    /// Always has data (FTP).
-    Bulk,
-    /// `size` bytes, then `idle`, again; a transaction ends when its last byte is acknowledged.
-    Transactions { size: u64, idle: Time },
-}
-
-/// A TCP connection: both ends' state machines, its application and timers, and its counts.
-pub struct TcpFlow {
-    pub snd: TcpSender,
-    pub rcv: TcpReceiver,
-    pub app: TcpApp,
-    pub ack_size: u32,
-    pub rto_timer: TimerId,
-    pub ack_timer: TimerId,
-    pub app_timer: TimerId,
-    /// The current transaction: its start and the sender's `bytes_acked` at its end.
-    pub txn_start: Time,
-    pub txn_end: u64,
-    pub txns: u64,
-    pub txn_latency: Time,
-    pub txns_w0: u64,
-    pub txn_latency_w0: Time,
-    pub goodput_w0: u64,
 }
 
 pub struct Flow {
@@ -131,20 +106,21 @@ pub struct Flow {
     pub mode: &'static str,
     pub group: Option<String>,
     pub receivers: Vec<Receiver>,
-    /// Every receiver only counts what arrives (no TCP, multi-rate endpoint or SIRENS table):
+    /// Every receiver only counts what arrives (no transport, notification point, multi-rate
+    /// endpoint or router-feedback table):
     /// its deliveries need no event (`sim/switch.rs`, lazy delivery). Set at the end of the build.
     pub passive_rx: bool,
     pub rp: Option<Rp>,
-    /// The SIRENS request writer of the flow's source, when configured.
-    pub sirens: Option<Box<crate::protocols::sirens::Sender>>,
-    /// A TCP connection (closed-loop flows); None for open-loop generators.
-    pub tcp: Option<Box<TcpFlow>>,
+    /// The router-feedback request writer of the flow's source, when configured.
+    pub rf: Option<Box<crate::slots::rf::RfSender>>,
+    /// A transport connection (closed-loop flows); None for open-loop generators.
+    pub transport: Option<Box<Transport>>,
     pub rp_rng: Rng,
     /// Feedback frames reach the RP this long after they arrive at the source host.
     pub feedback_latency: Time,
     pub timer: TimerId,
     pub cr: TimeAvg,
-    pub cnms_w0: u64,
+    pub feedback_w0: u64,
     /// Data frame copies of this flow put on a wire at its source, and dropped anywhere.
     pub injected: u64,
     pub dropped: u64,

@@ -5,6 +5,7 @@
 
 use crate::core::arena::Arena;
 use crate::core::time::Time;
+use crate::slots::Proto;
 
 pub type FrameId = u32;
 pub type NodeId = u32;
@@ -32,27 +33,15 @@ pub enum FrameKind {
     Probe,
 }
 
+/// ECN codepoints in the two low bits of `Frame::ecn` (RFC 3168 §5).
+pub const ECN_ECT0: u8 = 0b10;
+pub const ECN_CE: u8 = 0b11;
+
 /// Destination: a host or a multicast group.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Dest {
     Node(NodeId),
     Group(u32),
-}
-
-/// Which protocol wrote the tag area (so a reader never misreads another protocol's fields).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Proto {
-    #[default]
-    None,
-    Qcn,
-    Eqcn,
-    Pause,
-    Bcn,
-    Ecm,
-    QcnProbe,
-    Tcp,
-    /// The SIRENS header (Nakauchi & Kobayashi 2006; `protocols::sirens`).
-    Sirens,
 }
 
 #[derive(Clone, Copy, Debug)]

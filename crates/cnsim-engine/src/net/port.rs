@@ -1,14 +1,14 @@
 //! Ports: one direction of a full-duplex link — the output queue (`Qdisc`) of `node` towards
-//! `peer_node`, its transmitter (which can be paused per priority), and its protocol slots.
+//! `peer_node`, its transmitter (which flow control can hold per priority), and its protocol slots.
 
 use super::frame::{FrameId, NodeId};
 use super::qdisc::Qdisc;
 use crate::core::stats::TimeAvg;
 use crate::core::time::Time;
 use crate::core::timer::TimerId;
-use crate::protocols::pause::PauseGen;
-use crate::protocols::sirens::LinkMeter;
-use crate::protocols::{Aqm, Cp};
+use crate::slots::rf::Meter;
+use crate::slots::flow_control::FcGen;
+use crate::slots::{Aqm, Cp};
 use crate::core::ring::Ring;
 use std::collections::VecDeque;
 
@@ -20,23 +20,24 @@ pub struct PortCounters {
     pub drops: u64,
     /// Feedback frames (CNMs) the port's CP sent.
     pub feedback_sent: u64,
-    pub pause_sent: u64,
-    pub pause_received: u64,
+    /// MAC-control frames (flow control) the port sent and received.
+    pub ctrl_sent: u64,
+    pub ctrl_received: u64,
 }
 
-/// A transmitter's pause state per priority: paused while `until[p] > now`.
+/// A transmitter's hold per priority (flow control stops a class): held while `until[p] > now`.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct PauseState {
+pub struct TxHold {
     pub until: [Time; 8],
-    /// Latest of `until`: nothing is paused once `now` reaches it (the hot path's only check).
+    /// Latest of `until`: nothing is held once `now` reaches it (the hot path's only check).
     pub latest: Time,
-    /// Paused time per priority, counting the current pause up to its scheduled end.
+    /// Held time per priority, counting the current hold up to its scheduled end.
     acc: [Time; 8],
     acc_w0: [Time; 8],
 }
 
-impl PauseState {
-    /// Bit p set = priority p paused at `now`.
+impl TxHold {
+    /// Bit p set = priority p held at `now`.
     #[inline]
     pub fn mask(&self, now: Time) -> u8 {
         if now >= self.latest {
@@ -45,7 +46,7 @@ impl PauseState {
         (0..8).filter(|&p| self.until[p] > now).fold(0, |m, p| m | (1 << p))
     }
 
-    /// Pause the priorities of `mask` until `end` (`end == now` resumes them).
+    /// Hold the priorities of `mask` until `end` (`end == now` resumes them).
     pub fn set(&mut self, mask: u8, now: Time, end: Time) {
         for p in (0..8).filter(|p| mask & (1 << p) != 0) {
             let counted = self.until[p].max(now) - now; // future part already in acc
@@ -55,28 +56,28 @@ impl PauseState {
         self.latest = self.until.iter().copied().max().unwrap_or(0);
     }
 
-    /// The earliest end of a pause still running at `now`.
+    /// The earliest end of a hold still running at `now`.
     pub fn next_end(&self, now: Time) -> Option<Time> {
         self.until.iter().copied().filter(|&t| t > now).min()
     }
 
-    /// Time priority `p` has been paused up to `now`.
-    pub fn paused(&self, p: usize, now: Time) -> Time {
+    /// Time priority `p` has been held up to `now`.
+    pub fn held(&self, p: usize, now: Time) -> Time {
         self.acc[p] - (self.until[p].max(now) - now)
     }
-    pub fn paused_window(&self, p: usize, now: Time) -> Time {
-        self.paused(p, now) - self.acc_w0[p]
+    pub fn held_window(&self, p: usize, now: Time) -> Time {
+        self.held(p, now) - self.acc_w0[p]
     }
     pub fn start_window(&mut self, now: Time) {
-        self.acc_w0 = std::array::from_fn(|p| self.paused(p, now));
+        self.acc_w0 = std::array::from_fn(|p| self.held(p, now));
     }
 }
 
-/// The flow-control slot of a switch port: the PAUSE generator facing this port's neighbour and,
-/// for the egress trigger, whether this port's own queue is congested (per class).
+/// The flow-control slot of a switch port: the generator of its MAC-control frames towards this
+/// port's neighbour and, for the egress trigger, whether this port's own queue is congested (per class).
 #[derive(Clone, Debug, Default)]
 pub struct FlowControl {
-    pub gen: PauseGen,
+    pub gen: FcGen,
     pub egress_high: [bool; 8],
     pub refresh_timer: TimerId,
 }
@@ -106,7 +107,7 @@ pub struct Port {
     pub loss: Option<(f64, crate::core::rng::Rng)>,
     /// Frames waiting (the frame on the wire is not in the queue).
     pub qdisc: Qdisc,
-    /// MAC control frames waiting: sent before any data, never paused, outside the capacity.
+    /// MAC control frames waiting: sent before any data, never held, outside the capacity.
     pub ctrl: VecDeque<FrameId>,
     /// The transmitter is busy until this time; a TxDone event is scheduled.
     pub busy_until: Time,
@@ -115,17 +116,17 @@ pub struct Port {
     /// without an `Arrive` event, from `deliveries`, in arrival order.
     pub lazy_rx: bool,
     pub deliveries: Ring<Delivery>,
-    pub pause: PauseState,
-    /// Fires when a received pause runs out.
-    pub pause_timer: TimerId,
+    pub hold: TxHold,
+    /// Fires when a received hold runs out.
+    pub hold_timer: TimerId,
     /// Senders of this host waiting for room in this queue (back-pressure).
     pub blocked: Vec<u32>,
     pub cp: Option<Cp>,
     pub fc: Option<FlowControl>,
-    /// Active queue management (RED) in front of the drop-tail check.
+    /// Active queue management in front of the drop-tail check.
     pub aqm: Option<Aqm>,
-    /// SIRENS measurements of a router port's link (routers with `[sirens]`).
-    pub sirens: Option<LinkMeter>,
+    /// A router's measurements of this port's link, stamped into passing frames.
+    pub meter: Option<Meter>,
     pub c: PortCounters,
     pub c_w0: PortCounters,
     /// Queued bytes (all classes), time-weighted over the window; reported in frames of
@@ -136,7 +137,7 @@ pub struct Port {
     /// counts them) and bytes (capacity invariant).
     pub peak_frames: u64,
     pub peak_bytes: u64,
-    /// An oscillating service rate (Roeck 2007) and its timer.
+    /// An oscillating service rate and its timer.
     pub osc: Option<crate::net::oscillation::Oscillation>,
     pub osc_timer: TimerId,
 }
@@ -166,19 +167,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn paused_time_follows_refreshes_and_xon() {
-        let mut s = PauseState::default();
+    fn held_time_follows_refreshes_and_release() {
+        let mut s = TxHold::default();
         assert_eq!(s.mask(0), 0);
-        s.set(1 << 3, 10, 110); // paused 10..110
+        s.set(1 << 3, 10, 110); // held 10..110
         assert_eq!((s.mask(50), s.mask(110)), (1 << 3, 0));
-        assert_eq!(s.paused(3, 50), 40);
+        assert_eq!(s.held(3, 50), 40);
         s.set(1 << 3, 60, 160); // refresh at 60: now until 160
-        assert_eq!(s.paused(3, 100), 90);
-        s.set(1 << 3, 100, 100); // XON at 100
-        assert_eq!((s.paused(3, 100), s.paused(3, 500), s.mask(100)), (90, 90, 0));
+        assert_eq!(s.held(3, 100), 90);
+        s.set(1 << 3, 100, 100); // released at 100
+        assert_eq!((s.held(3, 100), s.held(3, 500), s.mask(100)), (90, 90, 0));
         s.start_window(200);
         s.set(0xFF, 300, 350);
-        assert_eq!((s.paused(3, 400), s.paused_window(3, 400), s.paused(0, 400)), (140, 50, 50));
+        assert_eq!((s.held(3, 400), s.held_window(3, 400), s.held(0, 400)), (140, 50, 50));
         assert_eq!(s.next_end(320), Some(350));
     }
 }

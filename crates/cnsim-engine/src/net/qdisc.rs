@@ -121,20 +121,20 @@ impl Qdisc {
     }
     /// The next frame to send, given the paused classes (bit p = priority p paused).
     #[inline]
-    pub fn pop(&mut self, paused: u8) -> Option<(FrameId, u32)> {
+    pub fn pop(&mut self, held: u8) -> Option<(FrameId, u32)> {
         let e = match &mut self.higher {
             None => {
                 let head = self.fifo.q.front()?;
-                if paused & (1 << head.prio) != 0 {
+                if held & (1 << head.prio) != 0 {
                     return None; // head-of-line blocked
                 }
                 self.fifo.pop()?
             }
             Some(h) => {
-                let c = (1..8).rev().find(|&c| paused & (1 << c) == 0 && !h[c - 1].q.is_empty());
+                let c = (1..8).rev().find(|&c| held & (1 << c) == 0 && !h[c - 1].q.is_empty());
                 match c {
                     Some(c) => h[c - 1].pop()?,
-                    None if paused & 1 == 0 => self.fifo.pop()?,
+                    None if held & 1 == 0 => self.fifo.pop()?,
                     None => return None,
                 }
             }
@@ -193,7 +193,7 @@ mod tests {
     }
 
     #[test]
-    fn fifo_holds_behind_a_paused_head() {
+    fn fifo_holds_behind_a_held_head() {
         let mut q = Qdisc::new(Discipline::Fifo, Amount::Frames(10), 1500);
         q.push(1, 3, 100);
         q.push(2, 1, 100);
@@ -203,7 +203,7 @@ mod tests {
     }
 
     #[test]
-    fn strict_priority_skips_paused_classes() {
+    fn strict_priority_skips_held_classes() {
         let mut q = Qdisc::new(Discipline::Prio, Amount::Frames(1), 1500);
         q.push(1, 3, 100);
         assert!(!q.fits(3, 100)); // per-class capacity

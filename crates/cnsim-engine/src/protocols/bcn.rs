@@ -28,9 +28,10 @@
 
 use crate::core::rng::Rng;
 use crate::core::time::{Time, PS_PER_S};
-use crate::net::frame::{Dest, Frame, FrameKind, NodeId, Proto, NONE};
+use crate::net::frame::{Dest, Frame, FrameKind, NodeId, NONE};
+use crate::slots::Proto;
 use crate::protocols::metrics::Metric;
-use crate::protocols::qcn::TimerAction;
+use crate::slots::TimerAction;
 
 /// BCN congestion point parameters, in frames as the seed gives them.
 #[derive(Clone, Copy, Debug)]

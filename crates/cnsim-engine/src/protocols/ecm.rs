@@ -42,10 +42,11 @@
 
 use crate::core::rng::Rng;
 use crate::core::time::Time;
-use crate::net::frame::{Dest, Frame, FrameKind, NodeId, Proto, NONE};
+use crate::net::frame::{Dest, Frame, FrameKind, NodeId, NONE};
+use crate::slots::Proto;
 use crate::protocols::bcn::{Association, Rrt};
 use crate::protocols::metrics::Metric;
-use crate::protocols::qcn::TimerAction;
+use crate::slots::TimerAction;
 
 /// ECM congestion point parameters; queue amounts in bytes.
 #[derive(Clone, Copy, Debug)]

@@ -4,7 +4,8 @@
 //! least `fb_hat` (the representative) sends CNMs.
 
 use crate::core::time::Time;
-use crate::net::frame::{Frame, Proto};
+use crate::net::frame::{Frame};
+use crate::slots::Proto;
 use crate::protocols::qcn::QNTZ_FB_MAX;
 
 /// No representative chosen yet.

@@ -18,7 +18,8 @@
 //! `pause_time` turns received quanta into a duration. The engine owns ports, timers and frames.
 
 use crate::core::time::{tx_time, Time};
-use crate::net::frame::{Dest, Frame, FrameKind, NodeId, Proto, NONE};
+use crate::net::frame::{Dest, Frame, FrameKind, NodeId, NONE};
+use crate::slots::Proto;
 
 /// 802.3 Annex 31B: a quantum is 512 bit times at the link's rate.
 pub const QUANTUM_BITS: u64 = 512;

@@ -23,6 +23,7 @@
 //! "Mark" means drop, unless ECN is on and the frame is ECN-capable: then the frame is marked CE
 //! and queued. Forced drops are drops even with ECN (RFC 3168 §7; ns-2's `setbit`).
 
+use crate::slots::Verdict;
 use crate::core::rng::Rng;
 use crate::core::time::Time;
 use crate::protocols::metrics::Metric;
@@ -40,19 +41,6 @@ pub struct RedParams {
     pub idle_pkt_time: Time,
 }
 
-/// What to do with an arriving frame.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Verdict {
-    /// Queue it (the drop-tail capacity may still refuse it).
-    Enqueue,
-    /// Queue it with the ECN CE codepoint set.
-    Mark,
-    /// An early (probabilistic) drop.
-    EarlyDrop,
-    /// A forced drop: the average is above the region where RED drops at random.
-    ForcedDrop,
-}
-
 /// One RED queue's state.
 #[derive(Clone, Debug)]
 pub struct Red {
@@ -64,10 +52,6 @@ pub struct Red {
     pub forced_drops: u64,
     pub marks: u64,
 }
-
-/// ECN codepoints in `Frame::ecn` (RFC 3168 §5).
-pub const ECN_ECT0: u8 = 0b10;
-pub const ECN_CE: u8 = 0b11;
 
 impl Red {
     pub fn new(p: RedParams) -> Self {

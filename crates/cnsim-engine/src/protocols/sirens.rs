@@ -32,7 +32,8 @@
 //! a parameter (default 0.2 s [assumed]: docs/protocols.md §8; the seed gives none).
 
 use crate::core::time::{to_secs, Time};
-use crate::net::frame::{Frame, Proto};
+use crate::net::frame::{Frame};
+use crate::slots::Proto;
 use crate::protocols::metrics::Metric;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -12,7 +12,7 @@
 //! drop-tail capacity still applies to frames admitted.
 
 use super::metrics::Metric;
-use super::red::Verdict;
+use crate::slots::Verdict;
 
 /// One port's step marker.
 #[derive(Clone, Debug)]

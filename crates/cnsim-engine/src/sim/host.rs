@@ -5,22 +5,22 @@ use super::{Event, Sim};
 use crate::core::time::pace_time;
 use crate::net::frame::{Frame, FrameId, FrameKind, NONE};
 use crate::core::time::Time;
-use crate::protocols::qcn::TimerAction;
+use crate::slots::TimerAction;
 
 /// `Sender::next_allowed` of a limiter held at rate 0.
-pub(super) const STALLED: Time = Time::MAX;
+pub const STALLED: Time = Time::MAX;
 
 /// `Sender::deferred` when the next generation is queued as an event (or there is none).
 pub const NOT_DEFERRED: Time = Time::MAX;
 
 impl Sim {
-    pub(super) fn on_app_tick(&mut self, s: u32) {
+    pub(crate) fn on_app_tick(&mut self, s: u32) {
         let now = self.now;
         if now >= self.senders[s as usize].stop {
             return;
         }
         let snd = &self.senders[s as usize];
-        let next = if snd.buf.is_empty() && snd.buf_cap > 0 && !snd.release_pending && !snd.blocked && !snd.tcp && now >= snd.next_allowed {
+        let next = if snd.buf.is_empty() && snd.buf_cap > 0 && !snd.release_pending && !snd.blocked && !snd.closed_loop && now >= snd.next_allowed {
             // The frame would enter the empty buffer and leave it at once: it skips the buffer
             // (the same as `generate` then `release`, without the round trip).
             let next = self.count_generation(s, now);
@@ -47,7 +47,7 @@ impl Sim {
         };
         if let Some(next) = next {
             let snd = &mut self.senders[s as usize];
-            if snd.release_pending && !snd.tcp {
+            if snd.release_pending && !snd.closed_loop {
                 snd.deferred = next; // the queued release will replay it (`catch_up`)
             } else {
                 self.queue.push_slow_run(next, Event::AppTick { sender: s });
@@ -92,7 +92,7 @@ impl Sim {
     /// of a release is there for it). Cheap when nothing is due; called before every read of the
     /// buffer and before the counts are read.
     #[inline]
-    pub(super) fn catch_up(&mut self, s: u32, t: Time) {
+    pub(crate) fn catch_up(&mut self, s: u32, t: Time) {
         // `generate` for each due generation, the sender looked up once (again only after a
         // traced drop): a throttled source replays about one generation per release.
         let mut snd = &mut self.senders[s as usize];
@@ -115,7 +115,7 @@ impl Sim {
 
     /// Everything handled lazily caught up to `t` (before counts are read: window start, record,
     /// end of a run): every sender's generations and every port's deliveries.
-    pub(super) fn catch_up_all(&mut self, t: Time) {
+    pub(crate) fn catch_up_all(&mut self, t: Time) {
         for s in 0..self.senders.len() as u32 {
             self.catch_up(s, t);
         }
@@ -124,7 +124,7 @@ impl Sim {
 
     /// A queued release fires: replay the generations it was standing in for, release, and when
     /// no further release is queued, queue the next generation again.
-    pub(super) fn on_release(&mut self, s: u32) {
+    pub(crate) fn on_release(&mut self, s: u32) {
         let now = self.now;
         self.catch_up(s, now);
         self.senders[s as usize].release_pending = false;
@@ -139,7 +139,7 @@ impl Sim {
     /// Would every copy find room in its first-hop queue? If not, wait for the port (a host
     /// blocks rather than drop: Jiang & Jain 2007 §IV, "the source is eventually blocked").
     #[inline(always)]
-    pub(super) fn blocked_by_port(&mut self, s: u32) -> bool {
+    pub(crate) fn blocked_by_port(&mut self, s: u32) -> bool {
         let snd = &self.senders[s as usize];
         // The common case first: one copy, and nothing waits at its port.
         if snd.flows.len() == 1 && self.ports[self.flows[snd.flows.start as usize].first_port as usize].qdisc.is_empty() {
@@ -168,9 +168,9 @@ impl Sim {
     }
 
     /// The rate limiter lets the oldest waiting frame go: one copy per flow of the sender.
-    pub(super) fn release(&mut self, s: u32) {
-        if self.senders[s as usize].tcp {
-            return self.tcp_release(s);
+    pub(crate) fn release(&mut self, s: u32) {
+        if self.senders[s as usize].closed_loop {
+            return self.transport_release(s);
         }
         if self.senders[s as usize].buf.is_empty() || self.blocked_by_port(s) {
             return;
@@ -196,7 +196,7 @@ impl Sim {
             if let Some(rp) = &mut fl.rp {
                 rp.stamp(&mut frame, now);
             }
-            if let Some(s) = &mut fl.sirens {
+            if let Some(s) = &mut fl.rf {
                 s.stamp(&mut frame);
             }
             fl.injected += 1;
@@ -239,7 +239,7 @@ impl Sim {
     }
 
     /// Room appeared in host port `port`: its blocked senders may release again.
-    pub(super) fn wake_senders(&mut self, port: u32) {
+    pub(crate) fn wake_senders(&mut self, port: u32) {
         let now = self.now;
         for s in std::mem::take(&mut self.ports[port as usize].blocked) {
             let snd = &mut self.senders[s as usize];
@@ -254,7 +254,7 @@ impl Sim {
 
     /// Flow `f`'s CR may have changed: update its statistics and its session's rate (min over the
     /// session's RPs), and wake its limiter if the rate that paces it left 0.
-    pub(super) fn note_rate(&mut self, f: u32) {
+    pub(crate) fn note_rate(&mut self, f: u32) {
         if self.tap.is_some() {
             self.tap_rp(f);
         }
@@ -281,7 +281,7 @@ impl Sim {
             // The rate left 0: the limiter may send again (a TCP source has no buffer here but
             // may well have data: let it look).
             snd.next_allowed = now;
-            if (snd.tcp || !snd.buf.is_empty()) && !snd.release_pending && !snd.blocked {
+            if (snd.closed_loop || !snd.buf.is_empty()) && !snd.release_pending && !snd.blocked {
                 snd.release_pending = true;
                 self.queue.push_slow(now, Event::Release { sender: s });
             }
@@ -290,7 +290,7 @@ impl Sim {
 
     /// Carry out an RP's timer action (most frames' action is none: inline, the rest out of line).
     #[inline(always)]
-    pub(super) fn apply_timer(&mut self, f: u32, act: TimerAction) {
+    pub(crate) fn apply_timer(&mut self, f: u32, act: TimerAction) {
         if !matches!(act, TimerAction::None) {
             self.apply_timer_action(f, act);
         }
@@ -306,7 +306,7 @@ impl Sim {
         }
     }
 
-    pub(super) fn on_rp_timer(&mut self, f: u32) {
+    pub(crate) fn on_rp_timer(&mut self, f: u32) {
         let now = self.now;
         self.catch_up(self.flows[f as usize].sender, now);
         let fl = &mut self.flows[f as usize];
@@ -335,10 +335,10 @@ impl Sim {
     /// source's regulator the sender's first connection.
     fn regulator(&self, f: u32) -> u32 {
         let fl = &self.flows[f as usize];
-        if fl.rp.is_some() || fl.tcp.is_none() { f } else { self.senders[fl.sender as usize].flows.start }
+        if fl.rp.is_some() || fl.transport.is_none() { f } else { self.senders[fl.sender as usize].flows.start }
     }
 
-    pub(super) fn on_feedback(&mut self, fid: FrameId) {
+    pub(crate) fn on_feedback(&mut self, fid: FrameId) {
         let f = *self.frames.get(fid);
         self.frames.release(fid);
         let r = self.regulator(f.flow);
@@ -350,10 +350,18 @@ impl Sim {
         }
     }
 
+    /// A receiver's notification point answered a data frame: its feedback leaves `node`.
+    #[inline(never)]
+    fn send_feedback(&mut self, node: u32, fb: Frame) {
+        self.c.feedback_sent += 1;
+        let id = self.frames.alloc(fb);
+        self.forward(node, id, NONE);
+    }
+
     /// A data frame of `size` bytes of flow `fl` reached its receiver at `node`: count it (None:
     /// `node` is no receiver of the flow).
     #[inline(always)]
-    pub(super) fn count_delivery<'a>(fl: &'a mut crate::net::flow::Flow, c: &mut super::Counters, node: u32, size: u32) -> Option<&'a mut crate::net::flow::Receiver> {
+    pub(crate) fn count_delivery<'a>(fl: &'a mut crate::net::flow::Flow, c: &mut super::Counters, node: u32, size: u32) -> Option<&'a mut crate::net::flow::Receiver> {
         let r = fl.receivers.iter_mut().find(|r| r.host == node)?;
         r.frames += 1;
         r.bytes += size as u64;
@@ -362,7 +370,7 @@ impl Sim {
     }
 
     /// A data, feedback or ACK frame reached host `node`.
-    pub(super) fn on_host_arrive(&mut self, node: u32, fid: FrameId) {
+    pub(crate) fn on_host_arrive(&mut self, node: u32, fid: FrameId) {
         let f = *self.frames.get(fid);
         match f.kind {
             FrameKind::Data => {
@@ -371,12 +379,17 @@ impl Sim {
                     return self.discard(fid); // not a receiver of this flow: cannot happen with built routes
                 };
                 let endpoint = r.endpoint;
-                if let Some(t) = &mut r.sirens {
+                if let Some(t) = &mut r.rf {
                     t.on_frame(&f, self.now);
                 }
+                let feedback = r.np.as_mut().and_then(|np| np.on_data(&f, node, self.now));
+                let closed_loop = fl.transport.is_some();
                 self.frames.release(fid);
-                if fl.tcp.is_some() {
-                    self.on_tcp_data(node, f.flow, &f);
+                if let Some(fb) = feedback {
+                    self.send_feedback(node, fb);
+                }
+                if closed_loop {
+                    self.on_transport_data(node, f.flow, &f);
                 }
                 if endpoint != NONE {
                     self.on_endpoint_data(endpoint, f.flow, node, &f);
@@ -386,7 +399,7 @@ impl Sim {
                 if self.tap.is_some() {
                     self.tap_feedback(node, &f);
                 }
-                self.c.cnm_delivered += 1;
+                self.c.feedback_delivered += 1;
                 let lat = self.flows[f.flow as usize].feedback_latency;
                 if lat > 0 {
                     self.queue.push(self.now + lat, Event::FeedbackDue { frame: fid });
@@ -394,14 +407,14 @@ impl Sim {
                     self.on_feedback(fid);
                 }
             }
-            FrameKind::Ack => self.on_tcp_ack(fid),
+            FrameKind::Ack => self.on_transport_ack(fid),
             FrameKind::MacControl => self.discard(fid), // consumed on arrival; never routed here
             FrameKind::Probe => {
                 self.frames.release(fid);
-                match crate::protocols::probe_at_destination(&f, node, self.now) {
+                match crate::slots::cp::probe_at_destination(&f, node, self.now) {
                     Some(ans) => {
                         self.c.probe_answered += 1;
-                        self.c.cnm_sent += 1;
+                        self.c.feedback_sent += 1;
                         let id = self.frames.alloc(ans);
                         self.forward(node, id, NONE);
                     }

@@ -4,7 +4,7 @@
 use super::{Event, Sim, MEMBERSHIP_JOIN, MEMBERSHIP_REQUEST};
 
 impl Sim {
-    pub(super) fn on_membership(&mut self, group: u32, member: u32) {
+    pub(crate) fn on_membership(&mut self, group: u32, member: u32) {
         let m = (member & !(MEMBERSHIP_REQUEST | MEMBERSHIP_JOIN)) as usize;
         if member & MEMBERSHIP_REQUEST != 0 {
             self.request_membership(group, m, member & MEMBERSHIP_JOIN != 0);
@@ -20,7 +20,7 @@ impl Sim {
     }
 
     /// Member `m` of `group` asks to join or leave; the change follows after the latency.
-    pub(super) fn request_membership(&mut self, group: u32, m: usize, join: bool) {
+    pub(crate) fn request_membership(&mut self, group: u32, m: usize, join: bool) {
         let now = self.now;
         if let Some(at) = self.groups[group as usize].request(m, join, now) {
             if at == now {

@@ -1,19 +1,16 @@
 //! The event loop. It knows frames, ports, hosts, timers and the protocol *slots*; each protocol's
 //! behaviour stays in its module (docs/architecture.md). Split by concern:
-//! `host.rs` (traffic sources, rate limiters, reaction points), `switch.rs` (forwarding, queues,
-//! transmitters, congestion points), `flow_control.rs` (PAUSE/PFC), `record.rs` (series, window,
-//! accounting).
+//! `host.rs` (traffic sources, rate limiters, delivery), `switch.rs` (forwarding, queues,
+//! transmitters), `record.rs` (series, window, accounting), `membership.rs` (group joins and
+//! leaves). What a protocol does at these points is a slot call (`crate::slots`), which also
+//! holds the wiring of the slots that own timers or frames of their own.
 
-mod endpoint;
-mod flow_control;
 mod host;
 mod membership;
 mod record;
 mod switch;
-mod tap;
-mod tcp;
 
-pub use host::NOT_DEFERRED;
+pub use host::{NOT_DEFERRED, STALLED};
 pub use record::{Probe, Series};
 
 use crate::core::arena::Arena;
@@ -25,7 +22,8 @@ use crate::net::frame::{Frame, FrameId};
 use crate::net::node::Node;
 use crate::net::port::Port;
 use crate::net::routing::{McastTable, Routes};
-use crate::protocols::pause::PauseCfg;
+use crate::slots::flow_control::FcCfg;
+use crate::slots::transport::TransportTimer;
 
 /// Small `Copy` events that refer to entities by index; no allocation per event.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,14 +59,12 @@ pub enum TimerOwner {
     FlowRp(u32),
     /// A switch port's flow-control generator (refresh).
     PortFc(u32),
-    /// A port's transmitter: a received pause runs out.
+    /// A port's transmitter: a received hold runs out.
     PortResume(u32),
     /// A port's oscillating service rate changes.
     PortRate(u32),
-    /// A TCP flow's retransmission timer, its receiver's delayed ACK, its application.
-    FlowRto(u32),
-    FlowDelAck(u32),
-    FlowApp(u32),
+    /// A flow's transport connection: which of its timers.
+    FlowTransport(u32, TransportTimer),
     /// A multi-rate multicast receiver's evaluation tick.
     Endpoint(u32),
 }
@@ -82,11 +78,11 @@ pub struct Counters {
     pub data_replicated: u64,
     pub data_delivered: u64,
     pub data_dropped: u64,
-    pub cnm_sent: u64,
-    pub cnm_delivered: u64,
-    pub cnm_dropped: u64,
-    pub pause_sent: u64,
-    pub pause_delivered: u64,
+    pub feedback_sent: u64,
+    pub feedback_delivered: u64,
+    pub feedback_dropped: u64,
+    pub ctrl_sent: u64,
+    pub ctrl_delivered: u64,
     pub ack_sent: u64,
     pub ack_delivered: u64,
     pub ack_dropped: u64,
@@ -129,10 +125,10 @@ pub struct Sim {
     pub mcast: McastTable,
     /// Multicast groups and their run-time membership.
     pub groups: Vec<crate::net::group::Group>,
-    /// Multi-rate multicast receivers (EMcast, RLM).
+    /// Multi-rate multicast receivers.
     pub endpoints: Vec<crate::net::endpoint::Endpoint>,
     /// Link-level flow control on switch ports, when configured.
-    pub fc: Option<PauseCfg>,
+    pub fc: Option<FcCfg>,
     /// Frames waiting in rate limiters (one per sender buffer entry).
     pub limited: u64,
     pub c: Counters,
@@ -243,18 +239,16 @@ impl Sim {
         match owner {
             TimerOwner::FlowRp(f) => self.on_rp_timer(f),
             TimerOwner::PortFc(p) => self.on_fc_refresh(p),
-            TimerOwner::PortResume(p) => self.on_pause_end(p),
+            TimerOwner::PortResume(p) => self.on_hold_end(p),
             TimerOwner::PortRate(p) => self.on_port_rate(p),
-            TimerOwner::FlowRto(f) => self.on_tcp_rto(f),
-            TimerOwner::FlowDelAck(f) => self.on_tcp_delack(f),
-            TimerOwner::FlowApp(f) => self.on_tcp_app(f),
+            TimerOwner::FlowTransport(f, t) => self.on_transport_timer(f, t),
             TimerOwner::Endpoint(e) => self.on_endpoint_tick(e),
         }
     }
 
     /// Arm timer `id` for `at`, queueing an event only when the service needs one.
     #[inline]
-    fn arm(&mut self, id: TimerId, at: Time) {
+    pub(crate) fn arm(&mut self, id: TimerId, at: Time) {
         if let TimerStep::Queue(t, gen) = self.timers.arm(id, at) {
             self.queue.push_slow(t, Event::Timer { id, gen });
         }

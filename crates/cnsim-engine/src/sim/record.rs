@@ -48,7 +48,7 @@ fn rate(prev: &mut f64, bytes: u64, dt: f64) -> f64 {
 }
 
 impl Sim {
-    pub(super) fn on_record(&mut self) {
+    pub(crate) fn on_record(&mut self) {
         let now = self.now;
         const SAMPLE_BYTES: u64 = 20; // u32 index + f64 time + f64 value
         let after = (self.series.idx.len() + self.series.probes.len()) as u64 * SAMPLE_BYTES;
@@ -74,8 +74,8 @@ impl Sim {
                     let ep = &self.endpoints[e as usize];
                     (ep.lost_total + ep.lost) as f64
                 }
-                Probe::Cwnd(f) => self.flows[f as usize].tcp.as_ref().map_or(f64::NAN, |t| t.snd.cwnd() as f64),
-                Probe::Srtt(f) => self.flows[f as usize].tcp.as_ref().and_then(|t| t.snd.srtt()).map_or(f64::NAN, crate::core::time::to_secs),
+                Probe::Cwnd(f) => self.flows[f as usize].transport.as_ref().map_or(f64::NAN, |t| t.cwnd()),
+                Probe::Srtt(f) => self.flows[f as usize].transport.as_ref().map_or(f64::NAN, |t| t.srtt_s()),
             };
             series.idx.push(i as u32);
             series.t.push(t);
@@ -88,7 +88,7 @@ impl Sim {
         }
     }
 
-    pub(super) fn on_window_start(&mut self) {
+    pub(crate) fn on_window_start(&mut self) {
         let now = self.now;
         self.catch_up_all(now);
         self.c_w0 = self.c;
@@ -99,7 +99,7 @@ impl Sim {
             }
             p.q.reset(now);
             p.busy_window = 0;
-            p.pause.start_window(now);
+            p.hold.start_window(now);
         }
         for s in &mut self.senders {
             s.generated_w0 = s.generated;
@@ -112,13 +112,11 @@ impl Sim {
             s.cr.reset(now);
         }
         for f in &mut self.flows {
-            if let Some(t) = &mut f.tcp {
-                t.goodput_w0 = t.rcv.bytes_delivered();
-                t.txns_w0 = t.txns;
-                t.txn_latency_w0 = t.txn_latency;
+            if let Some(t) = &mut f.transport {
+                t.start_window();
             }
             f.cr.reset(now);
-            f.cnms_w0 = f.rp.as_ref().map_or(0, |r| r.feedback_received());
+            f.feedback_w0 = f.rp.as_ref().map_or(0, |r| r.feedback_received());
             f.injected_w0 = f.injected;
             f.dropped_w0 = f.dropped;
             f.replicated_w0 = f.replicated;

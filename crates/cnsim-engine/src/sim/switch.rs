@@ -5,15 +5,13 @@ use super::{Event, Sim};
 use crate::net::frame::{Dest, FrameId, FrameKind, NodeId, NONE};
 use crate::net::node::NodeKind;
 use crate::net::port::Delivery;
-use crate::protocols::red::{Verdict, ECN_CE, ECN_ECT0};
-use crate::protocols::sirens::LinkState;
-use crate::protocols::QueueView;
+use crate::slots::QueueView;
 use crate::core::time::Time;
 use crate::tap::trace;
 
 impl Sim {
     /// Send frame `fid`, now at `node` (arrived through `in_port`, or NONE at its source), on.
-    pub(super) fn forward(&mut self, node: NodeId, fid: FrameId, in_port: u32) {
+    pub(crate) fn forward(&mut self, node: NodeId, fid: FrameId, in_port: u32) {
         let f = self.frames.get(fid);
         match f.dst {
             Dest::Node(d) => {
@@ -53,14 +51,14 @@ impl Sim {
         }
     }
 
-    pub(super) fn discard(&mut self, fid: FrameId) {
+    pub(crate) fn discard(&mut self, fid: FrameId) {
         let f = self.frames.get(fid);
         match f.kind {
             FrameKind::Data => {
                 self.c.data_dropped += 1;
                 self.flows[f.flow as usize].dropped += 1;
             }
-            FrameKind::Feedback => self.c.cnm_dropped += 1,
+            FrameKind::Feedback => self.c.feedback_dropped += 1,
             FrameKind::Ack => self.c.ack_dropped += 1,
             FrameKind::MacControl => {}
             FrameKind::Probe => self.c.probe_dropped += 1,
@@ -80,10 +78,10 @@ impl Sim {
         if kind == FrameKind::Probe && self.probe_at_cp(port, fid) {
             return;
         }
-        // Active queue management (and a SIRENS router's measurements) before the drop-tail check,
-        // out of line: most ports have neither.
+        // Active queue management (and a router's link meter) before the drop-tail check, out of
+        // line: most ports have neither.
         let p = &self.ports[port as usize];
-        let early_drop = kind == FrameKind::Data && (p.aqm.is_some() || p.sirens.is_some()) && self.router_ingress(port, fid);
+        let early_drop = kind == FrameKind::Data && (p.aqm.is_some() || p.meter.is_some()) && crate::slots::aqm::offer(&mut self.ports[port as usize], self.frames.get_mut(fid), now);
         let p = &mut self.ports[port as usize];
         let accepted;
         if early_drop {
@@ -94,7 +92,7 @@ impl Sim {
                 self.tap_drop(node, port, Some(fid), flow, trace::AQM);
             }
             self.discard(fid);
-        } else if p.qdisc.is_empty() && now >= p.busy_until && p.ctrl.is_empty() && p.pause.mask(now) & (1 << prio) == 0 {
+        } else if p.qdisc.is_empty() && now >= p.busy_until && p.ctrl.is_empty() && p.hold.mask(now) & (1 << prio) == 0 {
             accepted = true;
             self.start_tx(port, fid);
         } else if p.qdisc.fits(prio, size) {
@@ -133,44 +131,13 @@ impl Sim {
         let q = QueueView { bytes: p.qdisc.class_bytes(prio), frames: p.qdisc.class_len(prio), rate_bps: p.rate_bps };
         if let Some(fb) = cp.on_data(self.frames.get(fid), accepted, q, port, node, now) {
             p.c.feedback_sent += 1;
-            self.c.cnm_sent += 1;
+            self.c.feedback_sent += 1;
             if self.tap.is_some() {
-                self.tap_cnm_sent(port, &fb);
+                self.tap_feedback_sent(port, &fb);
             }
             let id = self.frames.alloc(fb);
             self.forward(node, id, NONE);
         }
-    }
-
-    /// A data frame is offered to a port with AQM or SIRENS: RED decides (mark, or drop early:
-    /// true) and SIRENS counts the offer and stamps the frame.
-    #[inline(never)]
-    fn router_ingress(&mut self, port: u32, fid: FrameId) -> bool {
-        let now = self.now;
-        let p = &mut self.ports[port as usize];
-        let (prio, size) = {
-            let f = self.frames.get(fid);
-            (f.prio, f.size)
-        };
-        let mut early_drop = false;
-        if let Some(aqm) = &mut p.aqm {
-            let idle = (p.qdisc.is_empty() && now >= p.busy_until).then(|| now - p.busy_until);
-            let f = self.frames.get_mut(fid);
-            match aqm.on_arrival(p.qdisc.len() as u64, idle, f.ecn & ECN_ECT0 != 0) {
-                Verdict::Enqueue => {}
-                Verdict::Mark => f.ecn |= ECN_CE, // keeps the bits above the IP ECN field (TCP's CWR)
-                Verdict::EarlyDrop | Verdict::ForcedDrop => early_drop = true,
-            }
-        }
-        if p.sirens.is_some() {
-            let link = LinkState { rate_bps: p.rate_bps as f64, queue: p.qdisc.len() as u64, delay: p.delay, error_rate: p.loss.as_ref().map_or(0.0, |l| l.0) };
-            let f = self.frames.get_mut(fid);
-            if let Some(m) = &mut p.sirens {
-                m.on_offer(now, early_drop || !p.qdisc.fits(prio, size));
-                m.stamp(f, link, now);
-            }
-        }
-        early_drop
     }
 
     /// A probe is about to enter `port`'s queue: its CP may stamp it or answer it (Roeck 2007).
@@ -184,7 +151,7 @@ impl Sim {
         let q = QueueView { bytes: p.qdisc.class_bytes(prio), frames: p.qdisc.class_len(prio), rate_bps: p.rate_bps };
         let Some(ans) = cp.on_probe(self.frames.get_mut(fid), q, port, node, now) else { return false };
         p.c.feedback_sent += 1;
-        self.c.cnm_sent += 1;
+        self.c.feedback_sent += 1;
         self.c.probe_answered += 1;
         self.frames.release(fid);
         let id = self.frames.alloc(ans);
@@ -192,7 +159,7 @@ impl Sim {
         true
     }
 
-    pub(super) fn start_tx(&mut self, port: u32, fid: FrameId) {
+    pub(crate) fn start_tx(&mut self, port: u32, fid: FrameId) {
         if self.tap.is_some() {
             self.tap_tx(port, fid);
         }
@@ -204,7 +171,7 @@ impl Sim {
         let p = &mut self.ports[port as usize];
         let ser = p.wire_time(size);
         p.busy_until = now + ser;
-        if let Some(m) = &mut p.sirens {
+        if let Some(m) = &mut p.meter {
             m.on_tx(now, ser);
         }
         if now >= self.measure_from {
@@ -236,7 +203,7 @@ impl Sim {
     }
 
     /// Every port's lazy deliveries up to `t` (before receiver counts are read).
-    pub(super) fn deliver_all(&mut self, t: Time) {
+    pub(crate) fn deliver_all(&mut self, t: Time) {
         for p in 0..self.ports.len() as u32 {
             if !self.ports[p as usize].deliveries.is_empty() {
                 self.deliver_due(p, t);
@@ -246,7 +213,7 @@ impl Sim {
 
     /// Apply the lazy deliveries of `port` that arrived by `t` (inclusive), in arrival order.
     #[inline(never)]
-    pub(super) fn deliver_due(&mut self, port: u32, t: Time) {
+    pub(crate) fn deliver_due(&mut self, port: u32, t: Time) {
         let p = &mut self.ports[port as usize];
         let node = p.peer_node;
         while let Some(&d) = p.deliveries.front() {
@@ -261,7 +228,7 @@ impl Sim {
 
     /// The transmitter is free: MAC control first, then the next data frame of a class that is
     /// not paused (a paused port waits for its resume timer or an XON).
-    pub(super) fn on_tx_done(&mut self, port: u32) {
+    pub(crate) fn on_tx_done(&mut self, port: u32) {
         let now = self.now;
         let p = &mut self.ports[port as usize];
         p.txdone_pending = false;
@@ -275,8 +242,8 @@ impl Sim {
         if let Some(fid) = p.ctrl.pop_front() {
             self.start_tx(port, fid);
         } else {
-            let paused = p.pause.mask(now);
-            let Some((fid, _)) = p.qdisc.pop(paused) else { return };
+            let held = p.hold.mask(now);
+            let Some((fid, _)) = p.qdisc.pop(held) else { return };
             p.q.set(now, p.qdisc.bytes() as f64);
             self.start_tx(port, fid);
             if self.fc.is_some() {
@@ -294,7 +261,7 @@ impl Sim {
     }
 
     /// An oscillating port changes its service rate (from its next frame on).
-    pub(super) fn on_port_rate(&mut self, port: u32) {
+    pub(crate) fn on_port_rate(&mut self, port: u32) {
         let now = self.now;
         let p = &mut self.ports[port as usize];
         let Some(o) = &mut p.osc else { return };
@@ -307,7 +274,7 @@ impl Sim {
     }
 
     /// Make sure a transmitter with something to send will look at it.
-    pub(super) fn kick(&mut self, port: u32) {
+    pub(crate) fn kick(&mut self, port: u32) {
         let now = self.now;
         let p = &mut self.ports[port as usize];
         if !p.txdone_pending && (!p.qdisc.is_empty() || !p.ctrl.is_empty()) {
@@ -318,7 +285,7 @@ impl Sim {
     }
 
     /// The last bit of a frame sent on `port` reaches the node at the other end.
-    pub(super) fn on_arrive(&mut self, port: u32, fid: FrameId) {
+    pub(crate) fn on_arrive(&mut self, port: u32, fid: FrameId) {
         let (node, in_port) = {
             let p = &self.ports[port as usize];
             (p.peer_node, p.peer_port)

@@ -2,7 +2,8 @@
 //! snap length, and a bound on the bytes kept. Python writes the file (pcapng, one interface per
 //! captured port).
 
-use crate::net::frame::{Frame, FrameKind, Proto};
+use crate::net::frame::{Frame, FrameKind};
+use crate::slots::Proto;
 
 /// Frame kinds, as filter bits.
 pub const DATA: u8 = 1;

@@ -18,7 +18,8 @@
 //! Payload bytes are zeros; the FCS is not written. Where the CNM needs the sampled frame (its DA,
 //! its MSDU) cnsim rebuilds it from the flow: the sampled frame's creation time is not kept (0).
 
-use crate::net::frame::{Frame, FrameKind, Proto};
+use crate::net::frame::{Frame, FrameKind};
+use crate::slots::Proto;
 use crate::protocols::{bcn, ecm, eqcn, pause::PauseMsg, qcn::{Cnm, Probe}, tcp};
 
 pub const ETH_VLAN: u16 = 0x8100;
@@ -368,7 +369,7 @@ mod tests {
     fn tcp_ecn_bits_and_flags() {
         let c = Ctx { rpid: None, tcp: true, ip_src: ipv4(1), ip_dst: ipv4(2), ..ctx() };
         let mut f = Frame::new(FrameKind::Data, 1500, 1, Dest::Node(2), 3, 0);
-        f.ecn = crate::protocols::red::ECN_CE | tcp::CWR;
+        f.ecn = crate::net::frame::ECN_CE | tcp::CWR;
         let mut b = vec![];
         build(&f, &c, &|p| cpid(1, p), &mut b);
         assert_eq!(b[19], 0b11); // IP ECN field: CE, nothing above it

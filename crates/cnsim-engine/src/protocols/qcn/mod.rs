@@ -8,7 +8,7 @@ pub mod rp;
 pub mod wire;
 
 pub use cp::{CongestionPoint, CpParams, Sample, Sampling};
-pub use rp::{ReactionPoint, RpParams, RpVariant, TimerAction};
+pub use rp::{ReactionPoint, RpParams, RpVariant};
 pub use probe::{Answer, Probe, ProbeMode, Prober};
 pub use wire::Cnm;
 

@@ -19,7 +19,8 @@
 //!   CP other than the one that limits the flow (the last CNM's) is a false positive.
 
 use crate::core::time::Time;
-use crate::net::frame::{Dest, Frame, FrameKind, NodeId, Proto, NONE};
+use crate::net::frame::{Dest, Frame, FrameKind, NodeId, NONE};
+use crate::slots::Proto;
 
 /// Which probes a QCN RP sends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

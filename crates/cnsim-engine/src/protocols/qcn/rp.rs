@@ -1,6 +1,7 @@
 //! QCN reaction point: the per-flow rate limiter's rate controller (docs/protocols.md §3; Mliki et al. 2016a
 //! §2.3; QCN pseudo-code v2.2 as public implementations read it). Rates are in bit/s.
 
+use crate::slots::TimerAction;
 use super::probe::{Answer, ProbeMode, Prober, Reaction};
 use crate::core::rng::Rng;
 use crate::core::time::Time;
@@ -75,15 +76,6 @@ impl RpParams {
             probe_size: 64,
         }
     }
-}
-
-/// What the engine must do with the RP's timer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TimerAction {
-    None,
-    /// (Re)arm to fire at this absolute time; any earlier arming is void.
-    Arm(Time),
-    Cancel,
 }
 
 #[derive(Clone, Debug)]

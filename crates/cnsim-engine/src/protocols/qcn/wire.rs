@@ -3,7 +3,8 @@
 
 use super::cp::Sample;
 use crate::core::time::Time;
-use crate::net::frame::{Dest, Frame, FrameKind, NodeId, Proto};
+use crate::net::frame::{Dest, Frame, FrameKind, NodeId};
+use crate::slots::Proto;
 
 /// A CNM's payload: tag = [QntzFb, CPID, cnmQOffset, cnmQDelta].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

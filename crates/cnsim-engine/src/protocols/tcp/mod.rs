@@ -59,7 +59,8 @@ pub use sender::TcpSender;
 
 use super::metrics::Metric;
 use crate::core::time::Time;
-use crate::net::frame::{Frame, FrameKind, Proto};
+use crate::net::frame::{Frame, FrameKind};
+use crate::slots::Proto;
 
 /// Picoseconds per millisecond, for the defaults below.
 const MS: Time = 1_000_000_000;
@@ -98,7 +99,7 @@ pub enum EcnMode {
 /// Whether a frame's `ecn` byte says Congestion Experienced (its two IP ECN bits; the TCP flags
 /// above them do not count).
 pub fn ce(ecn: u8) -> bool {
-    ecn & 0b11 == super::red::ECN_CE
+    ecn & 0b11 == crate::net::frame::ECN_CE
 }
 
 /// TCP's ECN-Echo flag, carried on an ACK frame in `Frame::ecn` above the IP ECN bits.
@@ -202,8 +203,8 @@ pub struct Segment {
     pub len: u32,
     /// Sent before (fast retransmit, NewReno partial ACK, SACK `NextSeg`, or go-back-N after an RTO).
     pub retransmission: bool,
-    /// The frame's `ecn` byte: the IP ECN codepoint (`red::ECN_ECT0` on new data with ECN on,
-    /// `red::ECN_CE` once a switch marked it) and the [`CWR`] flag.
+    /// The frame's `ecn` byte: the IP ECN codepoint (`frame::ECN_ECT0` on new data with ECN on,
+    /// `frame::ECN_CE` once a switch marked it) and the [`CWR`] flag.
     pub ecn: u8,
 }
 

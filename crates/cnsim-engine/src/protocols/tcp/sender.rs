@@ -3,7 +3,7 @@
 
 use super::{Ack, EcnMode, Segment, TcpParams, Variant, CWR};
 use crate::core::time::Time;
-use crate::protocols::red::ECN_ECT0;
+use crate::net::frame::ECN_ECT0;
 use std::collections::VecDeque;
 
 /// Back-off exponent cap: 2^30 × any RTO is far beyond `max_rto`'s useful range.

@@ -559,7 +559,7 @@ fn closed_loop_tail_loss_needs_the_timer() {
 
 // ------------------------------------------------------------------------ ECN and DCTCP
 
-use crate::protocols::red::{ECN_CE, ECN_ECT0};
+use crate::net::frame::{ECN_CE, ECN_ECT0};
 
 fn ece(n: u32) -> Ack {
     Ack { ece: true, ..ack(n) }

@@ -1,7 +1,7 @@
 //! The taps' hooks (crate::tap): called from the event loop only when `Sim::tap` is on, kept out
 //! of line so the hot functions stay small.
 
-use super::Sim;
+use crate::sim::Sim;
 use crate::net::frame::{Dest, Frame, FrameId, FrameKind, NONE};
 use crate::tap::trace::{self, Fields};
 use crate::tap::{capture, wire};
@@ -17,7 +17,7 @@ impl Sim {
     /// A transmission of `fid` starts on `port`.
     #[cold]
     #[inline(never)]
-    pub(super) fn tap_tx(&mut self, port: u32, fid: FrameId) {
+    pub(crate) fn tap_tx(&mut self, port: u32, fid: FrameId) {
         let Some(mut cap) = self.tap.as_mut().and_then(|t| t.capture.take()) else { return };
         let f = *self.frames.get(fid);
         if cap.wants(port, capture::kind_bit(&f)) {
@@ -54,7 +54,7 @@ impl Sim {
         if fl.rp.as_ref().is_some_and(|r| r.cn_tagged()) {
             c.rpid = Some(f.flow as u16);
         }
-        if let Some(t) = &fl.tcp {
+        if let Some(t) = &fl.transport {
             c.tcp = true;
             c.mss = t.snd.p.mss;
         }
@@ -79,7 +79,7 @@ impl Sim {
     /// A source drop at time `at` (a deferred generation replayed later: `host.rs`, `catch_up`).
     #[cold]
     #[inline(never)]
-    pub(super) fn tap_drop_at(&mut self, at: u64, node: u32, port: u32, fid: Option<FrameId>, flow: u32, reason: i64) {
+    pub(crate) fn tap_drop_at(&mut self, at: u64, node: u32, port: u32, fid: Option<FrameId>, flow: u32, reason: i64) {
         let kind = fid.map_or(0, |id| capture::kind_bit(self.frames.get(id)) as i64);
         self.trace_push_at(at, trace::DROP, node, port, flow, Fields { a: reason, b: kind, ..Default::default() });
     }
@@ -87,7 +87,7 @@ impl Sim {
     /// A frame is dropped at `node` (`port`: the queue or wire, NONE at a source) for `reason`.
     #[cold]
     #[inline(never)]
-    pub(super) fn tap_drop(&mut self, node: u32, port: u32, fid: Option<FrameId>, flow: u32, reason: i64) {
+    pub(crate) fn tap_drop(&mut self, node: u32, port: u32, fid: Option<FrameId>, flow: u32, reason: i64) {
         let kind = fid.map_or(0, |id| capture::kind_bit(self.frames.get(id)) as i64);
         self.trace_push(trace::DROP, node, port, flow, Fields { a: reason, b: kind, ..Default::default() });
     }
@@ -95,11 +95,11 @@ impl Sim {
     /// The CP at `port` sent feedback frame `fb` (its QntzFb, Qoff, Qdelta, Fb; BCN: STOP and e).
     #[cold]
     #[inline(never)]
-    pub(super) fn tap_cnm_sent(&mut self, port: u32, fb: &Frame) {
+    pub(crate) fn tap_feedback_sent(&mut self, port: u32, fb: &Frame) {
         let node = self.ports[port as usize].node;
         let x = self.ports[port as usize].cp.as_ref().map_or(f64::NAN, |cp| cp.feedback_value(fb));
         let fields = Fields { a: fb.tag[0] as i64, b: fb.tag[2] as i32 as i64, c: fb.tag[3] as i32 as i64, cpid: self.wire_cpid(port), x };
-        if fb.proto == crate::net::frame::Proto::Bcn {
+        if fb.proto == crate::slots::Proto::Bcn {
             let fields = Fields { a: fb.tag[3] as i64, b: 0, c: 0, ..fields };
             self.trace_push(trace::BCN_SENT, node, port, fb.flow, fields);
         } else {
@@ -110,9 +110,9 @@ impl Sim {
     /// Feedback frame `fb` reached its flow's source `node`, before the RP reads it.
     #[cold]
     #[inline(never)]
-    pub(super) fn tap_feedback(&mut self, node: u32, fb: &Frame) {
+    pub(crate) fn tap_feedback(&mut self, node: u32, fb: &Frame) {
         let (kind, a, cpid_port, x) = match fb.proto {
-            crate::net::frame::Proto::Bcn => (trace::BCN_RECEIVED, fb.tag[3] as i64, fb.tag[0], f32::from_bits(fb.tag[1]) as f64),
+            crate::slots::Proto::Bcn => (trace::BCN_RECEIVED, fb.tag[3] as i64, fb.tag[0], f32::from_bits(fb.tag[1]) as f64),
             _ => (trace::CNM_RECEIVED, fb.tag[0] as i64, fb.tag[1], f64::NAN),
         };
         let cpid = self.wire_cpid(cpid_port);
@@ -122,7 +122,7 @@ impl Sim {
     /// Flow `f`'s RP may have changed: a limiter created or released, a new E-QCN representative.
     #[cold]
     #[inline(never)]
-    pub(super) fn tap_rp(&mut self, f: u32) {
+    pub(crate) fn tap_rp(&mut self, f: u32) {
         let fl = &self.flows[f as usize];
         let Some(rp) = &fl.rp else { return };
         let (limit, rep, node) = (rp.limit(), rp.representative(), fl.src);
@@ -146,7 +146,7 @@ impl Sim {
     /// A PAUSE/PFC frame was sent on (`sent`) or received through `port`: its class mask and quanta.
     #[cold]
     #[inline(never)]
-    pub(super) fn tap_pause(&mut self, port: u32, sent: bool, mask: u8, quanta: u16) {
+    pub(crate) fn tap_pause(&mut self, port: u32, sent: bool, mask: u8, quanta: u16) {
         let node = self.ports[port as usize].node;
         let kind = if sent { trace::PAUSE_SENT } else { trace::PAUSE_RECEIVED };
         self.trace_push(kind, node, port, NONE, Fields { a: quanta as i64, b: mask as i64, ..Default::default() });

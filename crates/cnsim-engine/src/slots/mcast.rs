@@ -2,18 +2,47 @@
 //! channels' sequence numbers, the SIRENS table, one evaluation per tick, and the joins and leaves
 //! their congestion control asks for (`membership.rs`).
 
-use super::Sim;
+use crate::sim::Sim;
 use crate::net::frame::{Dest, Frame, NONE};
 use crate::protocols::rlm::Action;
-use crate::protocols::McastCc;
+use crate::protocols::{emcast, rlm};
+
+/// The congestion control of a multi-rate multicast receiver (`net::endpoint::Endpoint`).
+pub enum McastCc {
+    Emcast(emcast::Emcast),
+    Rlm(rlm::Rlm),
+}
+
+impl McastCc {
+    pub fn level(&self) -> usize {
+        match self {
+            McastCc::Emcast(e) => e.level,
+            McastCc::Rlm(r) => r.level,
+        }
+    }
+    pub fn name(&self) -> &'static str {
+        match self {
+            McastCc::Emcast(_) => "emcast",
+            McastCc::Rlm(_) => "rlm",
+        }
+    }
+    /// (adds, drops) so far.
+    pub fn changes(&self) -> (u64, u64) {
+        match self {
+            McastCc::Emcast(e) => (e.adds, e.drops),
+            McastCc::Rlm(r) => (r.joins, r.drops + r.failed),
+        }
+    }
+}
+
 
 impl Sim {
     /// A data frame `f` of flow `flow` reached host `node`, which runs endpoint `e` for it.
-    pub(super) fn on_endpoint_data(&mut self, e: u32, flow: u32, node: u32, f: &Frame) {
+    pub(crate) fn on_endpoint_data(&mut self, e: u32, flow: u32, node: u32, f: &Frame) {
         let now = self.now;
         let ep = &mut self.endpoints[e as usize];
         ep.bytes += f.size as u64;
-        if let Some(t) = &mut ep.sirens {
+        if let Some(t) = &mut ep.rf {
             t.on_frame(f, now);
         }
         // Losses count only on the levels the receiver is subscribed to now.
@@ -33,7 +62,7 @@ impl Sim {
     }
 
     /// Endpoint `e`'s evaluation: loss over the tick, SIRENS's available bandwidth, a decision.
-    pub(super) fn on_endpoint_tick(&mut self, e: u32) {
+    pub(crate) fn on_endpoint_tick(&mut self, e: u32) {
         let now = self.now;
         let ep = &mut self.endpoints[e as usize];
         let (lost, got) = (std::mem::take(&mut ep.lost), std::mem::take(&mut ep.received));
@@ -47,7 +76,7 @@ impl Sim {
             0.0
         };
         let old = ep.cc.level();
-        let avail = ep.sirens.as_ref().and_then(|t| t.min_fresh(1, now)).map(|(_, v)| v);
+        let avail = ep.rf.as_ref().and_then(|t| t.min_fresh(1, now)).map(|(_, v)| v);
         let mut announce = None;
         match &mut ep.cc {
             McastCc::Emcast(m) => {

@@ -2,14 +2,20 @@
 //! PAUSE frames out through the MAC control queue, received pauses into the transmitter's state,
 //! and the refresh and resume timers.
 
-use super::Sim;
+use crate::sim::Sim;
 use crate::net::frame::{FrameId, NONE};
 use crate::net::node::NodeKind;
-use crate::protocols::pause::{egress_crossing, pause_time, PauseGen, PauseMsg, Trigger};
+use crate::protocols::pause::{self, egress_crossing, pause_time, PauseGen, PauseMsg, Trigger};
+
+/// A fabric's flow-control settings (`Sim::fc`). One protocol (PAUSE, with its PFC form) fills the
+/// slot today.
+pub type FcCfg = pause::PauseCfg;
+/// A switch port's generator of flow-control frames (`net::port::FlowControl`).
+pub type FcGen = PauseGen;
 
 impl Sim {
     /// Frame `fid` entered (`add`) or left output queue `port`: update the switch's flow control.
-    pub(super) fn fc_buffered(&mut self, port: u32, fid: FrameId, add: bool) {
+    pub(crate) fn fc_buffered(&mut self, port: u32, fid: FrameId, add: bool) {
         let Some(cfg) = self.fc else { return };
         let f = *self.frames.get(fid);
         if self.nodes[self.ports[port as usize].node as usize].kind != NodeKind::Switch {
@@ -52,12 +58,12 @@ impl Sim {
         let now = self.now;
         let p = &mut self.ports[port as usize];
         let frame = msg.frame(&cfg, p.node, now);
-        p.c.pause_sent += 1;
+        p.c.ctrl_sent += 1;
         if self.tap.is_some() {
             self.tap_pause(port, true, msg.mask, msg.quanta);
         }
         let p = &mut self.ports[port as usize];
-        self.c.pause_sent += 1;
+        self.c.ctrl_sent += 1;
         let (rate, timer) = (p.rate_bps, p.fc.as_ref().map(|f| f.refresh_timer));
         let still_off = p.fc.as_ref().is_some_and(|f| f.gen.xoff != 0);
         let fid = self.frames.alloc(frame);
@@ -72,7 +78,7 @@ impl Sim {
         }
     }
 
-    pub(super) fn on_fc_refresh(&mut self, port: u32) {
+    pub(crate) fn on_fc_refresh(&mut self, port: u32) {
         let Some(cfg) = self.fc else { return };
         let Some(fc) = &mut self.ports[port as usize].fc else { return };
         if let Some(msg) = fc.gen.on_refresh(&cfg) {
@@ -82,20 +88,20 @@ impl Sim {
 
     /// A PAUSE/PFC frame reached the node whose port towards the sender is `port`: that port's
     /// transmitter holds the paused classes (after the frame it is sending, if any).
-    pub(super) fn on_mac_control(&mut self, port: u32, fid: FrameId) {
+    pub(crate) fn on_mac_control(&mut self, port: u32, fid: FrameId) {
         let now = self.now;
         let msg = PauseMsg::read(self.frames.get(fid));
         self.frames.release(fid);
-        self.c.pause_delivered += 1;
+        self.c.ctrl_delivered += 1;
         let Some(msg) = msg else { return };
         if self.tap.is_some() {
             self.tap_pause(port, false, msg.mask, msg.quanta);
         }
         let p = &mut self.ports[port as usize];
-        p.c.pause_received += 1;
+        p.c.ctrl_received += 1;
         let end = now + pause_time(msg.quanta, p.rate_bps);
-        p.pause.set(msg.mask, now, end);
-        let (next, timer) = (p.pause.next_end(now), p.pause_timer);
+        p.hold.set(msg.mask, now, end);
+        let (next, timer) = (p.hold.next_end(now), p.hold_timer);
         match next {
             Some(t) => self.arm(timer, t),
             None => self.timers.cancel(timer),
@@ -104,11 +110,11 @@ impl Sim {
     }
 
     /// A received pause ran out: resume, and wait for the next class's end if one is still paused.
-    pub(super) fn on_pause_end(&mut self, port: u32) {
+    pub(crate) fn on_hold_end(&mut self, port: u32) {
         let now = self.now;
         let p = &self.ports[port as usize];
-        if let Some(t) = p.pause.next_end(now) {
-            let timer = p.pause_timer;
+        if let Some(t) = p.hold.next_end(now) {
+            let timer = p.hold_timer;
             self.arm(timer, t);
         }
         self.kick(port);

@@ -1,0 +1,65 @@
+//! The active-queue-management slot: what a router or switch does with a data frame offered to an
+//! output queue before the drop-tail check (enqueue, mark CE, drop early), and the router's
+//! link measurements that stamp passing frames.
+
+use super::{QueueView, Verdict};
+use crate::core::rng::Rng;
+use crate::core::time::Time;
+use crate::net::frame::{Frame, ECN_CE, ECN_ECT0};
+use crate::net::port::Port;
+use crate::protocols::{red, sirens, threshold};
+
+use serde_json::{json, Value};
+
+/// Active queue management in front of an output queue's drop-tail check (docs/architecture.md:
+/// the queue-discipline slot).
+pub enum Aqm {
+    Red(red::Red, Rng),
+    Threshold(threshold::Threshold),
+}
+
+impl Aqm {
+    /// A data frame is offered to queue `q` (as it is before the offer); `idle` = how long the
+    /// port has been idle; `ect` = the frame is ECN-capable.
+    #[inline]
+    pub fn on_arrival(&mut self, q: QueueView, idle: Option<Time>, ect: bool) -> Verdict {
+        match self {
+            Aqm::Red(r, rng) => r.on_arrival(q.frames, idle, ect, rng),
+            Aqm::Threshold(t) => t.on_arrival(q.frames, ect),
+        }
+    }
+    /// The protocol's fields of the port's statistics (declared in `red::METRICS`).
+    pub fn report(&self) -> Value {
+        match self {
+            Aqm::Red(r, _) => json!({"aqm": "red", "red_avg_packets": r.avg, "red_early_drops": r.early_drops,
+                                      "red_forced_drops": r.forced_drops, "red_marks": r.marks}),
+            Aqm::Threshold(t) => json!({"aqm": "threshold", "threshold_marks": t.marks, "threshold_drops": t.drops}),
+        }
+    }
+}
+
+
+/// A data frame `f` is offered to port `p`, which has an AQM or a meter: the AQM decides (mark,
+/// or drop early: true) and the meter counts the offer and stamps the frame.
+#[inline(never)]
+pub fn offer(p: &mut Port, f: &mut Frame, now: Time) -> bool {
+    let (prio, size) = (f.prio, f.size);
+    let mut early_drop = false;
+    if let Some(aqm) = &mut p.aqm {
+        let idle = (p.qdisc.is_empty() && now >= p.busy_until).then(|| now - p.busy_until);
+        let q = QueueView { bytes: p.qdisc.bytes(), frames: p.qdisc.len() as u64, rate_bps: p.rate_bps };
+        match aqm.on_arrival(q, idle, f.ecn & ECN_ECT0 != 0) {
+            Verdict::Enqueue => {}
+            Verdict::Mark => f.ecn |= ECN_CE, // keeps the bits above the IP ECN field (TCP's CWR)
+            Verdict::EarlyDrop | Verdict::ForcedDrop => early_drop = true,
+        }
+    }
+    if p.meter.is_some() {
+        let link = sirens::LinkState { rate_bps: p.rate_bps as f64, queue: p.qdisc.len() as u64, delay: p.delay, error_rate: p.loss.as_ref().map_or(0.0, |l| l.0) };
+        if let Some(m) = &mut p.meter {
+            m.on_offer(now, early_drop || !p.qdisc.fits(prio, size));
+            m.stamp(f, link, now);
+        }
+    }
+    early_drop
+}
