@@ -17,6 +17,7 @@
 //! (`scenario/model.rs`) and its build step (`build/protocols.rs`).
 
 pub mod bcn;
+pub mod dcqcn;
 pub mod ecm;
 pub mod emcast;
 pub mod eqcn;
