@@ -17,8 +17,10 @@
 //! parameter documentation ("NIC docs").
 
 pub mod marking;
+pub mod np;
 
 pub use marking::Marking;
+pub use np::NotificationPoint;
 
 use crate::core::time::{Time, MAX_TIME};
 
