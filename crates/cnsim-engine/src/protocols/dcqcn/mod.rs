@@ -18,9 +18,11 @@
 
 pub mod marking;
 pub mod np;
+pub mod rp;
 
 pub use marking::Marking;
 pub use np::NotificationPoint;
+pub use rp::{ReactionPoint, Sent};
 
 use crate::core::time::{Time, MAX_TIME};
 
