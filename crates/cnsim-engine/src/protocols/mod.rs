@@ -6,6 +6,7 @@
 //! add one.
 
 pub mod bcn;
+pub mod dcqcn;
 pub mod ecm;
 pub mod emcast;
 pub mod eqcn;
