@@ -17,6 +17,7 @@ pub mod sim;
 pub mod tap;
 pub mod traffic;
 pub mod units;
+pub mod fct;
 
 pub use build::budget::{memory_budget, set_memory_budget};
 pub use scenario::ScenarioError;
