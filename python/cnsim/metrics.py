@@ -47,8 +47,14 @@ This table is the single definition of every metric in `summary.json`; `summariz
 | `pause_received` | port | run | frames | PAUSE/PFC frames the port received |
 | `paused_s` | port | measure | s | longest time any priority of the port's transmitter was paused, in the window |
 | `throughput_mbps` | receiver | measure | Mb/s | data delivered to the receiver (bytes_window × 8 / window_s) |
+| `slowdown` | flow | run | 1 | transfers: fct_s / fct_ideal_s (the engine's FCT over its ideal alone on the network, from the route: docs/scenarios.md); null while incomplete, absent for other flows |
+| `flows` | fct bucket | run | 1 | transfers whose size_bytes falls in the bucket (`FCT_BUCKETS`: < 100 KB, 100 KB – 1 MB, 1 – 10 MB, ≥ 10 MB; 1 KB = 1000 B, lower bound included) |
+| `completed` | fct bucket | run | 1 | those of them that completed |
+| `slowdown_median` | fct bucket | run | 1 | median of `slowdown` over the bucket's completed transfers (nearest rank: the ⌈n/2⌉-th smallest) |
+| `slowdown_p99` | fct bucket | run | 1 | 99th percentile of `slowdown` over the bucket's completed transfers (nearest rank: the ⌈0.99·n⌉-th smallest) |
 """
 
+import math
 from statistics import fmean, pstdev
 
 MBPS = 1e6
@@ -121,10 +127,38 @@ def _flow(flow: dict) -> dict:
         "throughput_mbps": sum(r["throughput_bps"] for r in flow["receivers"]) / MBPS,
         "goodput_mbps": goodput / MBPS if goodput is not None else None,
         "loss_pct": _pct(flow.get("dropped_window", 0), flow.get("injected_window", 0) + flow.get("replicated_window", 0)),
+        **({"slowdown": _slowdown(flow)} if "size_bytes" in flow else {}),
         "receivers": {
             r["host"]: {"throughput_mbps": r["throughput_bps"] / MBPS} for r in flow["receivers"]
         },
     }
+
+
+FCT_BUCKETS = [("<100KB", 0, 100e3), ("100KB-1MB", 100e3, 1e6), ("1MB-10MB", 1e6, 10e6), (">=10MB", 10e6, math.inf)]
+
+
+def _slowdown(flow: dict) -> float | None:
+    fct, ideal = flow.get("fct_s"), flow.get("fct_ideal_s")
+    return fct / ideal if fct is not None and ideal else None
+
+
+def _nearest_rank(sorted_values: list[float], q: float) -> float | None:
+    return sorted_values[max(math.ceil(q * len(sorted_values)), 1) - 1] if sorted_values else None
+
+
+def fct_buckets(stats: dict) -> dict:
+    """Per flow-size bucket (`FCT_BUCKETS`): the transfers, how many completed, and the median and
+    99th percentile of their slowdown; {} for a run without transfers. In the summary as "fct"."""
+    transfers = [f for f in stats["flows"] if "size_bytes" in f]
+    if not transfers:
+        return {}
+    out = {}
+    for name, lo, hi in FCT_BUCKETS:
+        inside = [f for f in transfers if lo <= f["size_bytes"] < hi]
+        slow = sorted(s for s in map(_slowdown, inside) if s is not None)
+        out[name] = {"flows": len(inside), "completed": len(slow),
+                     "slowdown_median": _nearest_rank(slow, 0.5), "slowdown_p99": _nearest_rank(slow, 0.99)}
+    return out
 
 
 def _port(port: dict) -> dict:
@@ -193,6 +227,7 @@ def summarize(stats: dict) -> dict:
         "queues": queues,
         "flows": flows,
         "ports": ports,
+        **({"fct": fct} if (fct := fct_buckets(stats)) else {}),
         "definitions": [dict(d) for d in DEFINITIONS],
     }
 

@@ -18,6 +18,7 @@ pub mod slots;
 pub mod tap;
 pub mod traffic;
 pub mod units;
+pub mod fct;
 
 pub use build::budget::{memory_budget, set_memory_budget};
 pub use scenario::ScenarioError;

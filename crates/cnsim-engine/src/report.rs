@@ -63,6 +63,9 @@ pub const METRICS: &[Metric] = &[
     Metric { scope: "flows", name: "dropped_window", unit: "frames", kind: "counter-window", doc: "copies of this flow dropped in the window" },
     Metric { scope: "flows", name: "source_dropped", unit: "frames", kind: "counter", doc: "frames of the flow's sender lost in its rate-limiter buffer" },
     Metric { scope: "flows", name: "cnms_received_window", unit: "frames", kind: "counter-window", doc: "feedback frames the flow's RP received in the window (0 without an RP)" },
+    Metric { scope: "flows", name: "size_bytes", unit: "B", kind: "parameter", doc: "a transfer's size (transfer and tcp-transfer traffic only)" },
+    Metric { scope: "flows", name: "fct_s", unit: "s", kind: "time", doc: "a transfer's flow-completion time: completion − start, null while incomplete (src/fct.rs)" },
+    Metric { scope: "flows", name: "fct_ideal_s", unit: "s", kind: "parameter", doc: "the transfer's FCT alone on the network, from its route (src/fct.rs; docs/scenarios.md)" },
     Metric { scope: "receivers", name: "frames", unit: "frames", kind: "counter", doc: "data frames of the flow this receiver received" },
     Metric { scope: "receivers", name: "bytes_window", unit: "B", kind: "counter-window", doc: "data bytes of the flow this receiver received in the window" },
     Metric { scope: "receivers", name: "throughput_bps", unit: "bit/s", kind: "counter-window", doc: "bytes_window × 8 / window_s" },
@@ -190,7 +193,8 @@ impl Sim {
         let flows: Vec<Value> = self
             .flows
             .iter()
-            .map(|f| {
+            .enumerate()
+            .map(|(i, f)| {
                 let s = &self.senders[f.sender as usize];
                 let gw = if in_window { s.generated - s.generated_w0 } else { 0 };
                 let receivers: Vec<Value> = f
@@ -217,6 +221,10 @@ impl Sim {
                        "receivers": receivers});
                 if let Some(t) = &f.transport {
                     merge(&mut v, tcp_report(t, in_window, window_s));
+                }
+                if f.size_bytes > 0 {
+                    let fct = (f.completed != crate::core::time::Time::MAX).then(|| to_secs(f.completed - f.started));
+                    merge(&mut v, json!({"size_bytes": f.size_bytes, "fct_s": fct, "fct_ideal_s": self.ideal_fct(i as u32).map(to_secs)}));
                 }
                 v
             })

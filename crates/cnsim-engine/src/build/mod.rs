@@ -10,6 +10,8 @@ mod protocols;
 mod series;
 mod topology;
 mod traffic;
+mod cdf;
+mod workload;
 
 use crate::slots::transport::TransportTimer;
 use crate::core::event::EventQueue;

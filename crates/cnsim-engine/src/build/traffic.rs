@@ -47,6 +47,9 @@ pub fn flows(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups) -> R<Tr
     for fs in &ctx.loaded.scenario.flows {
         flow_spec(ctx, nodes, ports, groups, fs, &mut t, &mut names)?;
     }
+    for fs in super::workload::expand(ctx, nodes, ports)? {
+        flow_spec(ctx, nodes, ports, groups, &fs, &mut t, &mut names)?;
+    }
     Ok(t)
 }
 
@@ -90,17 +93,51 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
                 Some(sp) => sp.get_ref().get(i, sources.len()).map(|x| x.0).map_err(|m| ctx.err(sp.span(), m)),
             }
         };
-        let (start, stop) = (when(&fs.start, 0)?, when(&fs.stop, Time::MAX)?);
+        let (start, mut stop) = (when(&fs.start, 0)?, when(&fs.stop, Time::MAX)?);
         let in_flow = |m: String| ctx.err(fs.from.span(), format!("flow from {sname}: {m}"));
+        // A finite transfer's size; it ends with its last byte, so it takes no stop.
+        let transfer = match fs.traffic.kind {
+            TrafficKind::Transfer | TrafficKind::TcpTransfer => {
+                if fs.stop.is_some() {
+                    return Err(in_flow("a transfer ends with its last byte: it takes no stop".into()));
+                }
+                if mode != Mode::Unicast {
+                    return Err(in_flow("a transfer goes to one host (mode unicast)".into()));
+                }
+                match fs.traffic.size {
+                    Some(b) if b.0 > 0 => Some(b.0),
+                    _ => return Err(in_flow("traffic.size (bytes to transfer, positive) is required for transfer and tcp-transfer".into())),
+                }
+            }
+            _ => None,
+        };
         let tcp = tcp_app(&fs.traffic, mode).map_err(in_flow)?;
         let tcp_params = match (tcp, &fs.tcp) {
             (Some(_), spec) => Some(protocols::tcp(&spec.clone().unwrap_or_default()).map_err(in_flow)?),
-            (None, Some(_)) => return Err(in_flow("a `tcp` table needs tcp-bulk or tcp-transactions traffic".into())),
+            (None, Some(_)) => return Err(in_flow("a `tcp` table needs tcp-bulk, tcp-transactions or tcp-transfer traffic".into())),
             (None, None) => None,
         };
         let gen = match tcp {
             Some(_) => TrafficGen::Cbr { gap: MAX_TIME }, // a TCP source sends when TCP lets it
             None => traffic(&fs.traffic, line_rate, ports[first as usize].overhead).map_err(in_flow)?,
+        };
+        // An open-loop transfer: whole frames, the last one made (n − 1) gaps after the start; its
+        // limiter holds the whole transfer (the application hands over every byte, none is lost
+        // at the source). (frames, bytes that complete it)
+        let mut buf_cap = fs.limiter.buffer as usize;
+        let open_transfer = match (transfer, tcp, gen) {
+            (Some(size), None, TrafficGen::Cbr { gap }) => {
+                let n = size.div_ceil(frame as u64);
+                stop = (n - 1)
+                    .checked_mul(gap)
+                    .and_then(|x| x.checked_add(start))
+                    .filter(|&x| x < MAX_TIME)
+                    .ok_or_else(|| in_flow(format!("a transfer of {size} B at this rate would outlast any run")))?
+                    + 1;
+                buf_cap = buf_cap.max(usize::try_from(n).map_err(|_| in_flow("transfer too large".into()))?);
+                Some(n * frame as u64)
+            }
+            _ => None,
         };
         let make_rp = protocols::rp(&fs.rp, line_rate as f64).map_err(in_flow)?;
         let probes = match &fs.rp {
@@ -234,14 +271,18 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
                     dropped_w0: 0,
                     replicated: 0,
                     replicated_w0: 0,
+                    size_bytes: transfer.unwrap_or(0),
+                    started: start,
+                    completed: Time::MAX,
+                    complete_bytes: open_transfer.unwrap_or(u64::MAX),
                     name: fname,
                 });
             }
             let name_k = t.flows[first_flow as usize].name.clone();
             let mut rng = Rng::stream(seed, "src", &name_k);
             let phase = match fs.traffic.phase {
-                PhaseSpec::Random if tcp.is_none() => (rng.uniform() * gen.phase_span() as f64) as Time,
-                _ => 0, // a TCP source starts when its application does
+                PhaseSpec::Random if tcp.is_none() && transfer.is_none() => (rng.uniform() * gen.phase_span() as f64) as Time,
+                _ => 0, // a TCP source starts when its application does, a transfer at its start
             };
             t.senders.push(Sender {
                 host: s as u32,
@@ -254,7 +295,7 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
                 stop,
                 // Never pre-sized by the input: the buffer grows only as frames wait.
                 buf: Ring::with_capacity((fs.limiter.buffer as usize).min(1024)),
-                buf_cap: fs.limiter.buffer as usize,
+                buf_cap,
                 next_allowed: 0,
                 pace_rate: f64::NAN,
                 pace: 0,
@@ -284,9 +325,10 @@ fn tcp_app(t: &TrafficSpec, mode: Mode) -> Result<Option<TcpApp>, String> {
             }
             TcpApp::Transactions { size, idle: t.idle.map_or(0, |d| d.0) }
         }
+        TrafficKind::TcpTransfer => TcpApp::Transfer { size: t.size.map_or(0, |b| b.0) },
         _ => {
-            if t.size.is_some() || t.connections.is_some() {
-                return Err("traffic.size and traffic.connections are for tcp traffic".into());
+            if (t.size.is_some() && t.kind != TrafficKind::Transfer) || t.connections.is_some() {
+                return Err("traffic.size is for transfers and tcp traffic, traffic.connections for tcp traffic".into());
             }
             return Ok(None);
         }
@@ -294,8 +336,9 @@ fn tcp_app(t: &TrafficSpec, mode: Mode) -> Result<Option<TcpApp>, String> {
     if mode != Mode::Unicast {
         return Err("tcp traffic goes to one host (mode unicast)".into());
     }
-    if t.rate.is_some() || t.load.is_some() || t.burst.is_some() || t.shape.is_some() || (t.idle.is_some() && app == TcpApp::Bulk) {
-        return Err("tcp traffic takes no rate, load, burst, idle or shape (tcp-transactions takes size and idle)".into());
+    let idle_ok = matches!(app, TcpApp::Transactions { .. });
+    if t.rate.is_some() || t.load.is_some() || t.burst.is_some() || t.shape.is_some() || (t.idle.is_some() && !idle_ok) || (t.size.is_some() && app == TcpApp::Bulk) {
+        return Err("tcp traffic takes no rate, load, burst, idle or shape (tcp-transactions takes size and idle, tcp-transfer size)".into());
     }
     if !(1..=10_000).contains(&t.connections.unwrap_or(1)) {
         return Err("traffic.connections must be between 1 and 10000".into());
@@ -312,7 +355,19 @@ fn traffic(t: &TrafficSpec, line_rate: u64, overhead: u32) -> Result<TrafficGen,
         return Err("traffic.burst, idle and shape are for pareto traffic".into());
     }
     match t.kind {
-        TrafficKind::TcpBulk | TrafficKind::TcpTransactions => Err("tcp traffic has no open-loop generator".into()),
+        TrafficKind::TcpBulk | TrafficKind::TcpTransactions | TrafficKind::TcpTransfer => Err("tcp traffic has no open-loop generator".into()),
+        TrafficKind::Transfer => {
+            if t.load.is_some() {
+                return Err("traffic.load is not for a transfer: give a rate, or none for line rate".into());
+            }
+            // Back to back on the wire at line rate; at `rate`, paced as cbr is.
+            let gap = match t.rate {
+                None => tx_time(frame + overhead as u64, line_rate),
+                Some(r) if r.0 > 0 => pace_time(frame, r.0 as f64),
+                Some(_) => return Err("traffic.rate must be positive".into()),
+            };
+            Ok(TrafficGen::Cbr { gap: gap.max(1) })
+        }
         TrafficKind::Pareto => {
             let rate = t.rate.ok_or("traffic.rate (the peak rate) is required for pareto")?.0;
             let (Some(burst), Some(idle)) = (t.burst, t.idle) else {

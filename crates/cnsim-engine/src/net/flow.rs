@@ -129,6 +129,14 @@ pub struct Flow {
     /// Extra copies of this flow's frames made at multicast branching points.
     pub replicated: u64,
     pub replicated_w0: u64,
+    /// A finite transfer (docs/scenarios.md, workloads): its size in bytes (0: not a transfer),
+    /// its start, and when it completed (`Time::MAX` while it has not).
+    pub size_bytes: u64,
+    pub started: Time,
+    pub completed: Time,
+    /// Bytes its receiver must have for an open-loop transfer to complete (`u64::MAX` for any
+    /// other flow, TCP included: a TCP transfer completes on its last ACK).
+    pub complete_bytes: u64,
 }
 
 impl Flow {

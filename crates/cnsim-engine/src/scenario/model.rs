@@ -202,6 +202,63 @@ pub struct Scenario {
     /// Multi-rate multicast receivers (EMcast, RLM) that join and leave groups at run time.
     #[serde(default, rename = "mcast_receiver", skip_serializing_if = "Vec::is_empty")]
     pub mcast_receivers: Vec<McastReceiverSpec>,
+    /// Datacenter workloads expanded into finite flows at build time (`build/workload.rs`).
+    #[serde(default, rename = "workload", skip_serializing_if = "Vec::is_empty")]
+    pub workloads: Vec<WorkloadSpec>,
+}
+
+/// `[[workload]]`: finite flows among `hosts`, either Poisson arrivals at an offered `load` with
+/// sizes drawn from a CDF (`sizes`), or a periodic `incast`. Per-flow options as in `[[flow]]`.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct WorkloadSpec {
+    /// Prefix of the flows' names (`NAME#k`); default `workloadI` (I: the table's index from 1).
+    pub name: Option<String>,
+    /// The hosts that send and receive; a flow's source and destination differ.
+    pub hosts: Spanned<Names>,
+    /// "web-search", "data-mining", or the path of a CDF file (relative to the scenario file).
+    pub sizes: Option<Spanned<String>>,
+    /// Offered load as a fraction of each source host's link rate, in (0, 1].
+    pub load: Option<Spanned<f64>>,
+    #[serde(default)]
+    pub start: Duration,
+    pub stop: Spanned<Duration>,
+    /// "transfer" (default) or "tcp-transfer".
+    #[serde(default = "d_transfer")]
+    pub traffic: Spanned<TrafficKind>,
+    /// Open-loop transfers' sending rate (default: the source's line rate) and frame size.
+    pub rate: Option<Rate>,
+    #[serde(default = "d_frame")]
+    pub frame: Bytes,
+    pub incast: Option<IncastSpec>,
+    /// The most flows the table may create (checked before any is made), default 100000.
+    #[serde(default = "d_max_flows")]
+    pub max_flows: Spanned<u64>,
+    #[serde(default)]
+    pub priority: u8,
+    #[serde(default)]
+    pub rp: RpSlot,
+    #[serde(default)]
+    pub limiter: LimiterSpec,
+    pub tcp: Option<TcpSpec>,
+}
+
+fn d_transfer() -> Spanned<TrafficKind> {
+    Spanned::new(0..0, TrafficKind::Transfer)
+}
+fn d_max_flows() -> Spanned<u64> {
+    Spanned::new(0..0, 100_000)
+}
+
+/// `incast = { receiver, senders, size, period }`: every `period` from `start`, `senders` hosts
+/// drawn from the workload's hosts (never the receiver) each start a `size` transfer to it together.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct IncastSpec {
+    pub receiver: Spanned<String>,
+    pub senders: u32,
+    pub size: Bytes,
+    pub period: Duration,
 }
 
 /// `[[mcast_receiver]]`: hosts running a multi-rate multicast receiver over `groups` (level order:
@@ -739,6 +796,11 @@ pub enum TrafficKind {
     /// A TCP connection sending `size` bytes, then idle for `idle`, again (Jiang & Jain 2007 §VI.B's
     /// reference sources: 10 kB transactions).
     TcpTransactions,
+    /// A finite open-loop transfer: `size` bytes in whole frames at line rate (or at `rate`),
+    /// through the flow's limiter and RP, then nothing; complete when the receiver has them all.
+    Transfer,
+    /// A TCP connection sending `size` bytes once; complete when the last byte is acknowledged.
+    TcpTransfer,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]

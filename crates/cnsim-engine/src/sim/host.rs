@@ -358,14 +358,18 @@ impl Sim {
         self.forward(node, id, NONE);
     }
 
-    /// A data frame of `size` bytes of flow `fl` reached its receiver at `node`: count it (None:
-    /// `node` is no receiver of the flow).
+    /// A data frame of `size` bytes of flow `fl` reached its receiver at `node` at time `at`: count
+    /// it, and complete an open-loop transfer with its last byte (None: `node` is no receiver of
+    /// the flow).
     #[inline(always)]
-    pub(crate) fn count_delivery<'a>(fl: &'a mut crate::net::flow::Flow, c: &mut super::Counters, node: u32, size: u32) -> Option<&'a mut crate::net::flow::Receiver> {
+    pub(crate) fn count_delivery<'a>(fl: &'a mut crate::net::flow::Flow, c: &mut super::Counters, node: u32, size: u32, at: Time) -> Option<&'a mut crate::net::flow::Receiver> {
         let r = fl.receivers.iter_mut().find(|r| r.host == node)?;
         r.frames += 1;
         r.bytes += size as u64;
         c.data_delivered += 1;
+        if r.bytes >= fl.complete_bytes {
+            fl.completed = fl.completed.min(at);
+        }
         Some(r)
     }
 
@@ -375,7 +379,7 @@ impl Sim {
         match f.kind {
             FrameKind::Data => {
                 let fl = &mut self.flows[f.flow as usize];
-                let Some(r) = Self::count_delivery(fl, &mut self.c, node, f.size) else {
+                let Some(r) = Self::count_delivery(fl, &mut self.c, node, f.size, self.now) else {
                     return self.discard(fid); // not a receiver of this flow: cannot happen with built routes
                 };
                 let endpoint = r.endpoint;

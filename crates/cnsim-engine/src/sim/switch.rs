@@ -186,7 +186,7 @@ impl Sim {
             if let Some(&d) = p.deliveries.front() {
                 if d.at <= now {
                     p.deliveries.pop_front();
-                    Self::count_delivery(&mut self.flows[d.flow as usize], &mut self.c, p.peer_node, d.size);
+                    Self::count_delivery(&mut self.flows[d.flow as usize], &mut self.c, p.peer_node, d.size, d.at);
                     if p.deliveries.front().is_some_and(|d| d.at <= now) {
                         self.deliver_due(port, now);
                     }
@@ -222,7 +222,7 @@ impl Sim {
             }
             p.deliveries.pop_front();
             // Passive flows only: the receiver is there and only counts (`on_host_arrive`).
-            Self::count_delivery(&mut self.flows[d.flow as usize], &mut self.c, node, d.size);
+            Self::count_delivery(&mut self.flows[d.flow as usize], &mut self.c, node, d.size, d.at);
         }
     }
 

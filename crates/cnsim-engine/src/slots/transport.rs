@@ -16,6 +16,8 @@ pub enum TcpApp {
     Bulk,
     /// `size` bytes, then `idle`, again; a transaction ends when its last byte is acknowledged.
     Transactions { size: u64, idle: Time },
+    /// `size` bytes once; the flow completes when the last byte is acknowledged.
+    Transfer { size: u64 },
 }
 
 /// A TCP connection: both ends' state machines, its application and timers, and its counts.
@@ -208,14 +210,22 @@ impl Sim {
         }
         let (timer, at) = (tcp.rto_timer, tcp.snd.timer());
         // A transaction ends when its last byte is acknowledged; the next starts after `idle`.
+        // A transfer is one transaction that is never followed by another.
         let mut next_txn = None;
-        if let TcpApp::Transactions { idle, .. } = tcp.app {
+        let mut completed = false;
+        if let TcpApp::Transactions { .. } | TcpApp::Transfer { .. } = tcp.app {
             if tcp.txn_end > 0 && tcp.snd.bytes_acked >= tcp.txn_end && tcp.txn_start != NO_TXN {
                 tcp.txns += 1;
                 tcp.txn_latency += now - tcp.txn_start;
                 tcp.txn_start = NO_TXN;
-                next_txn = Some((tcp.app_timer, now + idle));
+                match tcp.app {
+                    TcpApp::Transactions { idle, .. } => next_txn = Some((tcp.app_timer, now + idle)),
+                    _ => completed = true,
+                }
             }
+        }
+        if completed {
+            self.flows[f as usize].completed = now;
         }
         self.set_timer(timer, at);
         if let Some((t, at)) = next_txn {
@@ -252,7 +262,7 @@ impl Sim {
         let Some(tcp) = self.flows[f as usize].transport.as_mut() else { return };
         match tcp.app {
             TcpApp::Bulk => tcp.snd.push(u64::MAX),
-            TcpApp::Transactions { size, .. } => {
+            TcpApp::Transactions { size, .. } | TcpApp::Transfer { size } => {
                 tcp.snd.push(size);
                 tcp.txn_start = now;
                 tcp.txn_end += size;

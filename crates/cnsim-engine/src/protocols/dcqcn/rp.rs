@@ -35,7 +35,7 @@
 
 use super::RpParams;
 use crate::core::time::Time;
-use crate::protocols::qcn::TimerAction;
+use crate::slots::TimerAction;
 
 /// What the RP answers when its flow sent a frame.
 #[derive(Clone, Copy, Debug, PartialEq)]

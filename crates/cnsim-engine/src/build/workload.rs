@@ -1,0 +1,166 @@
+//! `[[workload]]` tables → finite flows (docs/scenarios.md, workloads): Poisson arrivals of
+//! transfers at an offered load with sizes from a CDF, as the datacenter transport papers evaluate
+//! (DCTCP, Alizadeh et al. SIGCOMM 2010 §4.3; pFabric, Alizadeh et al. SIGCOMM 2013 §5), or a
+//! periodic incast. Each table becomes `[[flow]]` entries handed to `traffic.rs`, so a generated
+//! flow is exactly a flow one could write by hand. Linear in the flows made; deterministic per seed
+//! (one stream per workload and source host, `core/rng.rs`).
+
+use super::cdf::{Cdf, BUILTIN};
+use super::{Ctx, R};
+use crate::core::rng::Rng;
+use crate::core::time::{Time, PS_PER_S};
+use crate::net::node::{Node, NodeKind};
+use crate::net::port::Port;
+use crate::scenario::*;
+use crate::units::{Bytes, Duration};
+
+/// The flows of every `[[workload]]`, in table order.
+pub fn expand(ctx: &Ctx, nodes: &[Node], ports: &[Port]) -> R<Vec<FlowSpec>> {
+    let mut out = vec![];
+    for (i, w) in ctx.loaded.scenario.workloads.iter().enumerate() {
+        workload(ctx, nodes, ports, w, i, &mut out)?;
+    }
+    Ok(out)
+}
+
+fn workload(ctx: &Ctx, nodes: &[Node], ports: &[Port], w: &WorkloadSpec, index: usize, out: &mut Vec<FlowSpec>) -> R<()> {
+    let span = w.hosts.span();
+    let prefix = w.name.clone().unwrap_or_else(|| format!("workload{}", index + 1));
+    let err = |m: String| ctx.err(span.clone(), format!("workload {prefix}: {m}"));
+    let hosts = ctx.nodes(&w.hosts)?;
+    for &h in &hosts {
+        if nodes[h].kind != NodeKind::Host || nodes[h].ports.is_empty() {
+            return Err(err(format!("{} is not a host with a link", nodes[h].name)));
+        }
+    }
+    if !matches!(w.traffic.get_ref(), TrafficKind::Transfer | TrafficKind::TcpTransfer) {
+        return Err(ctx.err(w.traffic.span(), format!("workload {prefix}: traffic must be \"transfer\" or \"tcp-transfer\"")));
+    }
+    let (start, stop) = (w.start.0, w.stop.get_ref().0);
+    if stop <= start {
+        return Err(ctx.err(w.stop.span(), format!("workload {prefix}: stop must be later than start")));
+    }
+    let span_s = (stop - start) as f64 / PS_PER_S as f64;
+    let max = *w.max_flows.get_ref();
+    let too_many = |n: f64| {
+        let at = if w.max_flows.span().is_empty() { span.clone() } else { w.max_flows.span() };
+        ctx.err(at, format!("workload {prefix} would create {n:.0} flows, more than max_flows = {max}: raise workload.max_flows or shorten [start, stop)"))
+    };
+    let seed = ctx.loaded.scenario.simulation.seed;
+    // (source, destination, size, start)
+    let mut made: Vec<(usize, usize, u64, Time)> = vec![];
+    if let Some(inc) = &w.incast {
+        if w.sizes.is_some() || w.load.is_some() {
+            return Err(err("an incast takes its size in `incast`: no sizes or load".into()));
+        }
+        let rx_name = inc.receiver.get_ref();
+        let rx = *ctx.ids.get(rx_name).filter(|&&r| nodes[r].kind == NodeKind::Host).ok_or_else(|| ctx.err(inc.receiver.span(), format!("incast receiver {rx_name:?} is not a host")))?;
+        let candidates: Vec<usize> = hosts.iter().copied().filter(|&h| h != rx).collect();
+        if inc.senders == 0 || inc.senders as usize > candidates.len() {
+            return Err(ctx.err(inc.receiver.span(), format!("incast senders must be between 1 and {} (the workload's hosts other than the receiver)", candidates.len())));
+        }
+        if inc.period.0 == 0 || inc.size.0 == 0 {
+            return Err(err("incast period and size must be positive".into()));
+        }
+        let rounds = (stop - start).div_ceil(inc.period.0);
+        let n = rounds as f64 * inc.senders as f64;
+        if n > max as f64 {
+            return Err(too_many(n));
+        }
+        let mut rng = Rng::stream(seed, "workload", &prefix);
+        let mut pool = candidates;
+        for r in 0..rounds {
+            let t = start + r * inc.period.0;
+            // A partial Fisher–Yates shuffle: `senders` distinct hosts, uniformly.
+            for k in 0..inc.senders as usize {
+                let last = pool.len() - 1;
+                let j = k + (rng.uniform() * (pool.len() - k) as f64) as usize;
+                pool.swap(k, j.min(last));
+                made.push((pool[k], rx, inc.size.0, t));
+            }
+        }
+    } else {
+        let (Some(sizes), Some(load)) = (&w.sizes, &w.load) else {
+            return Err(err("give sizes (a CDF) and load, or an incast".into()));
+        };
+        let l = *load.get_ref();
+        if !(l > 0.0 && l <= 1.0) {
+            return Err(ctx.err(load.span(), format!("workload {prefix}: load must be in (0, 1], got {l}")));
+        }
+        let cdf = cdf(ctx, sizes)?;
+        if hosts.len() < 2 {
+            return Err(err("needs at least two hosts".into()));
+        }
+        // λ = load · link rate / (8 · mean size) flows per second at each source host.
+        let lambda = |h: usize| l * ports[nodes[h].ports[0] as usize].rate_bps as f64 / (8.0 * cdf.mean());
+        let expected: f64 = hosts.iter().map(|&h| lambda(h) * span_s).sum();
+        if expected > max as f64 {
+            return Err(too_many(expected));
+        }
+        for (i, &s) in hosts.iter().enumerate() {
+            let mut rng = Rng::stream(seed, "workload", &format!("{prefix}:{}", nodes[s].name));
+            let mean_gap = PS_PER_S as f64 / lambda(s);
+            let mut t = start as f64 + rng.exp(mean_gap);
+            while t < stop as f64 {
+                if made.len() as u64 >= max {
+                    return Err(too_many(made.len() as f64 + 1.0));
+                }
+                // Uniform among the other hosts: draw from n − 1 and skip the source.
+                let mut d = (rng.uniform() * (hosts.len() - 1) as f64) as usize;
+                d = d.min(hosts.len() - 2);
+                if d >= i {
+                    d += 1;
+                }
+                made.push((s, hosts[d], cdf.sample(&mut rng), t as Time));
+                t += rng.exp(mean_gap);
+            }
+        }
+    }
+    out.reserve(made.len());
+    for (k, (s, d, size, t)) in made.into_iter().enumerate() {
+        out.push(flow(w, &prefix, k, &nodes[s].name, &nodes[d].name, size, t, span.clone()));
+    }
+    Ok(())
+}
+
+/// The CDF `sizes` names: a shipped one, or a file relative to the scenario file.
+fn cdf(ctx: &Ctx, sizes: &Spanned<String>) -> R<Cdf> {
+    let name = sizes.get_ref();
+    let at = |m: String| ctx.err(sizes.span(), m);
+    if let Some((_, text)) = BUILTIN.iter().find(|(n, _)| n == name) {
+        return Cdf::parse(text, name).map_err(at);
+    }
+    let base = std::path::Path::new(&ctx.loaded.path).parent().unwrap_or(std::path::Path::new("."));
+    let path = base.join(name);
+    let text = std::fs::read_to_string(&path).map_err(|e| at(format!("sizes: cannot read {} ({e}); the shipped distributions are {}", path.display(), BUILTIN.iter().map(|b| b.0).collect::<Vec<_>>().join(", "))))?;
+    Cdf::parse(&text, &path.display().to_string()).map_err(at)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn flow(w: &WorkloadSpec, prefix: &str, k: usize, src: &str, dst: &str, size: u64, t: Time, span: std::ops::Range<usize>) -> FlowSpec {
+    FlowSpec {
+        name: Some(format!("{prefix}#{k}")),
+        from: Spanned::new(span.clone(), Names(vec![src.to_string()])),
+        to: Spanned::new(span.clone(), dst.to_string()),
+        mode: None,
+        traffic: TrafficSpec {
+            kind: *w.traffic.get_ref(),
+            rate: w.rate,
+            load: None,
+            burst: None,
+            idle: None,
+            size: Some(Bytes(size)),
+            connections: None,
+            shape: None,
+            phase: PhaseSpec::None,
+            frame: w.frame,
+        },
+        start: Some(Spanned::new(span, OneOrMany::One(Duration(t)))),
+        stop: None,
+        priority: w.priority,
+        rp: w.rp.clone(),
+        limiter: w.limiter.clone(),
+        tcp: w.tcp.clone(),
+        sirens: None,
+    }
+}
