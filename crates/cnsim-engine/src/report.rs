@@ -207,6 +207,9 @@ impl Sim {
                         if let Some(t) = &r.rf {
                             merge(&mut v, sirens_report(t, now));
                         }
+                        if let Some(np) = &r.np {
+                            merge(&mut v, np.report());
+                        }
                         v
                     })
                     .collect();

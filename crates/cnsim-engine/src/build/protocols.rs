@@ -94,7 +94,7 @@ pub fn aqm(q: &QueueParams, rate_bps: u64, seed: u64, name: &str) -> Result<Opti
         ecn: spec.ecn,
         idle_pkt_time: crate::core::time::tx_time(s as u64, rate_bps).max(1),
     };
-    Ok(Some(Aqm::Red(red::Red::new(p), Rng::stream(seed, "red", name))))
+    Ok(Some(Aqm::Red(red::RedAqm { red: red::Red::new(p), rng: Rng::stream(seed, "red", name) })))
 }
 
 /// The congestion point of the port named `name`, or None for `cp = "none"`.
@@ -322,7 +322,7 @@ pub fn rp(slot: &RpSlot, line_rate: f64) -> Result<Option<Box<dyn Fn() -> Rp>>, 
     };
     Ok(Some(Box::new(move || match eqcn {
         None => Rp::Qcn(ReactionPoint::new(params)),
-        Some((d, r)) => Rp::Eqcn(ReactionPoint::new(params), EqcnRp::with_reset(d, r)),
+        Some((d, r)) => Rp::Eqcn(crate::protocols::eqcn::EqcnReactionPoint { r: ReactionPoint::new(params), e: EqcnRp::with_reset(d, r) }),
     })))
 }
 

@@ -31,7 +31,9 @@ use crate::core::time::{Time, PS_PER_S};
 use crate::net::frame::{Dest, Frame, FrameKind, NodeId, NONE};
 use crate::slots::Proto;
 use crate::protocols::metrics::Metric;
-use crate::slots::TimerAction;
+use crate::slots::rp::RpMachine;
+use crate::slots::{Sent, TimerAction};
+use serde_json::{json, Value};
 
 /// BCN congestion point parameters, in frames as the seed gives them.
 #[derive(Clone, Copy, Debug)]
@@ -316,6 +318,45 @@ pub const METRICS: &[Metric] = &[
     Metric { scope: "queues", name: "bcn_e_min", unit: "frames", kind: "gauge", doc: "most negative e of a BCN message this CP sent in the window" },
     Metric { scope: "queues", name: "bcn_e_max", unit: "frames", kind: "gauge", doc: "largest e of a BCN message this CP sent in the window" },
 ];
+
+/// BCN's rate regulator in the engine's reaction-point slot (`slots::rp`).
+impl RpMachine for ReactionPoint {
+    #[inline]
+    fn limit(&self) -> Option<f64> {
+        ReactionPoint::limit(self)
+    }
+    #[inline]
+    fn rate(&self) -> f64 {
+        self.rate
+    }
+    fn feedback_received(&self) -> u64 {
+        self.messages
+    }
+    /// The rate-regulator tag (§IV.C).
+    #[inline]
+    fn stamp(&mut self, f: &mut Frame, now: Time) {
+        ReactionPoint::stamp(self, f, now)
+    }
+    #[inline]
+    fn on_sent(&mut self, _len: u32, queue_empty: bool, _rng: &mut Rng) -> Sent {
+        let before = self.rate;
+        let timer = ReactionPoint::on_sent(self, queue_empty);
+        Sent { timer, limit: ReactionPoint::limit(self), rate_changed: self.rate != before, probe_due: false }
+    }
+    fn on_feedback(&mut self, f: &Frame, now: Time, rng: &mut Rng) -> TimerAction {
+        Message::read(f).map_or(TimerAction::None, |m| self.on_message(&m, now, rng))
+    }
+    fn on_timer(&mut self, now: Time, _queue_empty: bool, _rng: &mut Rng) -> TimerAction {
+        ReactionPoint::on_timer(self, now)
+    }
+    fn report(&self) -> Value {
+        json!({
+            "protocol": "bcn", "rate_final_bps": self.rate, "bcn_messages": self.messages, "bcn_stops": self.stops,
+            "regulators_created": self.regulators_created, "first_message_s": self.first_message.map(crate::core::time::to_secs),
+            "cnms_received": self.messages,
+        })
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -46,7 +46,9 @@ use crate::net::frame::{Dest, Frame, FrameKind, NodeId, NONE};
 use crate::slots::Proto;
 use crate::protocols::bcn::{Association, Rrt};
 use crate::protocols::metrics::Metric;
-use crate::slots::TimerAction;
+use crate::slots::rp::RpMachine;
+use crate::slots::{Sent, TimerAction};
+use serde_json::{json, Value};
 
 /// ECM congestion point parameters; queue amounts in bytes.
 #[derive(Clone, Copy, Debug)]
@@ -353,6 +355,47 @@ pub const METRICS: &[Metric] = &[
     Metric { scope: "rps", name: "cpid_changes", unit: "count", kind: "counter", doc: "times the CP limiting the flow changed (ECM: the association; QCN: the CPID of successive CNMs) — CPID thrashing (Roeck 2007)" },
     Metric { scope: "rps", name: "rtt_estimate_s", unit: "s", kind: "gauge", doc: "ECM: the latest RTT sample (now − echoed send time of the sampled frame)" },
 ];
+
+/// ECM's rate regulator in the engine's reaction-point slot (`slots::rp`).
+impl RpMachine for ReactionPoint {
+    #[inline]
+    fn limit(&self) -> Option<f64> {
+        ReactionPoint::limit(self)
+    }
+    #[inline]
+    fn rate(&self) -> f64 {
+        self.rate
+    }
+    fn feedback_received(&self) -> u64 {
+        self.messages
+    }
+    #[inline]
+    fn stamp(&mut self, f: &mut Frame, now: Time) {
+        ReactionPoint::stamp(self, f, now)
+    }
+    #[inline]
+    fn on_sent(&mut self, _len: u32, queue_empty: bool, _rng: &mut Rng) -> Sent {
+        let before = self.rate;
+        let timer = ReactionPoint::on_sent(self, queue_empty);
+        Sent { timer, limit: ReactionPoint::limit(self), rate_changed: self.rate != before, probe_due: false }
+    }
+    fn on_feedback(&mut self, f: &Frame, now: Time, _rng: &mut Rng) -> TimerAction {
+        Message::read(f).map_or(TimerAction::None, |m| self.on_message(&m, now))
+    }
+    fn on_timer(&mut self, now: Time, queue_empty: bool, _rng: &mut Rng) -> TimerAction {
+        ReactionPoint::on_timer(self, now, queue_empty)
+    }
+    fn report(&self) -> Value {
+        let to_s = |t: Option<Time>| t.map(crate::core::time::to_secs);
+        json!({
+            "protocol": "ecm", "rate_final_bps": self.rate, "cnms_received": self.messages,
+            "limiters_created": self.limiters_created, "first_message_s": to_s(self.first_message),
+            "ecm_positive": self.positive, "ecm_negative": self.negative, "ecm_rtt_dropped": self.rtt_dropped,
+            "false_positives": self.false_positives, "rtt_estimate_s": to_s(self.rtt_estimate),
+            "cpid_changes": self.cpid_changes,
+        })
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -4,7 +4,12 @@
 //! least `fb_hat` (the representative) sends CNMs.
 
 use crate::core::time::Time;
-use crate::net::frame::{Frame};
+use crate::core::rng::Rng;
+use crate::net::frame::{Dest, Frame, NodeId};
+use crate::protocols::qcn::{Answer, Cnm, ReactionPoint};
+use crate::slots::rp::RpMachine;
+use crate::slots::{Sent, TimerAction};
+use serde_json::Value;
 use crate::slots::Proto;
 use crate::protocols::qcn::QNTZ_FB_MAX;
 
@@ -113,6 +118,86 @@ pub fn is_representative(fb: u8, cpid: u32, fb_hat: u8, frame_cpid: u32, tie_bre
         std::cmp::Ordering::Greater => true,
         std::cmp::Ordering::Less => false,
         std::cmp::Ordering::Equal => !tie_break || frame_cpid == NO_CPID || frame_cpid == cpid,
+    }
+}
+
+/// An E-QCN reaction point in the engine's reaction-point slot (`slots::rp`): QCN's RP with
+/// Algorithm 1's F̂b in front of its rate decrease.
+pub struct EqcnReactionPoint {
+    pub r: ReactionPoint,
+    pub e: EqcnRp,
+}
+
+impl EqcnReactionPoint {
+    /// Tell Algorithm 1's state when QCN released the limiter (a `Cancel`).
+    fn released(&mut self, act: TimerAction) -> TimerAction {
+        if act == TimerAction::Cancel {
+            self.e.on_release();
+        }
+        act
+    }
+}
+
+impl RpMachine for EqcnReactionPoint {
+    #[inline]
+    fn limit(&self) -> Option<f64> {
+        self.r.limit()
+    }
+    #[inline]
+    fn rate(&self) -> f64 {
+        self.r.cr
+    }
+    fn target(&self) -> f64 {
+        self.r.tr
+    }
+    fn cn_tagged(&self) -> bool {
+        true
+    }
+    /// The representative CP (the CPID behind F̂b), for the event trace.
+    fn representative(&self) -> Option<(u8, u32)> {
+        Some((self.e.fb_hat, self.e.cpid))
+    }
+    fn feedback_received(&self) -> u64 {
+        self.r.cnms_received
+    }
+    /// E-QCN frames carry F̂b (Mliki et al. 2016b §4).
+    #[inline]
+    fn stamp(&mut self, f: &mut Frame, now: Time) {
+        self.e.stamp(f, now)
+    }
+    #[inline]
+    fn on_sent(&mut self, len: u32, queue_empty: bool, rng: &mut Rng) -> Sent {
+        let before = self.r.cr;
+        let act = self.r.on_frame_sent(len, queue_empty, rng);
+        let timer = self.released(act);
+        self.r.sent(timer, before)
+    }
+    fn on_feedback(&mut self, f: &Frame, now: Time, _rng: &mut Rng) -> TimerAction {
+        let r = &mut self.r;
+        if let Some(a) = Answer::read(f) {
+            if a.fb < 0 {
+                // QCN-HP: a negative answer goes through F̂b (Mliki et al. 2016b Algorithm 1) like a CNM.
+                r.prober.on_answer(a, r.active);
+                let fb = self.e.on_cnm((-a.fb).min(63) as u8, a.cpid, now);
+                return r.on_cnm(fb, now);
+            }
+            return r.on_answer(a, now);
+        }
+        let Some(cnm) = Cnm::read(f) else { return TimerAction::None };
+        r.prober.on_cnm(cnm.cpid);
+        let fb = self.e.on_cnm(cnm.qntz_fb, cnm.cpid, now);
+        r.on_cnm(fb, now)
+    }
+    #[inline]
+    fn take_probe(&mut self, src: NodeId, dst: Dest, flow: u32, prio: u8, now: Time) -> Option<Frame> {
+        self.r.take_probe(src, dst, flow, prio, now)
+    }
+    fn on_timer(&mut self, now: Time, queue_empty: bool, rng: &mut Rng) -> TimerAction {
+        let act = self.r.on_timer(now, queue_empty, rng);
+        self.released(act)
+    }
+    fn report(&self) -> Value {
+        self.r.report_as("eqcn", Some(self.e.fb_hat))
     }
 }
 

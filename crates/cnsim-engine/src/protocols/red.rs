@@ -23,7 +23,9 @@
 //! "Mark" means drop, unless ECN is on and the frame is ECN-capable: then the frame is marked CE
 //! and queued. Forced drops are drops even with ECN (RFC 3168 §7; ns-2's `setbit`).
 
-use crate::slots::Verdict;
+use crate::slots::aqm::AqmMachine;
+use crate::slots::{QueueView, Verdict};
+use serde_json::{json, Value};
 use crate::core::rng::Rng;
 use crate::core::time::Time;
 use crate::protocols::metrics::Metric;
@@ -124,6 +126,25 @@ pub const METRICS: &[Metric] = &[
     Metric { scope: "queues", name: "red_forced_drops", unit: "frames", kind: "counter", doc: "frames RED dropped because avg ≥ max_th (2·max_th with gentle)" },
     Metric { scope: "queues", name: "red_marks", unit: "frames", kind: "counter", doc: "ECN-capable frames RED marked CE instead of dropping" },
 ];
+
+/// A RED queue with its random stream, in the engine's queue-management slot (`slots::aqm`).
+pub struct RedAqm {
+    pub red: Red,
+    pub rng: Rng,
+}
+
+impl AqmMachine for RedAqm {
+    /// RED averages the queue in frames.
+    #[inline]
+    fn on_arrival(&mut self, q: QueueView, idle: Option<Time>, ect: bool) -> Verdict {
+        self.red.on_arrival(q.frames, idle, ect, &mut self.rng)
+    }
+    fn report(&self) -> Value {
+        let r = &self.red;
+        json!({"aqm": "red", "red_avg_packets": r.avg, "red_early_drops": r.early_drops,
+               "red_forced_drops": r.forced_drops, "red_marks": r.marks})
+    }
+}
 
 #[cfg(test)]
 mod tests {

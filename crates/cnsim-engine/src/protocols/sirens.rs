@@ -32,7 +32,7 @@
 //! a parameter (default 0.2 s [assumed]: docs/protocols.md §8; the seed gives none).
 
 use crate::core::time::{to_secs, Time};
-use crate::net::frame::{Frame};
+use crate::net::frame::Frame;
 use crate::slots::Proto;
 use crate::protocols::metrics::Metric;
 

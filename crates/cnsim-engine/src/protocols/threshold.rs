@@ -12,7 +12,10 @@
 //! drop-tail capacity still applies to frames admitted.
 
 use super::metrics::Metric;
-use crate::slots::Verdict;
+use crate::core::time::Time;
+use crate::slots::aqm::AqmMachine;
+use crate::slots::{QueueView, Verdict};
+use serde_json::{json, Value};
 
 /// One port's step marker.
 #[derive(Clone, Debug)]
@@ -46,6 +49,18 @@ pub const METRICS: &[Metric] = &[
     Metric { scope: "queues", name: "threshold_marks", unit: "frames", kind: "counter", doc: "ECN-capable frames marked CE by step marking (arriving with K or more frames waiting)" },
     Metric { scope: "queues", name: "threshold_drops", unit: "frames", kind: "counter", doc: "frames that are not ECN-capable dropped by step marking (arriving with K or more frames waiting)" },
 ];
+
+/// Step marking in the engine's queue-management slot (`slots::aqm`).
+impl AqmMachine for Threshold {
+    /// K counts frames waiting, whatever their size.
+    #[inline]
+    fn on_arrival(&mut self, q: QueueView, _idle: Option<Time>, ect: bool) -> Verdict {
+        Threshold::on_arrival(self, q.frames, ect)
+    }
+    fn report(&self) -> Value {
+        json!({"aqm": "threshold", "threshold_marks": self.marks, "threshold_drops": self.drops})
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -1,43 +1,50 @@
 //! The active-queue-management slot: what a router or switch does with a data frame offered to an
 //! output queue before the drop-tail check (enqueue, mark CE, drop early), and the router's
-//! link measurements that stamp passing frames.
+//! link measurements that stamp passing frames. Each protocol implements [`AqmMachine`] in its
+//! own module; the enum lists them (one line each) and dispatches with a `match`.
 
 use super::{QueueView, Verdict};
-use crate::core::rng::Rng;
 use crate::core::time::Time;
 use crate::net::frame::{Frame, ECN_CE, ECN_ECT0};
 use crate::net::port::Port;
 use crate::protocols::{red, sirens, threshold};
+use serde_json::Value;
 
-use serde_json::{json, Value};
+/// What the engine asks of a queue-management protocol.
+pub trait AqmMachine {
+    /// A data frame is offered to queue `q` (as it is before the offer); `idle` = how long the
+    /// port has been idle; `ect` = the frame is ECN-capable.
+    fn on_arrival(&mut self, q: QueueView, idle: Option<Time>, ect: bool) -> Verdict;
+    /// The protocol's fields of the port's statistics (declared in its `METRICS`).
+    fn report(&self) -> Value;
+}
 
-/// Active queue management in front of an output queue's drop-tail check (docs/architecture.md:
-/// the queue-discipline slot).
+/// Active queue management in front of an output queue's drop-tail check: one variant per
+/// protocol.
 pub enum Aqm {
-    Red(red::Red, Rng),
+    Red(red::RedAqm),
     Threshold(threshold::Threshold),
 }
 
-impl Aqm {
-    /// A data frame is offered to queue `q` (as it is before the offer); `idle` = how long the
-    /// port has been idle; `ect` = the frame is ECN-capable.
-    #[inline]
-    pub fn on_arrival(&mut self, q: QueueView, idle: Option<Time>, ect: bool) -> Verdict {
-        match self {
-            Aqm::Red(r, rng) => r.on_arrival(q.frames, idle, ect, rng),
-            Aqm::Threshold(t) => t.on_arrival(q.frames, ect),
+/// `$body` with `$a` bound to the protocol's state, whichever variant `$aqm` holds.
+macro_rules! each {
+    ($aqm:expr, $a:ident => $body:expr) => {
+        match $aqm {
+            Aqm::Red($a) => $body,
+            Aqm::Threshold($a) => $body,
         }
-    }
-    /// The protocol's fields of the port's statistics (declared in `red::METRICS`).
-    pub fn report(&self) -> Value {
-        match self {
-            Aqm::Red(r, _) => json!({"aqm": "red", "red_avg_packets": r.avg, "red_early_drops": r.early_drops,
-                                      "red_forced_drops": r.forced_drops, "red_marks": r.marks}),
-            Aqm::Threshold(t) => json!({"aqm": "threshold", "threshold_marks": t.marks, "threshold_drops": t.drops}),
-        }
-    }
+    };
 }
 
+impl Aqm {
+    #[inline]
+    pub fn on_arrival(&mut self, q: QueueView, idle: Option<Time>, ect: bool) -> Verdict {
+        each!(self, a => AqmMachine::on_arrival(a, q, idle, ect))
+    }
+    pub fn report(&self) -> Value {
+        each!(self, a => AqmMachine::report(a))
+    }
+}
 
 /// A data frame `f` is offered to port `p`, which has an AQM or a meter: the AQM decides (mark,
 /// or drop early: true) and the meter counts the offer and stamps the frame.

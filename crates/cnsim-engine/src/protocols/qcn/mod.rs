@@ -5,6 +5,7 @@
 pub mod cp;
 pub mod probe;
 pub mod rp;
+pub mod slot;
 pub mod wire;
 
 pub use cp::{CongestionPoint, CpParams, Sample, Sampling};
