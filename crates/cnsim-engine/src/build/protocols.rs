@@ -6,9 +6,9 @@ use crate::core::time::Time;
 use crate::protocols::eqcn::{Decrease, EqcnRp, Reset};
 use crate::protocols::pause::{PauseCfg, Trigger};
 use crate::protocols::qcn::{CongestionPoint, CpParams, ProbeMode, ReactionPoint, RpParams, RpVariant, Sampling};
-use crate::protocols::{bcn, ecm, red, sirens, threshold};
+use crate::protocols::{bcn, dcqcn, ecm, red, sirens, threshold};
 use crate::slots::cp::{BcnCp, EcmCp, QcnCp};
-use crate::slots::{Aqm, Cp, Rp};
+use crate::slots::{Aqm, Cp, Np, Rp};
 use crate::scenario::*;
 use crate::protocols::tcp::TcpParams;
 use crate::units::{Amount, Bytes};
@@ -58,6 +58,11 @@ pub fn sirens_flow(s: &SirensFlowSpec) -> Result<(sirens::Sender, sirens::Table)
 /// RED in front of a port's queue (`discipline = "red"`), with its random stream, or step marking
 /// (`discipline = "threshold"`).
 pub fn aqm(q: &QueueParams, rate_bps: u64, seed: u64, name: &str) -> Result<Option<Aqm>, String> {
+    match (q.discipline, &q.dcqcn) {
+        (Some(DisciplineSpec::Dcqcn), s) => return dcqcn::spec::aqm(s.as_ref(), seed, name).map(|a| Some(Aqm::Dcqcn(a))),
+        (_, Some(_)) => return Err("queue.dcqcn needs queue.discipline = \"dcqcn\"".into()),
+        (_, None) => {}
+    }
     match (q.discipline, &q.threshold) {
         (Some(DisciplineSpec::Threshold), Some(t)) => {
             return match t.k {
@@ -303,6 +308,10 @@ pub fn rp(slot: &RpSlot, line_rate: f64) -> Result<Option<Box<dyn Fn() -> Rp>>, 
             let p = ecm_rp_params(s, line_rate)?;
             return Ok(Some(Box::new(move || Rp::Ecm(ecm::ReactionPoint::new(p)))));
         }
+        RpSlot::Dcqcn(s) => {
+            let r = dcqcn::spec::rp(s, line_rate)?;
+            return Ok(Some(Box::new(move || Rp::Dcqcn(r.clone()))));
+        }
         RpSlot::Qcn(s) => (qcn_rp_params(s, line_rate, "rp.qcn")?, None),
         RpSlot::Eqcn(s) => {
             if s.fb_hat_reset == FbHatReset::Expire && s.fb_hat_expiry.0 == 0 {
@@ -324,6 +333,17 @@ pub fn rp(slot: &RpSlot, line_rate: f64) -> Result<Option<Box<dyn Fn() -> Rp>>, 
         None => Rp::Qcn(ReactionPoint::new(params)),
         Some((d, r)) => Rp::Eqcn(crate::protocols::eqcn::EqcnReactionPoint { r: ReactionPoint::new(params), e: EqcnRp::with_reset(d, r) }),
     })))
+}
+
+/// A constructor for the notification point at each receiver of a flow, if its protocol has one.
+pub fn np(slot: &RpSlot) -> Result<Option<Box<dyn Fn() -> Np>>, String> {
+    match slot {
+        RpSlot::Dcqcn(s) => {
+            let n = dcqcn::spec::np(s)?;
+            Ok(Some(Box::new(move || Np::Dcqcn(n.clone()))))
+        }
+        _ => Ok(None),
+    }
 }
 
 /// Link-level flow control for every switch port, or None.

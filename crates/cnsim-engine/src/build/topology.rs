@@ -61,6 +61,7 @@ fn discipline(q: &QueueParams, fc: Option<&PauseCfg>) -> Discipline {
         Some(DisciplineSpec::Prio) => Discipline::Prio,
         Some(DisciplineSpec::Red) => Discipline::Fifo, // RED sits in front of a drop-tail FIFO
         Some(DisciplineSpec::Threshold) => Discipline::Fifo, // so does step marking
+        Some(DisciplineSpec::Dcqcn) => Discipline::Fifo, // and DCQCN's marking
         None if fc.is_some_and(|c| c.pfc) => Discipline::Prio,
         None => Discipline::Fifo,
     }

@@ -140,6 +140,7 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
             _ => None,
         };
         let make_rp = protocols::rp(&fs.rp, line_rate as f64).map_err(in_flow)?;
+        let make_np = protocols::np(&fs.rp).map_err(in_flow)?;
         let probes = match &fs.rp {
             RpSlot::Qcn(s) => s.probe != ProbeSpec::None,
             RpSlot::Eqcn(s) => s.probe != ProbeSpec::None,
@@ -236,7 +237,7 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
                     group: group.map(|_| to.clone()),
                     receivers: recv
                         .into_iter()
-                        .map(|h| Receiver { host: h as u32, endpoint: NONE, next_seq: NONE, rf: sirens.as_ref().map(|s| Box::new(s.1.clone())), np: None, frames: 0, bytes: 0, bytes_w0: 0 })
+                        .map(|h| Receiver { host: h as u32, endpoint: NONE, next_seq: NONE, rf: sirens.as_ref().map(|s| Box::new(s.1.clone())), np: make_np.as_ref().map(|m| m()), frames: 0, bytes: 0, bytes_w0: 0 })
                         .collect(),
                     passive_rx: false,
                     rf: sirens.as_ref().map(|s| Box::new(s.0.clone())),

@@ -22,5 +22,5 @@ pub struct Metric {
 
 /// Every declaration: the engine's own (frames, queues, flows) and each protocol's.
 pub fn all() -> Vec<Metric> {
-    [crate::report::METRICS, super::qcn::METRICS, super::bcn::METRICS, super::ecm::METRICS, super::pause::METRICS, super::tcp::METRICS, super::red::METRICS, super::threshold::METRICS, super::sirens::METRICS, super::emcast::METRICS].concat()
+    [crate::report::METRICS, super::qcn::METRICS, super::bcn::METRICS, super::ecm::METRICS, super::pause::METRICS, super::tcp::METRICS, super::red::METRICS, super::threshold::METRICS, super::sirens::METRICS, super::emcast::METRICS, super::dcqcn::METRICS].concat()
 }

@@ -433,6 +433,8 @@ pub struct QueueParams {
     pub red: Option<RedSpec>,
     /// The marking threshold with `discipline = "threshold"` (required there).
     pub threshold: Option<ThresholdSpec>,
+    /// DCQCN's marking with `discipline = "dcqcn"` (defaults when absent; `protocols::dcqcn::spec`).
+    pub dcqcn: Option<crate::protocols::dcqcn::spec::MarkingSpec>,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
@@ -445,6 +447,8 @@ pub enum DisciplineSpec {
     /// A drop-tail FIFO with step marking in front (`protocols::threshold`, DCTCP's switch):
     /// ECN-capable frames arriving with `threshold.k` or more frames waiting are marked CE.
     Threshold,
+    /// A drop-tail FIFO with DCQCN's marking in front (`protocols::dcqcn`), parameters in `dcqcn`.
+    Dcqcn,
 }
 
 /// `queue.threshold`: instantaneous step marking (Alizadeh et al. 2010 §3.1; RFC 8257 §3.1).
@@ -852,6 +856,8 @@ pub enum RpSlot {
     Bcn(BcnRpSpec),
     /// ECM rate regulator (Roeck 2007; `protocols::ecm`).
     Ecm(EcmRpSpec),
+    /// DCQCN's RP at the source and NP at every receiver (Zhu et al. 2015; `protocols::dcqcn::spec`).
+    Dcqcn(crate::protocols::dcqcn::spec::RpSpec),
 }
 
 /// `rp = { ecm = { ... } }`: Roeck 2007's backup slide "Simulation Parameters - ECM".

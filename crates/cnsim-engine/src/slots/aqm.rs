@@ -7,7 +7,7 @@ use super::{QueueView, Verdict};
 use crate::core::time::Time;
 use crate::net::frame::{Frame, ECN_CE, ECN_ECT0};
 use crate::net::port::Port;
-use crate::protocols::{red, sirens, threshold};
+use crate::protocols::{dcqcn, red, sirens, threshold};
 use serde_json::Value;
 
 /// What the engine asks of a queue-management protocol.
@@ -24,6 +24,7 @@ pub trait AqmMachine {
 pub enum Aqm {
     Red(red::RedAqm),
     Threshold(threshold::Threshold),
+    Dcqcn(dcqcn::slot::MarkingAqm),
 }
 
 /// `$body` with `$a` bound to the protocol's state, whichever variant `$aqm` holds.
@@ -32,6 +33,7 @@ macro_rules! each {
         match $aqm {
             Aqm::Red($a) => $body,
             Aqm::Threshold($a) => $body,
+            Aqm::Dcqcn($a) => $body,
         }
     };
 }

@@ -94,4 +94,6 @@ pub enum Proto {
     Tcp,
     /// The SIRENS header (Nakauchi & Kobayashi 2006; `protocols::sirens`).
     Sirens,
+    /// A DCQCN congestion notification packet (Zhu et al. 2015 §3.2; `protocols::dcqcn`).
+    Dcqcn,
 }

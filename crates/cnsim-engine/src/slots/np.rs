@@ -5,6 +5,7 @@
 
 use crate::core::time::Time;
 use crate::net::frame::{Frame, NodeId};
+use crate::protocols::dcqcn;
 use serde_json::Value;
 
 /// What the engine asks of a notification point.
@@ -15,16 +16,21 @@ pub trait NpMachine {
     fn report(&self) -> Value;
 }
 
-/// The notification point of one receiver of a flow: one variant per protocol (none yet).
-pub enum Np {}
+/// The notification point of one receiver of a flow: one variant per protocol.
+pub enum Np {
+    Dcqcn(dcqcn::slot::Np),
+}
 
 impl Np {
     #[inline]
     pub fn on_data(&mut self, f: &Frame, node: NodeId, now: Time) -> Option<Frame> {
-        let _ = (f, node, now);
-        match *self {}
+        match self {
+            Np::Dcqcn(n) => NpMachine::on_data(n, f, node, now),
+        }
     }
     pub fn report(&self) -> Value {
-        match *self {}
+        match self {
+            Np::Dcqcn(n) => NpMachine::report(n),
+        }
     }
 }

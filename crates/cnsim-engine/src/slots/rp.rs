@@ -7,7 +7,7 @@ use super::{Sent, TimerAction};
 use crate::core::rng::Rng;
 use crate::core::time::Time;
 use crate::net::frame::{Dest, Frame, NodeId};
-use crate::protocols::{bcn, ecm, eqcn, qcn};
+use crate::protocols::{bcn, dcqcn, ecm, eqcn, qcn};
 use serde_json::Value;
 
 /// What the engine asks of a reaction point.
@@ -54,6 +54,7 @@ pub enum Rp {
     Eqcn(eqcn::EqcnReactionPoint),
     Bcn(bcn::ReactionPoint),
     Ecm(ecm::ReactionPoint),
+    Dcqcn(dcqcn::ReactionPoint),
 }
 
 /// `$body` with `$r` bound to the protocol's state, whichever variant `$rp` holds.
@@ -64,6 +65,7 @@ macro_rules! each {
             Rp::Eqcn($r) => $body,
             Rp::Bcn($r) => $body,
             Rp::Ecm($r) => $body,
+            Rp::Dcqcn($r) => $body,
         }
     };
 }

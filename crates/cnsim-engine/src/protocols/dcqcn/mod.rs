@@ -8,7 +8,8 @@
 //! | notification point (NP) | the receiver NIC: a CE-marked data frame makes it send a CNP to the flow's source, at most one per flow every N µs (§3.2) | `np` |
 //! | reaction point (RP) | the sender NIC's per-flow rate limiter: cut on a CNP, α estimate, timer and byte-counter increase (§3.3) | `rp` |
 //!
-//! Each role is a sans-IO state machine; none is wired into the engine yet. Defaults are the
+//! Each role is a sans-IO state machine (`marking`, `np`, `rp`); `slot` puts them in the engine's
+//! slots, `spec` holds their scenario tables, `wire` the CNP frame. Defaults are the
 //! paper's; where the paper is silent or the public implementations differ, the choice is a field of
 //! the role's parameters and its doc says so. Implementations read for the differences: the
 //! first author's ns-3 simulator (github bobzhuyb/ns3-rdma, `qbb-net-device.cc`, `broadcom-node.cc`;
@@ -19,12 +20,28 @@
 pub mod marking;
 pub mod np;
 pub mod rp;
+pub mod slot;
+pub mod spec;
+pub mod wire;
 
 pub use marking::Marking;
 pub use np::NotificationPoint;
 pub use rp::{ReactionPoint, Sent};
 
 use crate::core::time::{Time, MAX_TIME};
+use crate::protocols::metrics::Metric;
+
+/// What DCQCN adds to the stats document.
+pub const METRICS: &[Metric] = &[
+    Metric { scope: "rps", name: "dcqcn_alpha_final", unit: "1", kind: "gauge", doc: "the RP's congestion estimate α at the end of the run" },
+    Metric { scope: "rps", name: "dcqcn_fast_recoveries", unit: "events", kind: "counter", doc: "rate-increase events in fast recovery (RC halfway to RT)" },
+    Metric { scope: "rps", name: "dcqcn_additive_increases", unit: "events", kind: "counter", doc: "rate-increase events in additive increase (RT += R_AI)" },
+    Metric { scope: "rps", name: "dcqcn_hyper_increases", unit: "events", kind: "counter", doc: "rate-increase events in hyper increase (RT += i·R_HAI)" },
+    Metric { scope: "queues", name: "dcqcn_marks", unit: "frames", kind: "counter", doc: "ECN-capable frames the CP marked CE" },
+    Metric { scope: "queues", name: "dcqcn_ect_arrivals", unit: "frames", kind: "counter", doc: "ECN-capable frames offered to the CP" },
+    Metric { scope: "receivers", name: "dcqcn_ce_frames", unit: "frames", kind: "counter", doc: "CE-marked data frames the NP received" },
+    Metric { scope: "receivers", name: "dcqcn_cnps_sent", unit: "frames", kind: "counter", doc: "CNPs the NP sent (at most one per cnp_interval)" },
+];
 
 /// One microsecond in picoseconds.
 pub const PS_PER_US: Time = 1_000_000;

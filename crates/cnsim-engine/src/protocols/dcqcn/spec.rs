@@ -1,0 +1,164 @@
+//! DCQCN's scenario tables and their build: `queue = { discipline = "dcqcn", dcqcn = { … } }` for
+//! the CP, `rp = { dcqcn = { … } }` on a flow for its RP and, at every receiver of the flow, its
+//! NP. Defaults are `MarkingParams::standard`, `RpParams::standard` and `NpParams::standard`
+//! (the paper's values, cited there); units are checked here.
+
+use super::slot::{MarkingAqm, Np};
+use super::{Marking, MarkingParams, NotificationPoint, NpParams, ReactionPoint, RpParams};
+use crate::core::rng::Rng;
+use crate::units::{Bytes, Duration, Rate};
+use serde::{Deserialize, Serialize};
+
+fn d_kmin() -> Bytes {
+    Bytes(MarkingParams::standard().kmin)
+}
+fn d_kmax() -> Bytes {
+    Bytes(MarkingParams::standard().kmax)
+}
+fn d_pmax() -> f64 {
+    MarkingParams::standard().pmax
+}
+
+/// `queue.dcqcn`: the CP's marking on the instantaneous queue (bytes).
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct MarkingSpec {
+    /// No mark at or below Kmin; default 5 KB.
+    #[serde(default = "d_kmin")]
+    pub kmin: Bytes,
+    /// Every ECN-capable frame marked above Kmax; default 200 KB.
+    #[serde(default = "d_kmax")]
+    pub kmax: Bytes,
+    /// Marking probability at Kmax; default 0.01.
+    #[serde(default = "d_pmax")]
+    pub pmax: f64,
+}
+
+/// The standard RP's values, for the table's defaults (the line rate plays no part in them).
+fn std_rp() -> RpParams {
+    RpParams::standard(1.0)
+}
+fn d_g() -> f64 {
+    std_rp().g
+}
+fn d_alpha_init() -> f64 {
+    std_rp().alpha_init
+}
+fn d_alpha_interval() -> Duration {
+    Duration(std_rp().alpha_interval)
+}
+fn d_timer() -> Duration {
+    Duration(std_rp().timer_period)
+}
+fn d_byte_counter() -> Bytes {
+    Bytes(std_rp().byte_counter)
+}
+fn d_fast_recovery() -> u32 {
+    std_rp().fast_recovery_th
+}
+fn d_r_ai() -> Rate {
+    Rate(std_rp().r_ai as u64)
+}
+fn d_r_hai() -> Rate {
+    Rate(std_rp().r_hai as u64)
+}
+fn d_min_rate() -> Rate {
+    Rate(std_rp().min_rate as u64)
+}
+fn d_true() -> bool {
+    true
+}
+fn d_cnp_interval() -> Duration {
+    Duration(NpParams::standard().cnp_interval)
+}
+fn d_cnp_size() -> Bytes {
+    Bytes(64)
+}
+
+/// `rp = { dcqcn = { … } }`: the flow's RP (§3.3) and its receivers' NP (§3.2).
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct RpSpec {
+    /// g, the α gain; default 1/256.
+    #[serde(default = "d_g")]
+    pub g: f64,
+    /// α before the first CNP; default 1.
+    #[serde(default = "d_alpha_init")]
+    pub alpha_init: f64,
+    /// Update α before the cut (ns3-rdma's order); default false (the paper's Eq. 1 order).
+    #[serde(default)]
+    pub alpha_before_cut: bool,
+    /// K, the α decay period; default 55 µs.
+    #[serde(default = "d_alpha_interval")]
+    pub alpha_interval: Duration,
+    /// T, the rate-increase timer; default 55 µs.
+    #[serde(default = "d_timer")]
+    pub timer: Duration,
+    /// B, bytes per byte-counter increase event; default 10 MB.
+    #[serde(default = "d_byte_counter")]
+    pub byte_counter: Bytes,
+    /// F, fast-recovery events before additive increase; default 5.
+    #[serde(default = "d_fast_recovery")]
+    pub fast_recovery: u32,
+    /// R_AI; default 40 Mb/s.
+    #[serde(default = "d_r_ai")]
+    pub r_ai: Rate,
+    /// R_HAI; default 400 Mb/s [assumed: the paper gives none].
+    #[serde(default = "d_r_hai")]
+    pub r_hai: Rate,
+    /// RC's floor (at most the source's line rate); default 100 Mb/s [assumed: the paper gives none].
+    #[serde(default = "d_min_rate")]
+    pub min_rate: Rate,
+    /// RT := RC at every CNP (the paper's Eq. 1); false: QCN's rule. Default true.
+    #[serde(default = "d_true")]
+    pub clamp_target: bool,
+    /// N, at most one CNP per flow and receiver in this interval; default 50 µs.
+    #[serde(default = "d_cnp_interval")]
+    pub cnp_interval: Duration,
+    /// CNP frame size; default 64 B (a minimum Ethernet frame; the paper gives none).
+    #[serde(default = "d_cnp_size")]
+    pub cnp_size: Bytes,
+    /// CNPs' priority 0–7; default: the data frame's.
+    pub cnp_priority: Option<u8>,
+}
+
+/// The CP of an output queue (`spec` None: the defaults).
+pub fn aqm(spec: Option<&MarkingSpec>, seed: u64, name: &str) -> Result<MarkingAqm, String> {
+    let d = MarkingSpec { kmin: d_kmin(), kmax: d_kmax(), pmax: d_pmax() };
+    let s = spec.unwrap_or(&d);
+    let p = MarkingParams { kmin: s.kmin.0, kmax: s.kmax.0, pmax: s.pmax };
+    p.validate().map_err(|e| format!("queue.dcqcn: {e}"))?;
+    Ok(MarkingAqm { m: Marking::new(p), rng: Rng::stream(seed, "dcqcn", name) })
+}
+
+/// The RP of a flow whose source link runs at `line_rate` bit/s.
+pub fn rp(s: &RpSpec, line_rate: f64) -> Result<ReactionPoint, String> {
+    let p = RpParams {
+        line_rate,
+        min_rate: (s.min_rate.0 as f64).min(line_rate), // a floor above a slow link's rate is the link's rate
+        g: s.g,
+        alpha_init: s.alpha_init,
+        alpha_before_cut: s.alpha_before_cut,
+        alpha_interval: s.alpha_interval.0,
+        timer_period: s.timer.0,
+        byte_counter: s.byte_counter.0,
+        fast_recovery_th: s.fast_recovery,
+        r_ai: s.r_ai.0 as f64,
+        r_hai: s.r_hai.0 as f64,
+        clamp_target: s.clamp_target,
+    };
+    p.validate().map_err(|e| format!("rp.dcqcn: {e}"))?;
+    Ok(ReactionPoint::new(p))
+}
+
+/// The NP at each receiver of the flow.
+pub fn np(s: &RpSpec) -> Result<Np, String> {
+    let p = NpParams { cnp_interval: s.cnp_interval.0 };
+    p.validate().map_err(|e| format!("rp.dcqcn: {e}"))?;
+    if s.cnp_priority.is_some_and(|c| c > 7) {
+        return Err(format!("rp.dcqcn.cnp_priority must be 0–7, got {}", s.cnp_priority.unwrap_or(0)));
+    }
+    let size = u32::try_from(s.cnp_size.0).ok().filter(|&b| (64..=9216).contains(&b));
+    let cnp_size = size.ok_or_else(|| format!("rp.dcqcn.cnp_size must be 64 B–9216 B, got {}", s.cnp_size))?;
+    Ok(Np { np: NotificationPoint::new(p), cnp_size, cnp_prio: s.cnp_priority })
+}
