@@ -35,6 +35,12 @@ with all flows equal RC* = C/N; α* = 1 − (1 − p*)^(τ'·RC*); eliminating R
 dRC/dt = 0 gives  a²·α* / ((b + d)(c + e)) = τ²·R_AI·RC*,  whose left side grows monotonically in p
 from 0 to ∞, so p* is unique; q* = Kmin + p*/Pmax·(Kmax − Kmin). Its Taylor approximation for small
 p*:  p* ≈ ∛( R_AI·N²/(τ'·C²) · (1/B + N/(T·C))² ).
+
+Open point (not a test): with these parameters and τ* = 50 µs, N = 10 settles here, while the
+phase-margin figure of [ECNDELAY16] §3 Stability (default parameters, its 50-µs curve) puts N = 10
+below 0°. The text's explicit statements — stable at 4 µs for every N, unstable with 10 flows at
+85 µs, stable with 2 — do hold here (tests/test_dcqcn_fluid.py). The paper's linearisation may use
+other units for the exponents (its companion code counts bits, not packets); not resolved.
 """
 
 from __future__ import annotations
