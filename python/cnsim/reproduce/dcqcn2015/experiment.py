@@ -1,0 +1,43 @@
+"""The runs of `dcqcn-fixed-point`: N ∈ {2, 4, 8, 16} long-lived DCQCN flows from N senders through
+one switch to one receiver at 40 Gb/s, PFC on (scenarios/dcqcn2015/fixed-point-nN.toml), and what a
+run yields: the bottleneck's time-average queue in bytes and every flow's rate after the warm-up.
+
+DRAFT: the engine does not run DCQCN yet, so none of this has run; the numbers it extracts are named
+after fields the engine reports today (`q_mean_frames` × `frame_size_bytes`, each flow's receiver
+`throughput_bps`).
+"""
+
+from __future__ import annotations
+
+from ..paper import Task
+
+NAME = "dcqcn-fixed-point"
+TITLE = "Zhu et al. 2015 / Zhu et al. 2016 — DCQCN's fixed point: queue and rates against the fluid model"
+DIR = "scenarios/dcqcn2015"
+FLOWS = (2, 4, 8, 16)
+BOTTLENECK = "SW>R"
+QUICK = {"simulation.duration": "40ms", "simulation.measure_from": "20ms"}
+# The scenarios end in ".toml.draft" until the engine accepts DCQCN, so that the checks every shipped
+# "*.toml" goes through (tests/test_invariants.py, test_declarations.py, …) skip them; then drop it.
+SUFFIX = ".toml.draft"
+
+
+def tasks(seeds: int, quick: bool) -> list[Task]:
+    return [Task({"n": n}, f"{DIR}/fixed-point-n{n}{SUFFIX}", dict(QUICK) if quick else {}, seed, spec={"n": n})
+            for n in FLOWS for seed in range(1, seeds + 1)]
+
+
+def extract(result, spec) -> dict:
+    """"all": q_mean_bytes, util_pct, rate_mean/min/max_gbps; per flow (its name): rate_gbps."""
+    stats = result.stats
+    frame = float(stats["frame_size_bytes"])
+    window = stats["time"]["window_s"]
+    q = next(x for x in stats["queues"] if x["name"] == BOTTLENECK)
+    rates = {f["name"]: sum(r["throughput_bps"] for r in f["receivers"]) / 1e9 for f in stats["flows"]}
+    values = [["all", "q_mean_bytes", q["q_mean_frames"] * frame],
+              ["all", "util_pct", 100 * q["busy_s_window"] / window if window else None],
+              ["all", "rate_mean_gbps", sum(rates.values()) / len(rates)],
+              ["all", "rate_min_gbps", min(rates.values())],
+              ["all", "rate_max_gbps", max(rates.values())]]
+    values += [[name, "rate_gbps", v] for name, v in rates.items()]
+    return {"values": [v for v in values if v[2] is not None]}
