@@ -135,9 +135,7 @@ def test_no_findings_template_types_a_number(path):
 
 
 def test_every_paper_folder_is_registered_and_one_worker_exists():
-    # A draft paper (`DRAFT = True` in its package: the engine cannot run it yet) is unregistered on purpose.
-    folders = {p.name for p in PACKAGE.iterdir() if p.is_dir() and (p / "__init__.py").exists()
-               and "\nDRAFT = True\n" not in (p / "__init__.py").read_text(encoding="utf-8")}
+    folders = {p.name for p in PACKAGE.iterdir() if p.is_dir() and (p / "__init__.py").exists()}
     assert folders == {folder for folder, _ in registry.REGISTRY.values()}
     workers = [p for p in PACKAGE.rglob("*.py") if "_core.Simulation(" in p.read_text(encoding="utf-8")]
     assert [p.name for p in workers] == ["runs.py"]

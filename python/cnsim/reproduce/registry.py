@@ -18,6 +18,7 @@ REGISTRY = {
     "jiang2007-bcn": ("jiang2007", "PAPER"),
     "roeck2007-qau": ("roeck2007", "PAPER"),
     "nakauchi-sirens": ("nakauchi2006", "PAPER"),
+    "dcqcn-fixed-point": ("dcqcn2015", "PAPER"),
 }
 
 

@@ -3,18 +3,11 @@ fluid model, its fixed point, and `dcqcn-fixed-point` — cnsim's packet-level D
 
 fluid.py (the model, a DDE integrator and the fixed point; runs today, tests/test_dcqcn_fluid.py),
 experiment.py (runs and what a run yields), claims.py (the checks), report.py (the report's body).
-
-DRAFT, unverified until the engine supports DCQCN: the scenarios (scenarios/dcqcn2015/) use the
-`dcqcn` queue discipline and `rp.dcqcn` the engine does not accept yet (they end in ".toml.draft"
-until it does), and the experiment is not in reproduce.REGISTRY, so `cnsim reproduce` does not list
-it; `DRAFT` tells the framework test that this folder is unregistered on purpose. Remove `DRAFT`
-when registering. Nothing here except fluid.py has run.
 """
 
 from ..paper import Paper, Report, Runs, Task
 from . import experiment
 
-DRAFT = True
 
 
 class Dcqcn2015(Paper):

@@ -1,10 +1,9 @@
 """The runs of `dcqcn-fixed-point`: N ∈ {2, 4, 8, 16} long-lived DCQCN flows from N senders through
 one switch to one receiver at 40 Gb/s, PFC on (scenarios/dcqcn2015/fixed-point-nN.toml), and what a
 run yields: the bottleneck's time-average queue in bytes and every flow's rate after the warm-up.
-
-DRAFT: the engine does not run DCQCN yet, so none of this has run; the numbers it extracts are named
-after fields the engine reports today (`q_mean_frames` × `frame_size_bytes`, each flow's receiver
-`throughput_bps`).
+Each N runs with the NP counting CNPs per 50-µs window (the fluid model's counting, the scenarios'
+setting) and again with the engine's default, one CNP when none went out in the last 50 µs
+(`rp.dcqcn.cnp_pacing`).
 """
 
 from __future__ import annotations
@@ -17,14 +16,17 @@ DIR = "scenarios/dcqcn2015"
 FLOWS = (2, 4, 8, 16)
 BOTTLENECK = "SW>R"
 QUICK = {"simulation.duration": "40ms", "simulation.measure_from": "20ms"}
-# The scenarios end in ".toml.draft" until the engine accepts DCQCN, so that the checks every shipped
-# "*.toml" goes through (tests/test_invariants.py, test_declarations.py, …) skip them; then drop it.
-SUFFIX = ".toml.draft"
+SUFFIX = ".toml"
+
+
+# NP pacing → the override that selects it ("window" is the scenarios' own setting).
+PACING = {"window": {}, "since-last": {"flow.0.rp": '{ dcqcn = { cnp_pacing = "since-last" } }'}}
 
 
 def tasks(seeds: int, quick: bool) -> list[Task]:
-    return [Task({"n": n}, f"{DIR}/fixed-point-n{n}{SUFFIX}", dict(QUICK) if quick else {}, seed, spec={"n": n})
-            for n in FLOWS for seed in range(1, seeds + 1)]
+    return [Task({"n": n, "pacing": p}, f"{DIR}/fixed-point-n{n}{SUFFIX}", {**(QUICK if quick else {}), **over}, seed,
+                 spec={"n": n})
+            for p, over in PACING.items() for n in FLOWS for seed in range(1, seeds + 1)]
 
 
 def extract(result, spec) -> dict:

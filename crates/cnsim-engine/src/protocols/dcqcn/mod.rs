@@ -38,7 +38,7 @@ pub const METRICS: &[Metric] = &[
     Metric { scope: "rps", name: "dcqcn_additive_increases", unit: "events", kind: "counter", doc: "rate-increase events in additive increase (RT += R_AI)" },
     Metric { scope: "rps", name: "dcqcn_hyper_increases", unit: "events", kind: "counter", doc: "rate-increase events in hyper increase (RT += i·R_HAI)" },
     Metric { scope: "queues", name: "dcqcn_marks", unit: "frames", kind: "counter", doc: "ECN-capable frames the CP marked CE" },
-    Metric { scope: "queues", name: "dcqcn_ect_arrivals", unit: "frames", kind: "counter", doc: "ECN-capable frames offered to the CP" },
+    Metric { scope: "queues", name: "dcqcn_arrivals", unit: "frames", kind: "counter", doc: "data frames offered to the CP (ECN-capable or not)" },
     Metric { scope: "receivers", name: "dcqcn_ce_frames", unit: "frames", kind: "counter", doc: "CE-marked data frames the NP received" },
     Metric { scope: "receivers", name: "dcqcn_cnps_sent", unit: "frames", kind: "counter", doc: "CNPs the NP sent (at most one per cnp_interval)" },
 ];
@@ -91,11 +91,22 @@ pub struct NpParams {
     /// N: at most one CNP per flow in this interval. 50 µs [§3.2]. (NIC docs: the firmware's
     /// `min_time_between_cnps`, whose default differs by NIC generation.)
     pub cnp_interval: Time,
+    /// How "at most one CNP per N" is counted (`np` module doc). Default `SinceLast`: a mark is
+    /// answered when no CNP went out in the last N [§3.2]; `Window`: the first mark of each
+    /// N-window, the fluid model's counting (§5) and ns3-rdma's.
+    pub pacing: CnpPacing,
+}
+
+/// The NP's reading of "at most one CNP per flow every N".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CnpPacing {
+    SinceLast,
+    Window,
 }
 
 impl NpParams {
     pub fn standard() -> Self {
-        NpParams { cnp_interval: 50 * PS_PER_US }
+        NpParams { cnp_interval: 50 * PS_PER_US, pacing: CnpPacing::SinceLast }
     }
     pub fn validate(&self) -> Result<(), String> {
         if self.cnp_interval > MAX_TIME {

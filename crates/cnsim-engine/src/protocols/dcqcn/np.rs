@@ -5,10 +5,14 @@
 //! "In the last N" is read as: a CNP is sent when `now − last CNP ≥ N` (a mark exactly N after the
 //! previous CNP is answered). The first author's ns-3 model differs [ns3-rdma]: it checks each
 //! flow every N from the flow's first frame and sends a CNP at the end of a window in which a
-//! marked frame arrived, so its first CNP can lag the first mark by up to N. That needs a timer per
-//! flow; the immediate reading needs none, and it is the paper's.
+//! marked frame arrived, so its first CNP can lag the first mark by up to N. The fluid model (§5)
+//! counts CNPs the same way: one per interval N that holds a mark, with probability
+//! 1 − (1 − p)^(N·RC). `CnpPacing::Window` follows that counting without a timer: time is cut into
+//! windows of N (from 0) and the first mark of a window is answered at once. With marks far apart
+//! (p·RC·N ≪ 1) the two readings send about as often; closer marks make the windowed NP send more
+//! (up to one CNP per N, against one per N plus the wait for the next mark).
 
-use super::NpParams;
+use super::{CnpPacing, NpParams};
 use crate::core::time::Time;
 
 #[derive(Clone, Debug)]
@@ -36,7 +40,13 @@ impl NotificationPoint {
         }
         self.ce_frames += 1;
         // saturating_sub: a `now` before the last CNP (never in the engine) pauses, never panics.
-        let due = self.last_cnp.is_none_or(|t| now.saturating_sub(t) >= self.p.cnp_interval);
+        let n = self.p.cnp_interval;
+        let due = match (self.last_cnp, self.p.pacing) {
+            (None, _) => true,
+            (Some(_), _) if n == 0 => true,
+            (Some(t), CnpPacing::SinceLast) => now.saturating_sub(t) >= n,
+            (Some(t), CnpPacing::Window) => now / n > t / n,
+        };
         if due {
             self.last_cnp = Some(now);
             self.cnps_sent += 1;
@@ -99,7 +109,25 @@ mod tests {
 
     #[test]
     fn zero_interval_answers_every_mark() {
-        let mut n = NotificationPoint::new(NpParams { cnp_interval: 0 });
-        assert!(n.on_data(true, 5) && n.on_data(true, 5));
+        for pacing in [CnpPacing::SinceLast, CnpPacing::Window] {
+            let mut n = NotificationPoint::new(NpParams { cnp_interval: 0, pacing });
+            assert!(n.on_data(true, 5) && n.on_data(true, 5));
+        }
+    }
+
+    #[test]
+    fn windowed_pacing_answers_the_first_mark_of_each_window() {
+        // Windows [0, 50), [50, 100), [100, 150) µs. Marks at 10, 40, 60, 90, 140 µs: CNPs at 10
+        // (first of [0, 50)), 60 (first of [50, 100)) and 140 (first of [100, 150)); 40 and 90 are
+        // second marks of their windows. Since-last pacing would answer 10, 60 (50 after 10) and
+        // 140 (80 after 60) too, but not 99 → 101 below.
+        let mut n = NotificationPoint::new(NpParams { pacing: CnpPacing::Window, ..NpParams::standard() });
+        let sent: Vec<Time> = [10, 40, 60, 90, 140].into_iter().map(|t| t * US).filter(|&t| n.on_data(true, t)).collect();
+        assert_eq!(sent, vec![10 * US, 60 * US, 140 * US]);
+        // 2 µs apart across a window boundary: both answered (windowed), only the first (since last).
+        let mut w = NotificationPoint::new(NpParams { pacing: CnpPacing::Window, ..NpParams::standard() });
+        let mut s = np();
+        assert_eq!((w.on_data(true, 199 * US), w.on_data(true, 201 * US)), (true, true));
+        assert_eq!((s.on_data(true, 199 * US), s.on_data(true, 201 * US)), (true, false));
     }
 }

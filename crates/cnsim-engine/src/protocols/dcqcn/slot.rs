@@ -25,7 +25,7 @@ impl AqmMachine for MarkingAqm {
         if self.m.on_arrival(q.bytes, ect, &mut self.rng) { Verdict::Mark } else { Verdict::Enqueue }
     }
     fn report(&self) -> Value {
-        json!({"aqm": "dcqcn", "dcqcn_marks": self.m.marks, "dcqcn_ect_arrivals": self.m.arrivals})
+        json!({"aqm": "dcqcn", "dcqcn_marks": self.m.marks, "dcqcn_arrivals": self.m.arrivals})
     }
 }
 

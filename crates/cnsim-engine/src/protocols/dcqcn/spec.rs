@@ -4,7 +4,7 @@
 //! (the paper's values, cited there); units are checked here.
 
 use super::slot::{MarkingAqm, Np};
-use super::{Marking, MarkingParams, NotificationPoint, NpParams, ReactionPoint, RpParams};
+use super::{CnpPacing, Marking, MarkingParams, NotificationPoint, NpParams, ReactionPoint, RpParams};
 use crate::core::rng::Rng;
 use crate::units::{Bytes, Duration, Rate};
 use serde::{Deserialize, Serialize};
@@ -75,6 +75,15 @@ fn d_cnp_size() -> Bytes {
     Bytes(64)
 }
 
+/// `rp.dcqcn.cnp_pacing`.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum CnpPacingSpec {
+    #[default]
+    SinceLast,
+    Window,
+}
+
 /// `rp = { dcqcn = { … } }`: the flow's RP (§3.3) and its receivers' NP (§3.2).
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -115,6 +124,10 @@ pub struct RpSpec {
     /// N, at most one CNP per flow and receiver in this interval; default 50 µs.
     #[serde(default = "d_cnp_interval")]
     pub cnp_interval: Duration,
+    /// "since-last" (default: a mark is answered when no CNP went out in the last N, §3.2) or
+    /// "window" (the first mark of each N-window: the fluid model's counting, §5).
+    #[serde(default)]
+    pub cnp_pacing: CnpPacingSpec,
     /// CNP frame size; default 64 B (a minimum Ethernet frame; the paper gives none).
     #[serde(default = "d_cnp_size")]
     pub cnp_size: Bytes,
@@ -153,7 +166,11 @@ pub fn rp(s: &RpSpec, line_rate: f64) -> Result<ReactionPoint, String> {
 
 /// The NP at each receiver of the flow.
 pub fn np(s: &RpSpec) -> Result<Np, String> {
-    let p = NpParams { cnp_interval: s.cnp_interval.0 };
+    let pacing = match s.cnp_pacing {
+        CnpPacingSpec::SinceLast => CnpPacing::SinceLast,
+        CnpPacingSpec::Window => CnpPacing::Window,
+    };
+    let p = NpParams { cnp_interval: s.cnp_interval.0, pacing };
     p.validate().map_err(|e| format!("rp.dcqcn: {e}"))?;
     if s.cnp_priority.is_some_and(|c| c > 7) {
         return Err(format!("rp.dcqcn.cnp_priority must be 0–7, got {}", s.cnp_priority.unwrap_or(0)));

@@ -1,0 +1,77 @@
+"""DCQCN end to end (protocols/dcqcn): N long-lived flows through one marking switch settle at the
+fixed point of DCQCN's fluid model; the NP paces its CNPs; only ECN-capable frames are marked.
+
+The reference: the fluid model of Zhu et al., "Congestion Control for Large-Scale RDMA
+Deployments", SIGCOMM 2015, §5, restated by Zhu, Ghobadi, Misra & Padhye, "ECN or Delay", CoNEXT
+2016, §3, whose fixed point (RC* = C/N and the marking probability p* that balances cuts and
+increases, hence the queue q* on the RED-ECN curve) reproduce/dcqcn2015/fluid.py computes for the
+shipped scenarios' parameters. The tolerance, ±20 % of the model's value for the mean over seeds, is
+the one reproduce/dcqcn2015/claims.py states (and why) before any run: neither paper gives a number
+for the model's agreement with packet simulation.
+"""
+
+import numpy as np
+import pytest
+
+import cnsim
+from cnsim.reproduce.dcqcn2015 import claims, fluid
+from cnsim.reproduce.paper import scenario_file
+
+SEEDS = (1, 2, 3)
+SHORT = {"simulation.duration": "60ms", "simulation.measure_from": "20ms"}
+TOL = claims.TOL
+
+
+def run(n, seed, **more):
+    return cnsim.run(scenario_file(f"scenarios/dcqcn2015/fixed-point-n{n}.toml"), set={**SHORT, **more}, seed=seed,
+                     progress=False, figures=False)
+
+
+def bottleneck(res):
+    return {q["name"]: q for q in res.stats["queues"]}["SW>R"]
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_queue_and_rates_settle_at_the_fluid_fixed_point(n):
+    fp = fluid.fixed_point(n, fluid.Params())
+    assert not fp["on_kmax_step"]
+    runs = [run(n, s) for s in SEEDS]
+    frame = runs[0].stats["frame_size_bytes"]
+    q = np.mean([bottleneck(r)["q_mean_frames"] * frame for r in runs])
+    assert abs(q - fp["q_bytes"]) <= TOL * fp["q_bytes"], f"N = {n}: queue {q:.0f} B vs q* {fp['q_bytes']:.0f} B"
+    fair = 40e9 / n
+    for r in runs:
+        rates = [sum(x["throughput_bps"] for x in f["receivers"]) for f in r.stats["flows"]]
+        assert len(rates) == n
+        window = r.stats["time"]["window_s"]
+        assert bottleneck(r)["busy_s_window"] / window > 0.95, "the bottleneck stays busy"
+        assert bottleneck(r)["drops"] == 0, "lossless: the marking acts long before the buffer fills"
+    mean_rates = np.mean([[sum(x["throughput_bps"] for x in f["receivers"]) for f in r.stats["flows"]] for r in runs], axis=0)
+    assert all(abs(x - fair) <= TOL * fair for x in mean_rates), f"rates {mean_rates / 1e9} Gb/s vs C/N {fair / 1e9} Gb/s"
+
+
+def test_the_np_sends_at_most_one_cnp_per_interval_and_the_rp_reads_them():
+    """Every ECN-capable frame that finds a queue is marked (Kmin = Kmax = 0, Pmax = 1): the NPs
+    answer some marks, never more than one CNP per 50-µs window (the scenario's pacing; the exact
+    rule is unit-tested in protocols/dcqcn/np.rs), and each source's RP receives every CNP its
+    receiver sent (nothing is lost on the way back)."""
+    res = run(2, 1, **{"defaults.queue.dcqcn": '{ kmin = "0B", kmax = "0B", pmax = 1.0 }', "simulation.duration": "10ms", "simulation.measure_from": "1ms"})
+    duration_s, interval_s = 10e-3, 50e-6
+    rps = {r["flow"]: r for r in res.stats["rps"]}
+    for f in res.stats["flows"]:
+        (rx,) = f["receivers"]
+        assert rx["dcqcn_cnps_sent"] <= duration_s / interval_s + 1
+        assert 0 < rx["dcqcn_cnps_sent"] <= rx["dcqcn_ce_frames"]
+        assert rps[f["name"]]["cnms_received"] == rx["dcqcn_cnps_sent"]
+
+
+def test_only_ecn_capable_frames_are_marked():
+    """Flows without DCQCN's RP send Not-ECT frames: a queue that marks every frame finding a queue
+    leaves them unmarked, and their receivers have no NP; DCQCN's flows through it are marked."""
+    always = {"defaults.queue.dcqcn": '{ kmin = "0B", kmax = "0B", pmax = 1.0 }', "simulation.duration": "5ms",
+              "simulation.measure_from": "1ms"}
+    plain = run(2, 1, **always, **{"flow.0.rp": '"none"'})
+    assert bottleneck(plain)["dcqcn_marks"] == 0 < bottleneck(plain)["dcqcn_arrivals"]
+    assert all("dcqcn_cnps_sent" not in rx for f in plain.stats["flows"] for rx in f["receivers"])
+    marked = run(2, 1, **always)
+    assert 0 < bottleneck(marked)["dcqcn_marks"] <= bottleneck(marked)["dcqcn_arrivals"]
