@@ -2,17 +2,20 @@
 //! deterministic tie-break by node name; multicast over the shortest-path tree from each source.
 //! Hosts never forward: paths run through switches and routers only.
 //!
-//! Memory stays proportional to nodes × (routing targets), never nodes²: only hosts that are an
-//! end of some flow are targets, and a host with a single link to a switch is reached through
+//! Memory and work stay linear in the fabric per routing target, never nodes²: only hosts that are
+//! an end of some flow are targets, and a host with a single link to a switch is reached through
 //! that switch's column (the paths to it and to its switch agree everywhere but at the switch),
-//! so a fat tree needs one column per edge switch. Each column is one breadth-first search.
+//! so a fat tree needs one column per edge switch. Such a host also has no row: it sends on its one
+//! link whenever its switch reaches the target. The table is therefore (switches, routers and hosts
+//! with several links) × columns, and each column is one breadth-first search over the *fabric* —
+//! every node but the single-link hosts, which never forward and are never a column's target.
 //!
 //! **ECMP** (`[routing] ecmp = true`, off by default). Each node keeps, per column, the set of its
 //! equal-cost next hops: every port to a neighbour one hop closer to the target that can forward (or
 //! is the target) — the ports the tie-break chooses among without ECMP — ordered by the neighbour's
 //! name, then by port. A set is stored once in one flat array as its count followed by its ports
 //! (identical sets are shared), and a table entry is the set's index there, so the table stays one
-//! `u32` per (node, column) plus the distinct sets. A frame of flow `f` at node `u` whose set has
+//! `u32` per (row, column) plus the distinct sets. A frame of flow `f` at node `u` whose set has
 //! `n` ports leaves on port number
 //!
 //! ```text
@@ -30,16 +33,18 @@ use super::node::{Node, NodeKind};
 use super::port::Port;
 use std::collections::{HashMap, VecDeque};
 
-/// Hop distances from `root`, expanding only through switches (and the root itself).
-fn bfs(nodes: &[Node], ports: &[Port], root: usize) -> Vec<u32> {
-    let mut dist = vec![u32::MAX; nodes.len()];
+/// Hop distances from `root` into `dist` (every entry overwritten), following `adj(u)`'s ports and
+/// expanding only through switches (and the root itself).
+fn bfs_into<'a>(nodes: &[Node], ports: &[Port], adj: impl Fn(usize) -> &'a [u32], root: usize, dist: &mut [u32], q: &mut VecDeque<usize>) {
+    dist.fill(u32::MAX);
     dist[root] = 0;
-    let mut q = VecDeque::from([root]);
+    q.clear();
+    q.push_back(root);
     while let Some(u) = q.pop_front() {
         if u != root && nodes[u].kind == NodeKind::Host {
             continue;
         }
-        for &p in &nodes[u].ports {
+        for &p in adj(u) {
             let v = ports[p as usize].peer_node as usize;
             if dist[v] == u32::MAX {
                 dist[v] = dist[u] + 1;
@@ -47,37 +52,79 @@ fn bfs(nodes: &[Node], ports: &[Port], root: usize) -> Vec<u32> {
             }
         }
     }
+}
+
+/// Hop distances from `root` over the whole network.
+fn bfs(nodes: &[Node], ports: &[Port], root: usize) -> Vec<u32> {
+    let mut dist = vec![u32::MAX; nodes.len()];
+    bfs_into(nodes, ports, |u| nodes[u].ports.as_slice(), root, &mut dist, &mut VecDeque::new());
     dist
 }
 
-/// `u`'s ports to a neighbour one hop closer to the root, with that neighbour's name; the
-/// neighbour must be able to forward (a switch) unless it is the root.
-fn closer<'a>(nodes: &'a [Node], ports: &'a [Port], dist: &'a [u32], u: usize, root: usize) -> impl Iterator<Item = (&'a str, u32)> + 'a {
-    nodes[u].ports.iter().filter_map(move |&p| {
+/// Among `u`'s ports `adj`, those to a neighbour one hop closer to the root, with that neighbour;
+/// the neighbour must be able to forward (a switch) unless it is the root.
+fn closer<'a>(nodes: &'a [Node], ports: &'a [Port], dist: &'a [u32], adj: &'a [u32], u: usize, root: usize) -> impl Iterator<Item = (usize, u32)> + 'a {
+    adj.iter().filter_map(move |&p| {
         let v = ports[p as usize].peer_node as usize;
         let usable = v == root || nodes[v].kind.forwards();
-        (usable && dist[u] != u32::MAX && dist[v] != u32::MAX && dist[v] + 1 == dist[u]).then(|| (nodes[v].name.as_str(), p))
+        (usable && dist[u] != u32::MAX && dist[v] != u32::MAX && dist[v] + 1 == dist[u]).then_some((v, p))
     })
 }
 
-/// Among `u`'s ports, the one to the neighbour one hop closer to the root (smallest name on ties,
-/// then the first port).
-fn toward(nodes: &[Node], ports: &[Port], dist: &[u32], u: usize, root: usize) -> u32 {
-    let mut best: Option<(&str, u32)> = None;
-    for (name, p) in closer(nodes, ports, dist, u, root) {
-        if best.is_none_or(|(b, _)| name < b) {
-            best = Some((name, p));
+/// Among `u`'s ports `adj`, the one to the neighbour one hop closer to the root (smallest `key`,
+/// the neighbour's name or its rank by name, on ties; then the first port).
+fn toward<K: Ord>(nodes: &[Node], ports: &[Port], dist: &[u32], adj: &[u32], u: usize, root: usize, key: impl Fn(usize) -> K) -> u32 {
+    let mut best: Option<(K, u32)> = None;
+    for (v, p) in closer(nodes, ports, dist, adj, u, root) {
+        let k = key(v);
+        if best.as_ref().is_none_or(|(b, _)| k < *b) {
+            best = Some((k, p));
         }
     }
     best.map_or(NONE, |(_, p)| p)
 }
 
-/// All of `u`'s equal-cost ports towards the root, by neighbour name then port, into `out`; the
-/// first is `toward`'s choice.
-fn equal_cost(nodes: &[Node], ports: &[Port], dist: &[u32], u: usize, root: usize, out: &mut Vec<u32>) {
+/// All of `u`'s equal-cost ports among `adj` towards the root, by neighbour `key` then port, into
+/// `out`; the first is `toward`'s choice.
+fn equal_cost<K: Ord>(nodes: &[Node], ports: &[Port], dist: &[u32], adj: &[u32], u: usize, root: usize, key: impl Fn(usize) -> K, out: &mut Vec<u32>) {
     out.clear();
-    out.extend(closer(nodes, ports, dist, u, root).map(|(_, p)| p));
-    out.sort_by_key(|&p| (nodes[ports[p as usize].peer_node as usize].name.as_str(), p));
+    out.extend(closer(nodes, ports, dist, adj, u, root).map(|(_, p)| p));
+    out.sort_by_key(|&p| (key(ports[p as usize].peer_node as usize), p));
+}
+
+/// Each node's position in the order of names: comparing ranks orders neighbours as comparing their
+/// names does (names are unique), without a string comparison per table entry.
+fn name_ranks(nodes: &[Node]) -> Vec<u32> {
+    let mut by_name: Vec<usize> = (0..nodes.len()).collect();
+    by_name.sort_unstable_by(|&a, &b| nodes[a].name.cmp(&nodes[b].name));
+    let mut rank = vec![0; nodes.len()];
+    for (i, &u) in by_name.iter().enumerate() {
+        rank[u] = i as u32;
+    }
+    rank
+}
+
+/// The fabric's ports, per node in its port order, as one flat list: every port but those to a
+/// single-link host (such a host never forwards and is never a column's target, so a search for
+/// routes need not visit it).
+struct Fabric {
+    start: Vec<u32>,
+    ports: Vec<u32>,
+}
+
+impl Fabric {
+    fn new(nodes: &[Node], ports: &[Port], attach: &[(u32, u32, u32)]) -> Fabric {
+        let mut f = Fabric { start: Vec::with_capacity(nodes.len() + 1), ports: vec![] };
+        f.start.push(0);
+        for nd in nodes {
+            f.ports.extend(nd.ports.iter().filter(|&&p| attach[ports[p as usize].peer_node as usize].0 == NONE));
+            f.start.push(f.ports.len() as u32);
+        }
+        f
+    }
+    fn of(&self, u: usize) -> &[u32] {
+        &self.ports[self.start[u] as usize..self.start[u + 1] as usize]
+    }
 }
 
 /// SplitMix64's finaliser: a bijection of u64 whose every output bit depends on every input bit.
@@ -99,13 +146,16 @@ pub fn ecmp_index(salt: u64, flow: u32, u: usize, n: u32) -> usize {
 /// Unicast next hops towards the routing targets.
 #[derive(Default)]
 pub struct Routes {
-    /// Per host: (switch, that switch's port to the host) when the host hangs off one switch.
-    attach: Vec<(u32, u32)>,
+    /// Per host with exactly one link, to a switch: (switch, that switch's port to the host, the
+    /// host's port to the switch); NONEs for every other node.
+    attach: Vec<(u32, u32, u32)>,
     /// Column of each node that is a routing target (NONE otherwise).
     col: Vec<u32>,
     ncols: usize,
-    /// `next[node * ncols + col]`: without ECMP, the output port at `node` towards the column's
-    /// target; with ECMP, the index in `sets` of its equal-cost ports. NONE when there is none.
+    /// Row of each node in `next`: NONE for the single-link hosts of `attach`, which have none.
+    row: Vec<u32>,
+    /// `next[row * ncols + col]`: without ECMP, the output port at the row's node towards the
+    /// column's target; with ECMP, the index in `sets` of its equal-cost ports. NONE when there is none.
     next: Vec<u32>,
     /// ECMP only: equal-cost port sets, each its count then its ports; identical sets stored once.
     sets: Vec<u32>,
@@ -116,49 +166,57 @@ pub struct Routes {
     dest: Vec<(u32, u32, u32)>,
 }
 
-impl Routes {
-    /// The node whose column serves destination `d`.
-    fn target(&self, d: usize) -> usize {
-        match self.attach[d] {
-            (s, _) if s != NONE => s as usize,
-            _ => d,
-        }
-    }
+/// The column targets `dests` need: each host's switch when it hangs off one, sorted, once each.
+fn targets(attach: &[(u32, u32, u32)], dests: &[usize]) -> Vec<usize> {
+    let mut t: Vec<usize> = dests.iter().map(|&d| target(attach, d)).collect();
+    t.sort_unstable();
+    t.dedup();
+    t
+}
 
-    /// Columns the routes of `dests` need, and the table's size in entries.
+/// The node whose column serves destination `d`.
+fn target(attach: &[(u32, u32, u32)], d: usize) -> usize {
+    match attach[d] {
+        (s, _, _) if s != NONE => s as usize,
+        _ => d,
+    }
+}
+
+impl Routes {
+    /// The table's size in entries for the routes of `dests`: rows × columns.
     pub fn size_for(nodes: &[Node], ports: &[Port], dests: &[usize]) -> usize {
-        let r = Routes { attach: attachments(nodes, ports), ..Default::default() };
-        let mut t: Vec<usize> = dests.iter().map(|&d| r.target(d)).collect();
-        t.sort_unstable();
-        t.dedup();
-        t.len() * nodes.len()
+        let attach = attachments(nodes, ports);
+        let rows = attach.iter().filter(|a| a.0 == NONE).count();
+        rows * targets(&attach, dests).len()
     }
 
     /// Routes from every node to each host of `dests`: one port per entry, or with `ecmp =
     /// Some(salt)` the equal-cost ports, chosen per flow by the hash of the module doc.
     pub fn build(nodes: &[Node], ports: &[Port], dests: &[usize], ecmp: Option<u64>) -> Routes {
         let n = nodes.len();
-        let mut r = Routes {
-            attach: attachments(nodes, ports),
-            col: vec![NONE; n],
-            salt: ecmp.unwrap_or(0),
-            ecmp: ecmp.is_some(),
-            ..Default::default()
-        };
-        let mut targets: Vec<usize> = dests.iter().map(|&d| r.target(d)).collect();
-        targets.sort_unstable();
-        targets.dedup();
+        let attach = attachments(nodes, ports);
+        let fabric = Fabric::new(nodes, ports, &attach);
+        let rank = name_ranks(nodes);
+        let key = |v: usize| rank[v];
+        let rows: Vec<usize> = (0..n).filter(|&u| attach[u].0 == NONE).collect();
+        let mut r = Routes { col: vec![NONE; n], row: vec![NONE; n], salt: ecmp.unwrap_or(0), ecmp: ecmp.is_some(), ..Default::default() };
+        for (i, &u) in rows.iter().enumerate() {
+            r.row[u] = i as u32;
+        }
+        let targets = targets(&attach, dests);
         r.ncols = targets.len();
-        r.next = vec![NONE; n * r.ncols];
+        r.next = vec![NONE; rows.len() * r.ncols];
         // ECMP: each distinct set's index in `sets` (sets of different nodes never coincide).
         let mut index: HashMap<Vec<u32>, u32> = HashMap::new();
         let mut set = Vec::new();
+        let (mut dist, mut queue) = (vec![u32::MAX; n], VecDeque::new());
         for (c, &t) in targets.iter().enumerate() {
             r.col[t] = c as u32;
-            let dist = bfs(nodes, ports, t);
-            for u in (0..n).filter(|&u| u != t) {
-                r.next[u * r.ncols + c] = if r.ecmp {
-                    equal_cost(nodes, ports, &dist, u, t, &mut set);
+            bfs_into(nodes, ports, |u| fabric.of(u), t, &mut dist, &mut queue);
+            for (ri, &u) in rows.iter().enumerate().filter(|&(_, &u)| u != t) {
+                let adj = fabric.of(u);
+                r.next[ri * r.ncols + c] = if r.ecmp {
+                    equal_cost(nodes, ports, &dist, adj, u, t, key, &mut set);
                     if set.is_empty() {
                         NONE
                     } else if let Some(&i) = index.get(set.as_slice()) {
@@ -171,12 +229,20 @@ impl Routes {
                         i
                     }
                 } else {
-                    toward(nodes, ports, &dist, u, t)
+                    toward(nodes, ports, &dist, adj, u, t, key)
                 };
             }
         }
-        r.dest = (0..n).map(|d| (r.attach[d].0, r.attach[d].1, r.col[r.target(d)])).collect();
+        r.dest = (0..n).map(|d| (attach[d].0, attach[d].1, r.col[target(&attach, d)])).collect();
+        r.attach = attach;
         r
+    }
+
+    /// Does a frame at the attachment switch `a` reach column `c`'s target (or is `a` the target)?
+    /// A single-link host on `a` reaches it exactly then: it sends on its one link.
+    #[inline]
+    fn reaches(&self, a: usize, c: usize) -> bool {
+        self.col[a] as usize == c || self.next[self.row[a] as usize * self.ncols + c] != NONE
     }
 
     /// The output port at `u` for a frame of flow `flow` towards host `d` (NONE when unreachable
@@ -190,7 +256,12 @@ impl Routes {
         if c == NONE || u == d {
             return NONE;
         }
-        let e = self.next[u * self.ncols + c as usize];
+        let r = self.row[u];
+        if r == NONE {
+            let (a, _, up) = self.attach[u];
+            return if self.reaches(a as usize, c as usize) { up } else { NONE };
+        }
+        let e = self.next[r as usize * self.ncols + c as usize];
         if !self.ecmp || e == NONE {
             return e;
         }
@@ -209,7 +280,12 @@ impl Routes {
         if c == NONE || u == d {
             return &[];
         }
-        let i = u * self.ncols + c as usize;
+        let r = self.row[u];
+        if r == NONE {
+            let a = self.attach[u].0 as usize;
+            return if self.reaches(a, c as usize) { std::slice::from_ref(&self.attach[u].2) } else { &[] };
+        }
+        let i = r as usize * self.ncols + c as usize;
         match self.next[i] {
             NONE => &[],
             _ if !self.ecmp => std::slice::from_ref(&self.next[i]),
@@ -236,6 +312,11 @@ impl Routes {
         Some(path)
     }
 
+    /// Entries of the table (rows × columns).
+    pub fn entries(&self) -> usize {
+        self.next.len()
+    }
+
     /// Bytes the ECMP sets take (0 without ECMP).
     pub fn set_bytes(&self) -> usize {
         4 * self.sets.len()
@@ -243,23 +324,24 @@ impl Routes {
 
     /// Bytes the tables take.
     pub fn memory(&self) -> usize {
-        4 * (self.next.len() + self.sets.len() + self.col.len() + 2 * self.attach.len() + 3 * self.dest.len())
+        4 * (self.next.len() + self.sets.len() + self.col.len() + self.row.len() + 3 * self.attach.len() + 3 * self.dest.len())
     }
 }
 
-/// For each host with exactly one link, to a switch: (switch, the switch's port to the host).
-fn attachments(nodes: &[Node], ports: &[Port]) -> Vec<(u32, u32)> {
+/// For each host with exactly one link, to a switch: (switch, the switch's port to the host, the
+/// host's port).
+fn attachments(nodes: &[Node], ports: &[Port]) -> Vec<(u32, u32, u32)> {
     nodes
         .iter()
         .map(|nd| match nd.ports.as_slice() {
             [p] if nd.kind == NodeKind::Host => {
                 let port = &ports[*p as usize];
                 match nodes[port.peer_node as usize].kind {
-                    NodeKind::Switch | NodeKind::Router => (port.peer_node, port.peer_port),
-                    NodeKind::Host => (NONE, NONE),
+                    NodeKind::Switch | NodeKind::Router => (port.peer_node, port.peer_port, *p),
+                    NodeKind::Host => (NONE, NONE, NONE),
                 }
             }
-            _ => (NONE, NONE),
+            _ => (NONE, NONE, NONE),
         })
         .collect()
 }
@@ -283,7 +365,7 @@ pub fn multicast_tree(nodes: &[Node], ports: &[Port], src: usize, members: &[usi
         let mut v = m;
         while v != src {
             if up[v] == NONE {
-                up[v] = toward(nodes, ports, &dist, v, src);
+                up[v] = toward(nodes, ports, &dist, &nodes[v].ports, v, src, |x| nodes[x].name.as_str());
             }
             let p = &ports[up[v] as usize];
             branch.push((p.peer_node as usize, p.peer_port));
