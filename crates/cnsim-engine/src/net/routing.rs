@@ -393,7 +393,8 @@ pub struct McastTable {
     ports: Vec<u32>,
     /// Per entry of `ports`: joined members downstream of that edge.
     active: Vec<u32>,
-    /// Per flow: (member host, the entries of `ports` on its branch).
+    /// Per flow: (member host, the entries of `ports` on its branch), sorted by host once recorded
+    /// (`sort_branches`), so a member is found by binary search, not a scan of the group.
     branches: Vec<Vec<(u32, Vec<u32>)>>,
 }
 
@@ -409,9 +410,18 @@ impl McastTable {
             .collect();
         self.branches[f].push((host, entries));
     }
+    /// Sort every flow's branches by host (stable: of a host listed twice, its first branch comes
+    /// first, the one `member` uses). Called once, after the last `set_branch`.
+    pub fn sort_branches(&mut self) {
+        for b in &mut self.branches {
+            b.sort_by_key(|x| x.0);
+        }
+    }
     /// Member `host` of flow `f`'s group joins (`true`) or leaves: its branch's edges count it.
     pub fn member(&mut self, f: usize, host: u32, join: bool) {
-        let Some((_, entries)) = self.branches[f].iter().find(|b| b.0 == host) else { return };
+        let b = &self.branches[f];
+        let i = b.partition_point(|x| x.0 < host);
+        let Some((_, entries)) = b.get(i).filter(|x| x.0 == host) else { return };
         for &i in entries {
             let a = &mut self.active[i as usize];
             *a = if join { *a + 1 } else { a.saturating_sub(1) };
@@ -556,6 +566,22 @@ mod tests {
             cores.insert(s.nodes[path[3]].name.clone());
         }
         assert_eq!(cores.len(), 4, "{cores:?}");
+    }
+
+    #[test]
+    fn a_member_is_found_by_host_whatever_the_order_its_branch_was_recorded_in() {
+        // One flow's tree: node 0 sends on ports 10 and 11, node 1 on port 12 (entries 0, 1, 2).
+        let mut t = McastTable::new(1);
+        t.set(0, &[(0, 10), (0, 11), (1, 12)]);
+        t.set_branch(0, 9, &[(0, 10)]);
+        t.set_branch(0, 3, &[(0, 11), (1, 12)]);
+        t.sort_branches();
+        t.member(0, 3, true);
+        t.member(0, 5, true); // not a member: nothing changes
+        assert_eq!((t.active(0), t.active(1), t.active(2)), (false, true, true));
+        t.member(0, 9, true);
+        t.member(0, 3, false);
+        assert_eq!((t.active(0), t.active(1), t.active(2)), (true, false, false));
     }
 
     #[test]
