@@ -568,6 +568,40 @@ mod tests {
         assert_eq!(cores.len(), 4, "{cores:?}");
     }
 
+    /// A k-ary fat tree as python/cnsim/generators.py writes it, host i sending to host i + k³/8.
+    fn fat_tree_k(k: usize, routing: &str) -> Sim {
+        let (half, hosts) = (k / 2, k * k * k / 4);
+        let mut t = format!("{routing}\n[simulation]\nduration = \"1ms\"\nrecord_interval = \"0s\"\n");
+        t += &format!("[[switch]]\nnames = [\"E1..E{0}\", \"A1..A{0}\", \"C1..C{1}\"]\n[[host]]\nnames = \"H1..H{hosts}\"\n", k * half, half * half);
+        for e in 0..k * half {
+            let pod = e / half;
+            t += &format!("[[link]]\nbetween = [\"E{}\", [\"H{}..H{}\", \"A{}..A{}\"]]\n", e + 1, e * half + 1, (e + 1) * half, pod * half + 1, (pod + 1) * half);
+        }
+        for a in 0..k * half {
+            let i = a % half;
+            t += &format!("[[link]]\nbetween = [\"A{}\", \"C{}..C{}\"]\n", a + 1, i * half + 1, (i + 1) * half);
+        }
+        for h in 0..hosts {
+            t += &format!("[[flow]]\nfrom = \"H{}\"\nto = \"H{}\"\ntraffic = {{ kind = \"cbr\", rate = \"1Mbps\" }}\n", h + 1, (h + hosts / 2) % hosts + 1);
+        }
+        crate::simulation(&t, "fat-tree.toml", &[], None).unwrap()
+    }
+
+    #[test]
+    fn a_fat_trees_table_is_its_switches_by_its_edge_switches_not_by_its_hosts() {
+        // Rows: the switches, 5k²/4 (k²/2 edge, k²/2 aggregation, k²/4 core); a host on one link
+        // has none. Columns: the edge switches, k²/2 (every host is an end of a flow).
+        //   k = 8:  80 × 32  =  2 560;   k = 16: 320 × 128 = 40 960,
+        // 16× the entries for 8× the hosts (k⁴ against k³, i.e. about switch ports × nodes). A row
+        // per host as well would be (80 + 128) × 32 = 6 656 and (320 + 1 024) × 128 = 172 032.
+        for routing in ["", "[routing]\necmp = true"] {
+            for (k, entries) in [(8, 2_560), (16, 40_960)] {
+                let s = fat_tree_k(k, routing);
+                assert_eq!(s.routes.entries(), entries, "k = {k}, {routing:?}");
+            }
+        }
+    }
+
     #[test]
     fn a_member_is_found_by_host_whatever_the_order_its_branch_was_recorded_in() {
         // One flow's tree: node 0 sends on ports 10 and 11, node 1 on port 12 (entries 0, 1, 2).
