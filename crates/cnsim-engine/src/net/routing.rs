@@ -33,18 +33,16 @@ use super::node::{Node, NodeKind};
 use super::port::Port;
 use std::collections::{HashMap, VecDeque};
 
-/// Hop distances from `root` into `dist` (every entry overwritten), following `adj(u)`'s ports and
-/// expanding only through switches (and the root itself).
-fn bfs_into<'a>(nodes: &[Node], ports: &[Port], adj: impl Fn(usize) -> &'a [u32], root: usize, dist: &mut [u32], q: &mut VecDeque<usize>) {
-    dist.fill(u32::MAX);
+/// Hop distances from `root`, expanding only through switches (and the root itself).
+fn bfs(nodes: &[Node], ports: &[Port], root: usize) -> Vec<u32> {
+    let mut dist = vec![u32::MAX; nodes.len()];
     dist[root] = 0;
-    q.clear();
-    q.push_back(root);
+    let mut q = VecDeque::from([root]);
     while let Some(u) = q.pop_front() {
         if u != root && nodes[u].kind == NodeKind::Host {
             continue;
         }
-        for &p in adj(u) {
+        for &p in &nodes[u].ports {
             let v = ports[p as usize].peer_node as usize;
             if dist[v] == u32::MAX {
                 dist[v] = dist[u] + 1;
@@ -52,44 +50,24 @@ fn bfs_into<'a>(nodes: &[Node], ports: &[Port], adj: impl Fn(usize) -> &'a [u32]
             }
         }
     }
-}
-
-/// Hop distances from `root` over the whole network.
-fn bfs(nodes: &[Node], ports: &[Port], root: usize) -> Vec<u32> {
-    let mut dist = vec![u32::MAX; nodes.len()];
-    bfs_into(nodes, ports, |u| nodes[u].ports.as_slice(), root, &mut dist, &mut VecDeque::new());
     dist
 }
 
-/// Among `u`'s ports `adj`, those to a neighbour one hop closer to the root, with that neighbour;
-/// the neighbour must be able to forward (a switch) unless it is the root.
-fn closer<'a>(nodes: &'a [Node], ports: &'a [Port], dist: &'a [u32], adj: &'a [u32], u: usize, root: usize) -> impl Iterator<Item = (usize, u32)> + 'a {
-    adj.iter().filter_map(move |&p| {
+/// Among `u`'s ports, the one to the neighbour one hop closer to the root (smallest name on ties,
+/// then the first port); the neighbour must be able to forward (a switch) unless it is the root.
+fn toward(nodes: &[Node], ports: &[Port], dist: &[u32], u: usize, root: usize) -> u32 {
+    let mut best: Option<(&str, u32)> = None;
+    for &p in &nodes[u].ports {
         let v = ports[p as usize].peer_node as usize;
         let usable = v == root || nodes[v].kind.forwards();
-        (usable && dist[u] != u32::MAX && dist[v] != u32::MAX && dist[v] + 1 == dist[u]).then_some((v, p))
-    })
-}
-
-/// Among `u`'s ports `adj`, the one to the neighbour one hop closer to the root (smallest `key`,
-/// the neighbour's name or its rank by name, on ties; then the first port).
-fn toward<K: Ord>(nodes: &[Node], ports: &[Port], dist: &[u32], adj: &[u32], u: usize, root: usize, key: impl Fn(usize) -> K) -> u32 {
-    let mut best: Option<(K, u32)> = None;
-    for (v, p) in closer(nodes, ports, dist, adj, u, root) {
-        let k = key(v);
-        if best.as_ref().is_none_or(|(b, _)| k < *b) {
-            best = Some((k, p));
+        if usable && dist[u] != u32::MAX && dist[v] != u32::MAX && dist[v] + 1 == dist[u] {
+            let name = nodes[v].name.as_str();
+            if best.is_none_or(|(b, _)| name < b) {
+                best = Some((name, p));
+            }
         }
     }
     best.map_or(NONE, |(_, p)| p)
-}
-
-/// All of `u`'s equal-cost ports among `adj` towards the root, by neighbour `key` then port, into
-/// `out`; the first is `toward`'s choice.
-fn equal_cost<K: Ord>(nodes: &[Node], ports: &[Port], dist: &[u32], adj: &[u32], u: usize, root: usize, key: impl Fn(usize) -> K, out: &mut Vec<u32>) {
-    out.clear();
-    out.extend(closer(nodes, ports, dist, adj, u, root).map(|(_, p)| p));
-    out.sort_by_key(|&p| (key(ports[p as usize].peer_node as usize), p));
 }
 
 /// Each node's position in the order of names: comparing ranks orders neighbours as comparing their
@@ -124,6 +102,56 @@ impl Fabric {
     }
     fn of(&self, u: usize) -> &[u32] {
         &self.ports[self.start[u] as usize..self.start[u + 1] as usize]
+    }
+}
+
+/// One column's breadth-first search from its target `t` over the fabric, which also finds each
+/// node's equal-cost ports towards `t`: the ports to its neighbours one hop closer that forward (or
+/// are `t`). Every such neighbour is expanded — and offers its link — before the node itself is taken
+/// from the queue, so the node's ports are all known then, in one pass over the fabric.
+struct Search {
+    dist: Vec<u32>,
+    queue: VecDeque<usize>,
+    /// Per node: ports offered so far, stored from `Fabric::start` of the node (a node is offered
+    /// each of its fabric ports at most once).
+    count: Vec<u32>,
+    offered: Vec<(u32, u32)>,
+}
+
+impl Search {
+    fn new(n: usize, fabric: &Fabric) -> Search {
+        Search { dist: vec![u32::MAX; n], queue: VecDeque::new(), count: vec![0; n], offered: vec![(0, 0); fabric.ports.len()] }
+    }
+
+    /// Hand `found` each node reached from `t` (but `t`) with its equal-cost ports towards `t` as
+    /// (the neighbour's rank by name, port), in no particular order.
+    fn run(&mut self, nodes: &[Node], ports: &[Port], fabric: &Fabric, rank: &[u32], t: usize, mut found: impl FnMut(usize, &mut [(u32, u32)])) {
+        self.dist.fill(u32::MAX);
+        self.count.fill(0);
+        self.dist[t] = 0;
+        self.queue.clear();
+        self.queue.push_back(t);
+        while let Some(v) = self.queue.pop_front() {
+            if v != t {
+                let s = fabric.start[v] as usize;
+                found(v, &mut self.offered[s..s + self.count[v] as usize]);
+                if nodes[v].kind == NodeKind::Host {
+                    continue; // hosts never forward
+                }
+            }
+            for &p in fabric.of(v) {
+                let link = &ports[p as usize];
+                let u = link.peer_node as usize;
+                if self.dist[u] == u32::MAX {
+                    self.dist[u] = self.dist[v] + 1;
+                    self.queue.push_back(u);
+                }
+                if self.dist[u] == self.dist[v] + 1 {
+                    self.offered[(fabric.start[u] + self.count[u]) as usize] = (rank[v], link.peer_port);
+                    self.count[u] += 1;
+                }
+            }
+        }
     }
 }
 
@@ -197,7 +225,6 @@ impl Routes {
         let attach = attachments(nodes, ports);
         let fabric = Fabric::new(nodes, ports, &attach);
         let rank = name_ranks(nodes);
-        let key = |v: usize| rank[v];
         let rows: Vec<usize> = (0..n).filter(|&u| attach[u].0 == NONE).collect();
         let mut r = Routes { col: vec![NONE; n], row: vec![NONE; n], salt: ecmp.unwrap_or(0), ecmp: ecmp.is_some(), ..Default::default() };
         for (i, &u) in rows.iter().enumerate() {
@@ -209,29 +236,33 @@ impl Routes {
         // ECMP: each distinct set's index in `sets` (sets of different nodes never coincide).
         let mut index: HashMap<Vec<u32>, u32> = HashMap::new();
         let mut set = Vec::new();
-        let (mut dist, mut queue) = (vec![u32::MAX; n], VecDeque::new());
+        let mut search = Search::new(n, &fabric);
         for (c, &t) in targets.iter().enumerate() {
             r.col[t] = c as u32;
-            bfs_into(nodes, ports, |u| fabric.of(u), t, &mut dist, &mut queue);
-            for (ri, &u) in rows.iter().enumerate().filter(|&(_, &u)| u != t) {
-                let adj = fabric.of(u);
-                r.next[ri * r.ncols + c] = if r.ecmp {
-                    equal_cost(nodes, ports, &dist, adj, u, t, key, &mut set);
-                    if set.is_empty() {
-                        NONE
-                    } else if let Some(&i) = index.get(set.as_slice()) {
-                        i
-                    } else {
-                        let i = r.sets.len() as u32;
-                        r.sets.push(set.len() as u32);
-                        r.sets.extend_from_slice(&set);
+            let (ncols, ecmp) = (r.ncols, r.ecmp);
+            let (row, next, sets) = (&r.row, &mut r.next, &mut r.sets);
+            search.run(nodes, ports, &fabric, &rank, t, |u, offered| {
+                // By neighbour name, then port: the tie-break's choice first.
+                offered.sort_unstable();
+                let e = &mut next[row[u] as usize * ncols + c];
+                if !ecmp {
+                    *e = offered.first().map_or(NONE, |o| o.1);
+                    return;
+                }
+                set.clear();
+                set.extend(offered.iter().map(|o| o.1));
+                *e = match index.get(set.as_slice()) {
+                    _ if set.is_empty() => NONE,
+                    Some(&i) => i,
+                    None => {
+                        let i = sets.len() as u32;
+                        sets.push(set.len() as u32);
+                        sets.extend_from_slice(&set);
                         index.insert(set.clone(), i);
                         i
                     }
-                } else {
-                    toward(nodes, ports, &dist, adj, u, t, key)
                 };
-            }
+            });
         }
         r.dest = (0..n).map(|d| (attach[d].0, attach[d].1, r.col[target(&attach, d)])).collect();
         r.attach = attach;
@@ -365,7 +396,7 @@ pub fn multicast_tree(nodes: &[Node], ports: &[Port], src: usize, members: &[usi
         let mut v = m;
         while v != src {
             if up[v] == NONE {
-                up[v] = toward(nodes, ports, &dist, &nodes[v].ports, v, src, |x| nodes[x].name.as_str());
+                up[v] = toward(nodes, ports, &dist, v, src);
             }
             let p = &ports[up[v] as usize];
             branch.push((p.peer_node as usize, p.peer_port));
