@@ -82,26 +82,29 @@ fn name_ranks(nodes: &[Node]) -> Vec<u32> {
     rank
 }
 
-/// The fabric's ports, per node in its port order, as one flat list: every port but those to a
+/// The fabric's links, per node in its port order, as one flat list: every port but those to a
 /// single-link host (such a host never forwards and is never a column's target, so a search for
-/// routes need not visit it).
+/// routes need not visit it), each with its peer node and the peer's port back. Compact, so the
+/// searches read a few bytes per link rather than a whole `Port` each.
 struct Fabric {
     start: Vec<u32>,
-    ports: Vec<u32>,
+    /// (peer node, the peer's port to this node)
+    links: Vec<(u32, u32)>,
 }
 
 impl Fabric {
     fn new(nodes: &[Node], ports: &[Port], attach: &[(u32, u32, u32)]) -> Fabric {
-        let mut f = Fabric { start: Vec::with_capacity(nodes.len() + 1), ports: vec![] };
+        let mut f = Fabric { start: Vec::with_capacity(nodes.len() + 1), links: vec![] };
         f.start.push(0);
         for nd in nodes {
-            f.ports.extend(nd.ports.iter().filter(|&&p| attach[ports[p as usize].peer_node as usize].0 == NONE));
-            f.start.push(f.ports.len() as u32);
+            let peers = nd.ports.iter().map(|&p| &ports[p as usize]).filter(|p| attach[p.peer_node as usize].0 == NONE);
+            f.links.extend(peers.map(|p| (p.peer_node, p.peer_port)));
+            f.start.push(f.links.len() as u32);
         }
         f
     }
-    fn of(&self, u: usize) -> &[u32] {
-        &self.ports[self.start[u] as usize..self.start[u + 1] as usize]
+    fn of(&self, u: usize) -> &[(u32, u32)] {
+        &self.links[self.start[u] as usize..self.start[u + 1] as usize]
     }
 }
 
@@ -120,12 +123,12 @@ struct Search {
 
 impl Search {
     fn new(n: usize, fabric: &Fabric) -> Search {
-        Search { dist: vec![u32::MAX; n], queue: VecDeque::new(), count: vec![0; n], offered: vec![(0, 0); fabric.ports.len()] }
+        Search { dist: vec![u32::MAX; n], queue: VecDeque::new(), count: vec![0; n], offered: vec![(0, 0); fabric.links.len()] }
     }
 
     /// Hand `found` each node reached from `t` (but `t`) with its equal-cost ports towards `t` as
     /// (the neighbour's rank by name, port), in no particular order.
-    fn run(&mut self, nodes: &[Node], ports: &[Port], fabric: &Fabric, rank: &[u32], t: usize, mut found: impl FnMut(usize, &mut [(u32, u32)])) {
+    fn run(&mut self, nodes: &[Node], fabric: &Fabric, rank: &[u32], t: usize, mut found: impl FnMut(usize, &mut [(u32, u32)])) {
         self.dist.fill(u32::MAX);
         self.count.fill(0);
         self.dist[t] = 0;
@@ -139,15 +142,14 @@ impl Search {
                     continue; // hosts never forward
                 }
             }
-            for &p in fabric.of(v) {
-                let link = &ports[p as usize];
-                let u = link.peer_node as usize;
+            for &(u, back) in fabric.of(v) {
+                let u = u as usize;
                 if self.dist[u] == u32::MAX {
                     self.dist[u] = self.dist[v] + 1;
                     self.queue.push_back(u);
                 }
                 if self.dist[u] == self.dist[v] + 1 {
-                    self.offered[(fabric.start[u] + self.count[u]) as usize] = (rank[v], link.peer_port);
+                    self.offered[(fabric.start[u] + self.count[u]) as usize] = (rank[v], back);
                     self.count[u] += 1;
                 }
             }
@@ -241,7 +243,7 @@ impl Routes {
             r.col[t] = c as u32;
             let (ncols, ecmp) = (r.ncols, r.ecmp);
             let (row, next, sets) = (&r.row, &mut r.next, &mut r.sets);
-            search.run(nodes, ports, &fabric, &rank, t, |u, offered| {
+            search.run(nodes, &fabric, &rank, t, |u, offered| {
                 // By neighbour name, then port: the tie-break's choice first.
                 offered.sort_unstable();
                 let e = &mut next[row[u] as usize * ncols + c];
