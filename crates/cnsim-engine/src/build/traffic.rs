@@ -40,11 +40,6 @@ pub struct Traffic {
 
 type Groups = HashMap<String, (usize, Vec<usize>)>;
 
-/// Frames a limiter's buffer has room for before it first grows (it doubles when full, so a
-/// source whose frames wait pays a few allocations over a run). Small because every source has one:
-/// 1024 was charged as 16 kB per source in the memory budget, most of a fat tree's estimate per host.
-const LIMITER_START: usize = 64;
-
 pub fn flows(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups) -> R<Traffic> {
     let mut t = Traffic { flows: vec![], senders: vec![], sessions: vec![], needs: Needs::default() };
     let mut names: HashSet<String> = HashSet::new();
@@ -187,7 +182,7 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
                 // The flow, its receivers and name, the limiter's buffer, and its multicast branches.
                 let branch_edges: usize = t.needs.branches.iter().rev().take_while(|b| b.0 == t.flows.len()).map(|b| b.2.len()).sum();
                 let bytes = std::mem::size_of::<Flow>() + recv.len() * 64 + 2 * fname.len()
-                    + (fs.limiter.buffer as usize).min(LIMITER_START) * 16 + branch_edges * 24;
+                    + (fs.limiter.buffer as usize).min(1024) * 16 + branch_edges * 24;
                 ctx.budget.charge(super::budget::Part::Flows, bytes).map_err(|m| ctx.err(fs.from.span(), m))?;
                 t.flows.push(Flow {
                     sender: sender_id,
@@ -257,7 +252,7 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
                 start: start.saturating_add(phase),
                 stop,
                 // Never pre-sized by the input: the buffer grows only as frames wait.
-                buf: Ring::with_capacity((fs.limiter.buffer as usize).min(LIMITER_START)),
+                buf: Ring::with_capacity((fs.limiter.buffer as usize).min(1024)),
                 buf_cap: fs.limiter.buffer as usize,
                 next_allowed: 0,
                 pace_rate: f64::NAN,
