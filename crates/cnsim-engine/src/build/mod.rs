@@ -153,6 +153,7 @@ fn membership(
         }
         out[*gi] = Some(Group {
             name: spec.name.get_ref().clone(),
+            by_host: Group::by_host(&members),
             members,
             flows: gflows,
             want: joined.clone(),
@@ -192,6 +193,7 @@ impl Sim {
         for (f, host, edges) in &tr.needs.branches {
             mcast.set_branch(*f, *host, edges);
         }
+        mcast.sort_branches();
         let (mut group_state, changes) = membership(&ctx, &groups, &tr.flows, &mut mcast)?;
         let mut endpoints = endpoints::endpoints(&ctx, &groups, &mut tr.flows, &mut group_state, &mut mcast)?;
 

@@ -11,6 +11,8 @@ pub struct Group {
     pub name: String,
     /// Potential members (hosts): every tree covers them all.
     pub members: Vec<u32>,
+    /// (host, its index in `members`), sorted: `member_index` is a binary search (`by_host`).
+    pub by_host: Vec<(u32, u32)>,
     /// Multicast flows sent to the group.
     pub flows: Vec<u32>,
     /// Per member: in the trees now, and what it last asked for.
@@ -24,8 +26,17 @@ pub struct Group {
 }
 
 impl Group {
+    /// The sorted (host, index) pairs of `members`, for `by_host`.
+    pub fn by_host(members: &[u32]) -> Vec<(u32, u32)> {
+        let mut v: Vec<(u32, u32)> = members.iter().enumerate().map(|(i, &h)| (h, i as u32)).collect();
+        v.sort_unstable();
+        v
+    }
+
+    /// The index of `host` in `members` (its first, if listed twice).
     pub fn member_index(&self, host: u32) -> Option<usize> {
-        self.members.iter().position(|&h| h == host)
+        let i = self.by_host.partition_point(|x| x.0 < host);
+        self.by_host.get(i).filter(|x| x.0 == host).map(|x| x.1 as usize)
     }
 
     /// Member `m` asks to join or leave: when the change would take effect (None: nothing to do).
@@ -57,7 +68,7 @@ mod tests {
     use super::*;
 
     fn group() -> Group {
-        Group { name: "G".into(), members: vec![5, 6], flows: vec![0], joined: vec![true, false], want: vec![true, false], join_latency: 0, leave_latency: 100, joins: 0, leaves: 0 }
+        Group { name: "G".into(), members: vec![5, 6], by_host: Group::by_host(&[5, 6]), flows: vec![0], joined: vec![true, false], want: vec![true, false], join_latency: 0, leave_latency: 100, joins: 0, leaves: 0 }
     }
 
     #[test]
@@ -74,6 +85,7 @@ mod tests {
         assert_eq!(g.settle(0), None); // the join's settle: still joined
         assert_eq!(g.settle(0), None); // the leave's settle at 110: wants to stay
         assert!(g.joined[0]);
+        assert_eq!((g.member_index(6), g.member_index(5), g.member_index(7)), (Some(1), Some(0), None));
         assert_eq!(g.request(1, true, 7), Some(7));
         assert_eq!(g.settle(1), Some(true));
     }

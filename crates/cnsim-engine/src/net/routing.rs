@@ -2,17 +2,20 @@
 //! deterministic tie-break by node name; multicast over the shortest-path tree from each source.
 //! Hosts never forward: paths run through switches and routers only.
 //!
-//! Memory stays proportional to nodes × (routing targets), never nodes²: only hosts that are an
-//! end of some flow are targets, and a host with a single link to a switch is reached through
+//! Memory and work stay linear in the fabric per routing target, never nodes²: only hosts that are
+//! an end of some flow are targets, and a host with a single link to a switch is reached through
 //! that switch's column (the paths to it and to its switch agree everywhere but at the switch),
-//! so a fat tree needs one column per edge switch. Each column is one breadth-first search.
+//! so a fat tree needs one column per edge switch. Such a host also has no row: it sends on its one
+//! link whenever its switch reaches the target. The table is therefore (switches, routers and hosts
+//! with several links) × columns, and each column is one breadth-first search over the *fabric* —
+//! every node but the single-link hosts, which never forward and are never a column's target.
 //!
 //! **ECMP** (`[routing] ecmp = true`, off by default). Each node keeps, per column, the set of its
 //! equal-cost next hops: every port to a neighbour one hop closer to the target that can forward (or
 //! is the target) — the ports the tie-break chooses among without ECMP — ordered by the neighbour's
 //! name, then by port. A set is stored once in one flat array as its count followed by its ports
 //! (identical sets are shared), and a table entry is the set's index there, so the table stays one
-//! `u32` per (node, column) plus the distinct sets. A frame of flow `f` at node `u` whose set has
+//! `u32` per (row, column) plus the distinct sets. A frame of flow `f` at node `u` whose set has
 //! `n` ports leaves on port number
 //!
 //! ```text
@@ -50,34 +53,108 @@ fn bfs(nodes: &[Node], ports: &[Port], root: usize) -> Vec<u32> {
     dist
 }
 
-/// `u`'s ports to a neighbour one hop closer to the root, with that neighbour's name; the
-/// neighbour must be able to forward (a switch) unless it is the root.
-fn closer<'a>(nodes: &'a [Node], ports: &'a [Port], dist: &'a [u32], u: usize, root: usize) -> impl Iterator<Item = (&'a str, u32)> + 'a {
-    nodes[u].ports.iter().filter_map(move |&p| {
-        let v = ports[p as usize].peer_node as usize;
-        let usable = v == root || nodes[v].kind.forwards();
-        (usable && dist[u] != u32::MAX && dist[v] != u32::MAX && dist[v] + 1 == dist[u]).then(|| (nodes[v].name.as_str(), p))
-    })
-}
-
 /// Among `u`'s ports, the one to the neighbour one hop closer to the root (smallest name on ties,
-/// then the first port).
+/// then the first port); the neighbour must be able to forward (a switch) unless it is the root.
 fn toward(nodes: &[Node], ports: &[Port], dist: &[u32], u: usize, root: usize) -> u32 {
     let mut best: Option<(&str, u32)> = None;
-    for (name, p) in closer(nodes, ports, dist, u, root) {
-        if best.is_none_or(|(b, _)| name < b) {
-            best = Some((name, p));
+    for &p in &nodes[u].ports {
+        let v = ports[p as usize].peer_node as usize;
+        let usable = v == root || nodes[v].kind.forwards();
+        if usable && dist[u] != u32::MAX && dist[v] != u32::MAX && dist[v] + 1 == dist[u] {
+            let name = nodes[v].name.as_str();
+            if best.is_none_or(|(b, _)| name < b) {
+                best = Some((name, p));
+            }
         }
     }
     best.map_or(NONE, |(_, p)| p)
 }
 
-/// All of `u`'s equal-cost ports towards the root, by neighbour name then port, into `out`; the
-/// first is `toward`'s choice.
-fn equal_cost(nodes: &[Node], ports: &[Port], dist: &[u32], u: usize, root: usize, out: &mut Vec<u32>) {
-    out.clear();
-    out.extend(closer(nodes, ports, dist, u, root).map(|(_, p)| p));
-    out.sort_by_key(|&p| (nodes[ports[p as usize].peer_node as usize].name.as_str(), p));
+/// Each node's position in the order of names: comparing ranks orders neighbours as comparing their
+/// names does (names are unique), without a string comparison per table entry.
+fn name_ranks(nodes: &[Node]) -> Vec<u32> {
+    let mut by_name: Vec<usize> = (0..nodes.len()).collect();
+    by_name.sort_unstable_by(|&a, &b| nodes[a].name.cmp(&nodes[b].name));
+    let mut rank = vec![0; nodes.len()];
+    for (i, &u) in by_name.iter().enumerate() {
+        rank[u] = i as u32;
+    }
+    rank
+}
+
+/// The fabric's links, per node in its port order, as one flat list: every port but those to a
+/// single-link host (such a host never forwards and is never a column's target, so a search for
+/// routes need not visit it), each with its peer node and the peer's port back. Compact, so the
+/// searches read a few bytes per link rather than a whole `Port` each.
+struct Fabric {
+    start: Vec<u32>,
+    /// (peer node, the peer's port to this node)
+    links: Vec<(u32, u32)>,
+}
+
+impl Fabric {
+    fn new(nodes: &[Node], ports: &[Port], attach: &[(u32, u32, u32)]) -> Fabric {
+        let mut f = Fabric { start: Vec::with_capacity(nodes.len() + 1), links: vec![] };
+        f.start.push(0);
+        for nd in nodes {
+            let peers = nd.ports.iter().map(|&p| &ports[p as usize]).filter(|p| attach[p.peer_node as usize].0 == NONE);
+            f.links.extend(peers.map(|p| (p.peer_node, p.peer_port)));
+            f.start.push(f.links.len() as u32);
+        }
+        f
+    }
+    fn of(&self, u: usize) -> &[(u32, u32)] {
+        &self.links[self.start[u] as usize..self.start[u + 1] as usize]
+    }
+}
+
+/// One column's breadth-first search from its target `t` over the fabric, which also finds each
+/// node's equal-cost ports towards `t`: the ports to its neighbours one hop closer that forward (or
+/// are `t`). Every such neighbour is expanded — and offers its link — before the node itself is taken
+/// from the queue, so the node's ports are all known then, in one pass over the fabric.
+struct Search {
+    dist: Vec<u32>,
+    queue: VecDeque<usize>,
+    /// Per node: ports offered so far, stored from `Fabric::start` of the node (a node is offered
+    /// each of its fabric ports at most once).
+    count: Vec<u32>,
+    offered: Vec<(u32, u32)>,
+}
+
+impl Search {
+    fn new(n: usize, fabric: &Fabric) -> Search {
+        Search { dist: vec![u32::MAX; n], queue: VecDeque::new(), count: vec![0; n], offered: vec![(0, 0); fabric.links.len()] }
+    }
+
+    /// Hand `found` each node reached from `t` (but `t`) with its equal-cost ports towards `t` as
+    /// (the neighbour's rank by name, port), in no particular order.
+    fn run(&mut self, nodes: &[Node], fabric: &Fabric, rank: &[u32], t: usize, mut found: impl FnMut(usize, &mut [(u32, u32)])) {
+        self.dist.fill(u32::MAX);
+        self.count.fill(0);
+        self.dist[t] = 0;
+        self.queue.clear();
+        self.queue.push_back(t);
+        while let Some(v) = self.queue.pop_front() {
+            if v != t {
+                let s = fabric.start[v] as usize;
+                found(v, &mut self.offered[s..s + self.count[v] as usize]);
+                if nodes[v].kind == NodeKind::Host {
+                    continue; // hosts never forward
+                }
+            }
+            for &(u, back) in fabric.of(v) {
+                let u = u as usize;
+                if self.dist[u] == u32::MAX {
+                    self.dist[u] = self.dist[v] + 1;
+                    self.queue.push_back(u);
+                }
+                if self.dist[u] == self.dist[v] + 1 {
+                    self.offered[(fabric.start[u] + self.count[u]) as usize] = (rank[v], back);
+                    self.count[u] += 1;
+                }
+            }
+        }
+    }
 }
 
 /// SplitMix64's finaliser: a bijection of u64 whose every output bit depends on every input bit.
@@ -99,13 +176,16 @@ pub fn ecmp_index(salt: u64, flow: u32, u: usize, n: u32) -> usize {
 /// Unicast next hops towards the routing targets.
 #[derive(Default)]
 pub struct Routes {
-    /// Per host: (switch, that switch's port to the host) when the host hangs off one switch.
-    attach: Vec<(u32, u32)>,
+    /// Per host with exactly one link, to a switch: (switch, that switch's port to the host, the
+    /// host's port to the switch); NONEs for every other node.
+    attach: Vec<(u32, u32, u32)>,
     /// Column of each node that is a routing target (NONE otherwise).
     col: Vec<u32>,
     ncols: usize,
-    /// `next[node * ncols + col]`: without ECMP, the output port at `node` towards the column's
-    /// target; with ECMP, the index in `sets` of its equal-cost ports. NONE when there is none.
+    /// Row of each node in `next`: NONE for the single-link hosts of `attach`, which have none.
+    row: Vec<u32>,
+    /// `next[row * ncols + col]`: without ECMP, the output port at the row's node towards the
+    /// column's target; with ECMP, the index in `sets` of its equal-cost ports. NONE when there is none.
     next: Vec<u32>,
     /// ECMP only: equal-cost port sets, each its count then its ports; identical sets stored once.
     sets: Vec<u32>,
@@ -116,67 +196,86 @@ pub struct Routes {
     dest: Vec<(u32, u32, u32)>,
 }
 
-impl Routes {
-    /// The node whose column serves destination `d`.
-    fn target(&self, d: usize) -> usize {
-        match self.attach[d] {
-            (s, _) if s != NONE => s as usize,
-            _ => d,
-        }
-    }
+/// The column targets `dests` need: each host's switch when it hangs off one, sorted, once each.
+fn targets(attach: &[(u32, u32, u32)], dests: &[usize]) -> Vec<usize> {
+    let mut t: Vec<usize> = dests.iter().map(|&d| target(attach, d)).collect();
+    t.sort_unstable();
+    t.dedup();
+    t
+}
 
-    /// Columns the routes of `dests` need, and the table's size in entries.
+/// The node whose column serves destination `d`.
+fn target(attach: &[(u32, u32, u32)], d: usize) -> usize {
+    match attach[d] {
+        (s, _, _) if s != NONE => s as usize,
+        _ => d,
+    }
+}
+
+impl Routes {
+    /// The table's size in entries for the routes of `dests`: rows × columns.
     pub fn size_for(nodes: &[Node], ports: &[Port], dests: &[usize]) -> usize {
-        let r = Routes { attach: attachments(nodes, ports), ..Default::default() };
-        let mut t: Vec<usize> = dests.iter().map(|&d| r.target(d)).collect();
-        t.sort_unstable();
-        t.dedup();
-        t.len() * nodes.len()
+        let attach = attachments(nodes, ports);
+        let rows = attach.iter().filter(|a| a.0 == NONE).count();
+        rows * targets(&attach, dests).len()
     }
 
     /// Routes from every node to each host of `dests`: one port per entry, or with `ecmp =
     /// Some(salt)` the equal-cost ports, chosen per flow by the hash of the module doc.
     pub fn build(nodes: &[Node], ports: &[Port], dests: &[usize], ecmp: Option<u64>) -> Routes {
         let n = nodes.len();
-        let mut r = Routes {
-            attach: attachments(nodes, ports),
-            col: vec![NONE; n],
-            salt: ecmp.unwrap_or(0),
-            ecmp: ecmp.is_some(),
-            ..Default::default()
-        };
-        let mut targets: Vec<usize> = dests.iter().map(|&d| r.target(d)).collect();
-        targets.sort_unstable();
-        targets.dedup();
+        let attach = attachments(nodes, ports);
+        let fabric = Fabric::new(nodes, ports, &attach);
+        let rank = name_ranks(nodes);
+        let rows: Vec<usize> = (0..n).filter(|&u| attach[u].0 == NONE).collect();
+        let mut r = Routes { col: vec![NONE; n], row: vec![NONE; n], salt: ecmp.unwrap_or(0), ecmp: ecmp.is_some(), ..Default::default() };
+        for (i, &u) in rows.iter().enumerate() {
+            r.row[u] = i as u32;
+        }
+        let targets = targets(&attach, dests);
         r.ncols = targets.len();
-        r.next = vec![NONE; n * r.ncols];
+        r.next = vec![NONE; rows.len() * r.ncols];
         // ECMP: each distinct set's index in `sets` (sets of different nodes never coincide).
         let mut index: HashMap<Vec<u32>, u32> = HashMap::new();
         let mut set = Vec::new();
+        let mut search = Search::new(n, &fabric);
         for (c, &t) in targets.iter().enumerate() {
             r.col[t] = c as u32;
-            let dist = bfs(nodes, ports, t);
-            for u in (0..n).filter(|&u| u != t) {
-                r.next[u * r.ncols + c] = if r.ecmp {
-                    equal_cost(nodes, ports, &dist, u, t, &mut set);
-                    if set.is_empty() {
-                        NONE
-                    } else if let Some(&i) = index.get(set.as_slice()) {
-                        i
-                    } else {
-                        let i = r.sets.len() as u32;
-                        r.sets.push(set.len() as u32);
-                        r.sets.extend_from_slice(&set);
+            let (ncols, ecmp) = (r.ncols, r.ecmp);
+            let (row, next, sets) = (&r.row, &mut r.next, &mut r.sets);
+            search.run(nodes, &fabric, &rank, t, |u, offered| {
+                // By neighbour name, then port: the tie-break's choice first.
+                offered.sort_unstable();
+                let e = &mut next[row[u] as usize * ncols + c];
+                if !ecmp {
+                    *e = offered.first().map_or(NONE, |o| o.1);
+                    return;
+                }
+                set.clear();
+                set.extend(offered.iter().map(|o| o.1));
+                *e = match index.get(set.as_slice()) {
+                    _ if set.is_empty() => NONE,
+                    Some(&i) => i,
+                    None => {
+                        let i = sets.len() as u32;
+                        sets.push(set.len() as u32);
+                        sets.extend_from_slice(&set);
                         index.insert(set.clone(), i);
                         i
                     }
-                } else {
-                    toward(nodes, ports, &dist, u, t)
                 };
-            }
+            });
         }
-        r.dest = (0..n).map(|d| (r.attach[d].0, r.attach[d].1, r.col[r.target(d)])).collect();
+        r.dest = (0..n).map(|d| (attach[d].0, attach[d].1, r.col[target(&attach, d)])).collect();
+        r.attach = attach;
         r
+    }
+
+    /// Does a frame at the attachment switch `a` reach column `c`'s target (or is `a` the target)?
+    /// A single-link host on `a` reaches it exactly then: it sends on its one link.
+    #[inline]
+    fn reaches(&self, a: usize, c: usize) -> bool {
+        self.col[a] as usize == c || self.next[self.row[a] as usize * self.ncols + c] != NONE
     }
 
     /// The output port at `u` for a frame of flow `flow` towards host `d` (NONE when unreachable
@@ -190,7 +289,12 @@ impl Routes {
         if c == NONE || u == d {
             return NONE;
         }
-        let e = self.next[u * self.ncols + c as usize];
+        let r = self.row[u];
+        if r == NONE {
+            let (a, _, up) = self.attach[u];
+            return if self.reaches(a as usize, c as usize) { up } else { NONE };
+        }
+        let e = self.next[r as usize * self.ncols + c as usize];
         if !self.ecmp || e == NONE {
             return e;
         }
@@ -209,7 +313,12 @@ impl Routes {
         if c == NONE || u == d {
             return &[];
         }
-        let i = u * self.ncols + c as usize;
+        let r = self.row[u];
+        if r == NONE {
+            let a = self.attach[u].0 as usize;
+            return if self.reaches(a, c as usize) { std::slice::from_ref(&self.attach[u].2) } else { &[] };
+        }
+        let i = r as usize * self.ncols + c as usize;
         match self.next[i] {
             NONE => &[],
             _ if !self.ecmp => std::slice::from_ref(&self.next[i]),
@@ -236,6 +345,11 @@ impl Routes {
         Some(path)
     }
 
+    /// Entries of the table (rows × columns).
+    pub fn entries(&self) -> usize {
+        self.next.len()
+    }
+
     /// Bytes the ECMP sets take (0 without ECMP).
     pub fn set_bytes(&self) -> usize {
         4 * self.sets.len()
@@ -243,23 +357,24 @@ impl Routes {
 
     /// Bytes the tables take.
     pub fn memory(&self) -> usize {
-        4 * (self.next.len() + self.sets.len() + self.col.len() + 2 * self.attach.len() + 3 * self.dest.len())
+        4 * (self.next.len() + self.sets.len() + self.col.len() + self.row.len() + 3 * self.attach.len() + 3 * self.dest.len())
     }
 }
 
-/// For each host with exactly one link, to a switch: (switch, the switch's port to the host).
-fn attachments(nodes: &[Node], ports: &[Port]) -> Vec<(u32, u32)> {
+/// For each host with exactly one link, to a switch: (switch, the switch's port to the host, the
+/// host's port).
+fn attachments(nodes: &[Node], ports: &[Port]) -> Vec<(u32, u32, u32)> {
     nodes
         .iter()
         .map(|nd| match nd.ports.as_slice() {
             [p] if nd.kind == NodeKind::Host => {
                 let port = &ports[*p as usize];
                 match nodes[port.peer_node as usize].kind {
-                    NodeKind::Switch | NodeKind::Router => (port.peer_node, port.peer_port),
-                    NodeKind::Host => (NONE, NONE),
+                    NodeKind::Switch | NodeKind::Router => (port.peer_node, port.peer_port, *p),
+                    NodeKind::Host => (NONE, NONE, NONE),
                 }
             }
-            _ => (NONE, NONE),
+            _ => (NONE, NONE, NONE),
         })
         .collect()
 }
@@ -311,7 +426,8 @@ pub struct McastTable {
     ports: Vec<u32>,
     /// Per entry of `ports`: joined members downstream of that edge.
     active: Vec<u32>,
-    /// Per flow: (member host, the entries of `ports` on its branch).
+    /// Per flow: (member host, the entries of `ports` on its branch), sorted by host once recorded
+    /// (`sort_branches`), so a member is found by binary search, not a scan of the group.
     branches: Vec<Vec<(u32, Vec<u32>)>>,
 }
 
@@ -327,9 +443,18 @@ impl McastTable {
             .collect();
         self.branches[f].push((host, entries));
     }
+    /// Sort every flow's branches by host (stable: of a host listed twice, its first branch comes
+    /// first, the one `member` uses). Called once, after the last `set_branch`.
+    pub fn sort_branches(&mut self) {
+        for b in &mut self.branches {
+            b.sort_by_key(|x| x.0);
+        }
+    }
     /// Member `host` of flow `f`'s group joins (`true`) or leaves: its branch's edges count it.
     pub fn member(&mut self, f: usize, host: u32, join: bool) {
-        let Some((_, entries)) = self.branches[f].iter().find(|b| b.0 == host) else { return };
+        let b = &self.branches[f];
+        let i = b.partition_point(|x| x.0 < host);
+        let Some((_, entries)) = b.get(i).filter(|x| x.0 == host) else { return };
         for &i in entries {
             let a = &mut self.active[i as usize];
             *a = if join { *a + 1 } else { a.saturating_sub(1) };
@@ -474,6 +599,56 @@ mod tests {
             cores.insert(s.nodes[path[3]].name.clone());
         }
         assert_eq!(cores.len(), 4, "{cores:?}");
+    }
+
+    /// A k-ary fat tree as python/cnsim/generators.py writes it, host i sending to host i + k³/8.
+    fn fat_tree_k(k: usize, routing: &str) -> Sim {
+        let (half, hosts) = (k / 2, k * k * k / 4);
+        let mut t = format!("{routing}\n[simulation]\nduration = \"1ms\"\nrecord_interval = \"0s\"\n");
+        t += &format!("[[switch]]\nnames = [\"E1..E{0}\", \"A1..A{0}\", \"C1..C{1}\"]\n[[host]]\nnames = \"H1..H{hosts}\"\n", k * half, half * half);
+        for e in 0..k * half {
+            let pod = e / half;
+            t += &format!("[[link]]\nbetween = [\"E{}\", [\"H{}..H{}\", \"A{}..A{}\"]]\n", e + 1, e * half + 1, (e + 1) * half, pod * half + 1, (pod + 1) * half);
+        }
+        for a in 0..k * half {
+            let i = a % half;
+            t += &format!("[[link]]\nbetween = [\"A{}\", \"C{}..C{}\"]\n", a + 1, i * half + 1, (i + 1) * half);
+        }
+        for h in 0..hosts {
+            t += &format!("[[flow]]\nfrom = \"H{}\"\nto = \"H{}\"\ntraffic = {{ kind = \"cbr\", rate = \"1Mbps\" }}\n", h + 1, (h + hosts / 2) % hosts + 1);
+        }
+        crate::simulation(&t, "fat-tree.toml", &[], None).unwrap()
+    }
+
+    #[test]
+    fn a_fat_trees_table_is_its_switches_by_its_edge_switches_not_by_its_hosts() {
+        // Rows: the switches, 5k²/4 (k²/2 edge, k²/2 aggregation, k²/4 core); a host on one link
+        // has none. Columns: the edge switches, k²/2 (every host is an end of a flow).
+        //   k = 8:  80 × 32  =  2 560;   k = 16: 320 × 128 = 40 960,
+        // 16× the entries for 8× the hosts (k⁴ against k³, i.e. about switch ports × nodes). A row
+        // per host as well would be (80 + 128) × 32 = 6 656 and (320 + 1 024) × 128 = 172 032.
+        for routing in ["", "[routing]\necmp = true"] {
+            for (k, entries) in [(8, 2_560), (16, 40_960)] {
+                let s = fat_tree_k(k, routing);
+                assert_eq!(s.routes.entries(), entries, "k = {k}, {routing:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_member_is_found_by_host_whatever_the_order_its_branch_was_recorded_in() {
+        // One flow's tree: node 0 sends on ports 10 and 11, node 1 on port 12 (entries 0, 1, 2).
+        let mut t = McastTable::new(1);
+        t.set(0, &[(0, 10), (0, 11), (1, 12)]);
+        t.set_branch(0, 9, &[(0, 10)]);
+        t.set_branch(0, 3, &[(0, 11), (1, 12)]);
+        t.sort_branches();
+        t.member(0, 3, true);
+        t.member(0, 5, true); // not a member: nothing changes
+        assert_eq!((t.active(0), t.active(1), t.active(2)), (false, true, true));
+        t.member(0, 9, true);
+        t.member(0, 3, false);
+        assert_eq!((t.active(0), t.active(1), t.active(2)), (true, false, false));
     }
 
     #[test]

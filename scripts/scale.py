@@ -1,0 +1,116 @@
+"""Scale measurements of docs/performance.md's "Scale" section (one process per call; nothing here
+is a test).
+
+  python scripts/scale.py check flows|group|fat [K ...]   # `check` time for growing inputs
+  python scripts/scale.py run K [DURATION]                 # a k-ary fat tree: check, build, run
+  python scripts/scale.py stats OUTDIR                     # every shipped scenario's results
+  python scripts/scale.py same DIR_A DIR_B                 # are two `stats` outputs identical?
+
+`check` builds lines of 10 000 to 80 000 flows and multicast groups of 10 000 to 100 000 members
+(tests/test_scale_inputs.py's generators) and fat trees (cnsim.generators.fat_tree: ECMP,
+permutation traffic, here at 100 Mb/s per host). `stats` runs each shipped scenario at its full
+duration with seed 1, and a few generated networks that exercise routing, and writes its stats
+document, its network description and its resolved scenario; `same` compares two such outputs,
+ignoring only `routing_bytes` (the tables' own size) and `build_s` of the description.
+"""
+
+import glob
+import json
+import os
+import resource
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+from cnsim import _core  # noqa: E402
+from cnsim.generators import fat_tree  # noqa: E402
+from test_scale_inputs import line_of_flows, two_level_group  # noqa: E402
+
+
+def check(kind: str, ks: list[int]) -> None:
+    cases = {
+        "flows": [(f"{n} flows", lambda n=n: line_of_flows(n)) for n in (10_000, 20_000, 40_000, 80_000)],
+        "group": [(f"{100 * p} members", lambda p=p: two_level_group(100, p)) for p in (100, 500, 1000)],
+        "fat": [(f"fat tree k = {k} ({k ** 3 // 4} hosts)", lambda k=k: fat_tree(k, traffic_rate="100Mbps"))
+                for k in ks or (8, 16, 24, 32, 48)],
+    }[kind]
+    for label, make in cases:
+        text = make()
+        t = time.perf_counter()
+        _core.check(text, "scale.toml", [])
+        print(f"{label}: check {time.perf_counter() - t:.2f} s", flush=True)
+
+
+def run(k: int, duration: str) -> None:
+    text = fat_tree(k, traffic_rate="100Mbps", duration=duration)
+    rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    t = time.perf_counter(); _core.check(text, "fat.toml", []); chk = time.perf_counter() - t
+    t = time.perf_counter(); sim = _core.Simulation(text, "fat.toml", [], 1); build = time.perf_counter() - t
+    rss1 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    t = time.perf_counter(); sim.run_until(sim.duration_ps, 0); wall = time.perf_counter() - t
+    st = json.loads(sim.stats_json())
+    hosts = k ** 3 // 4
+    print(json.dumps({
+        "k": k, "hosts": hosts, "check_s": round(chk, 2), "build_s": round(build, 2), "run_s": round(wall, 2),
+        "events": sim.events, "events_per_s": round(sim.events / wall), "delivered": st["frames"]["data_delivered"],
+        "dropped": st["frames"]["data_dropped"], "routing_mb": json.loads(sim.describe_json())["routing_bytes"] / 1e6,
+        "built_kb_per_host": round((rss1 - rss0) / hosts, 1),
+        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024}))
+
+
+def generated() -> dict[str, str]:
+    return {
+        "fat8-ecmp": fat_tree(8, duration="2ms"),
+        "fat8-single": fat_tree(8, duration="2ms", ecmp=False),
+        "fat6-qcn-ecmp": fat_tree(6, duration="2ms", qcn=True, traffic_rate="5Gbps"),
+        "line-2000": line_of_flows(2000),
+        "group-10x50": two_level_group(10, 50),
+    }
+
+
+def stats(out: str) -> None:
+    os.makedirs(out, exist_ok=True)
+    shipped = {p.split("scenarios/")[1].replace("/", "__"): (Path(p).read_text(), p)
+               for p in sorted(glob.glob(str(ROOT / "python/cnsim/scenarios/**/*.toml"), recursive=True))}
+    cases = shipped | {f"gen__{n}": (text, n + ".toml") for n, text in generated().items()}
+    for name, (text, path) in cases.items():
+        sim = _core.Simulation(text, path, [], 1)
+        sim.run_until(sim.duration_ps, 0)
+        doc = {"stats": json.loads(sim.stats_json()), "describe": json.loads(sim.describe_json()),
+               "resolved": sim.resolved_toml()}
+        Path(out, name + ".json").write_text(json.dumps(doc, indent=1, sort_keys=True))
+        print(name, flush=True)
+
+
+def same(a: str, b: str) -> int:
+    names = sorted(os.listdir(a))
+    if names != sorted(os.listdir(b)):
+        print("different sets of files")
+        return 1
+    bad = 0
+    for n in names:
+        x, y = (json.loads(Path(d, n).read_text()) for d in (a, b))
+        for doc in (x, y):
+            doc["describe"].pop("routing_bytes", None)
+            doc["describe"].pop("build_s", None)
+        bad += x != y
+        print(f"{'same' if x == y else 'DIFFERENT'}  {n}")
+    print(f"{len(names)} files, {bad} different")
+    return int(bad > 0)
+
+
+if __name__ == "__main__":
+    cmd, args = sys.argv[1], sys.argv[2:]
+    if cmd == "check":
+        check(args[0], [int(k) for k in args[1:]])
+    elif cmd == "run":
+        run(int(args[0]), args[1] if len(args) > 1 else "1ms")
+    elif cmd == "stats":
+        stats(args[0])
+    elif cmd == "same":
+        sys.exit(same(args[0], args[1]))
+    else:
+        sys.exit(__doc__)
