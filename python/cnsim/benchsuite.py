@@ -84,6 +84,12 @@ def _fat_tree(k: int) -> Callable[[float], str]:
     return lambda d: fat_tree(k, qcn=True, duration=f"{round(d * 1e12)}ps")
 
 
+def _fat_tree_dcqcn(k: int) -> Callable[[float], str]:
+    """A RoCEv2-style fabric: ECMP, PFC, DCQCN on every queue and flow, web-search transfers at load 0.5."""
+    return lambda d: fat_tree(k, dcqcn=True, workload="web-search", load=0.5, capacity="1000 frames",
+                              duration=f"{round(d * 1e12)}ps")
+
+
 def _seed000_overrides(d: float) -> tuple:
     return (("simulation.duration", f"{round(d * 1e12)}ps"), ("simulation.measure_from", "0s"),
             ("simulation.record_interval", "0s"))
@@ -98,6 +104,7 @@ CASES: list[Case] = [
     Case("pause-incast-n8", _incast(8), {"full": 0.2, "smoke": 0.002}),
     Case("fat-tree-k8-qcn", _fat_tree(8), {"full": 0.01, "smoke": 0.0002}),
     Case("fat-tree-k16-qcn", _fat_tree(16), {"full": 0.01, "smoke": 0.0002}),
+    Case("fat-tree-k16-ecmp-dcqcn-websearch-0.5", _fat_tree_dcqcn(16), {"full": 0.005, "smoke": 0.0002}),
 ]
 
 

@@ -11,8 +11,11 @@ of them sharing the smallest-named one.
 
 def fat_tree(k: int, *, rate: str = "10Gbps", delay: str = "1us", duration: str = "1ms",
              traffic_rate: str = "1Gbps", qcn: bool = False, capacity: str = "100 frames",
-             ecmp: bool = True) -> str:
-    """A k-ary fat tree with permutation traffic (k even, ≥ 2), routed with ECMP unless `ecmp=False`."""
+             ecmp: bool = True, dcqcn: bool = False, workload: str | None = None, load: float = 0.5) -> str:
+    """A k-ary fat tree (k even, ≥ 2), routed with ECMP unless `ecmp=False`, with permutation traffic
+    — or, with `workload` (a shipped size distribution such as "web-search"), Poisson arrivals of
+    transfers at `load` of every host's link. `dcqcn`: DCQCN's marking on every queue, its RP and NP
+    on every flow, and PFC (a RoCEv2 fabric)."""
     if not isinstance(k, int) or k < 2 or k % 2:
         raise ValueError(f"k must be an even integer ≥ 2, got {k!r}")
     half = k // 2
@@ -21,9 +24,12 @@ def fat_tree(k: int, *, rate: str = "10Gbps", delay: str = "1us", duration: str 
     n_hosts = k * half * half
     lines = [
         "[simulation]", f'duration = "{duration}"', 'record_interval = "0s"', "",
-        "[defaults]", f'link = {{ rate = "{rate}", delay = "{delay}" }}', f'queue = {{ capacity = "{capacity}" }}', "",
+        "[defaults]", f'link = {{ rate = "{rate}", delay = "{delay}" }}',
+        f'queue = {{ capacity = "{capacity}"{", discipline = " + chr(34) + "dcqcn" + chr(34) if dcqcn else ""} }}', "",
         "[routing]", f"ecmp = {'true' if ecmp else 'false'}", "",
     ]
+    if dcqcn:
+        lines += ["[flow_control.pfc]", ""]
     if qcn:
         lines += ["[cp.qcn]", ""]
     lines += ["[[switch]]", f'names = ["E1..E{n_edge}", "A1..A{n_agg}", "C1..C{n_core}"]',
@@ -36,7 +42,12 @@ def fat_tree(k: int, *, rate: str = "10Gbps", delay: str = "1us", duration: str 
     for a in range(n_agg):
         i = a % half
         lines += ["[[link]]", f'between = ["A{a + 1}", "C{i * half + 1}..C{(i + 1) * half}"]']
-    rp = "rp = { qcn = {} }" if qcn else ""
+    rp = "rp = { qcn = {} }" if qcn else "rp = { dcqcn = {} }" if dcqcn else ""
+    if workload:
+        lines += ["[[workload]]", f'hosts = ["H1..H{n_hosts}"]', f'sizes = "{workload}"', f"load = {load}",
+                  'start = "0s"', f'stop = "{duration}"',
+                  'traffic = "transfer"', rp]
+        return "\n".join(lines) + "\n"
     for h in range(n_hosts):
         dst = (h + n_hosts // 2) % n_hosts
         lines += ["[[flow]]", f'from = "H{h + 1}"', f'to = "H{dst + 1}"',
