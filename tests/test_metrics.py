@@ -4,6 +4,7 @@ import json
 
 import pytest
 
+import cnsim
 from cnsim.metrics import DEFINITIONS, jain, seed_metrics, summarize
 from factories import flow, port, queue, rp, stats
 
@@ -105,7 +106,11 @@ def test_every_metric_is_defined_with_a_window():
     produced |= {("rp", k) for r in summary["rps"].values() for k in r}
     produced |= {("queue", k) for q in summary["queues"].values() for k in q}
     produced |= {("port", k) for p in summary["ports"].values() for k in p}
-    for f in summary["flows"].values():
+    # Transfers' metrics, from a real run with a workload (the factories make no transfers).
+    transfers = cnsim.run("scenarios/examples/websearch-fattree.toml", set={"simulation.duration": "3ms"},
+                          figures=False, progress=False).summary
+    produced |= {("fct bucket", k) for b in transfers["fct"].values() for k in b}
+    for f in [*summary["flows"].values(), *transfers["flows"].values()]:
         produced |= {("flow", k) for k in f if k != "receivers"}
         produced |= {("receiver", k) for r in f["receivers"].values() for k in r}
     assert produced == defined

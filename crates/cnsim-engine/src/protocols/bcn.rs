@@ -31,7 +31,9 @@ use crate::core::time::{Time, PS_PER_S};
 use crate::net::frame::{Dest, Frame, FrameKind, NodeId, NONE};
 use crate::slots::Proto;
 use crate::protocols::metrics::Metric;
+use crate::slots::cp::CpMachine;
 use crate::slots::rp::RpMachine;
+use crate::slots::QueueView;
 use crate::slots::{Sent, TimerAction};
 use serde_json::{json, Value};
 
@@ -355,6 +357,37 @@ impl RpMachine for ReactionPoint {
             "regulators_created": self.regulators_created, "first_message_s": self.first_message.map(crate::core::time::to_secs),
             "cnms_received": self.messages,
         })
+    }
+}
+
+/// A BCN congestion point with its random stream, in the engine's congestion-point slot.
+pub struct BcnCp {
+    pub cp: CongestionPoint,
+    pub rng: Rng,
+}
+
+impl CpMachine for BcnCp {
+    #[inline]
+    fn on_data(&mut self, f: &Frame, _accepted: bool, q: QueueView, cpid: u32, node: NodeId, now: Time) -> Option<Frame> {
+        let m = self.cp.on_arrival(f, q.bytes, cpid, q.rate_bps, &mut self.rng)?;
+        Some(m.frame(f, node, self.cp.p.msg_size, now))
+    }
+    /// e, in frames.
+    fn feedback_value(&self, fb: &Frame) -> f64 {
+        Message::read(fb).map_or(f64::NAN, |m| m.e as f64)
+    }
+    fn start_window(&mut self) {
+        self.cp.start_window()
+    }
+    fn report(&self, in_window: bool) -> Value {
+        match self.cp.e_window.summary().filter(|_| in_window) {
+            Some((mean, abs_mean, min, max)) => json!({"bcn_e_mean": mean, "bcn_e_abs_mean": abs_mean, "bcn_e_min": min, "bcn_e_max": max}),
+            None => json!({}),
+        }
+    }
+    /// Qeq is given in frames: in bytes of `frame`.
+    fn qeq(&self, frame: u64) -> u64 {
+        (self.cp.p.qeq * frame as f64) as u64
     }
 }
 

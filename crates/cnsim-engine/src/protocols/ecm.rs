@@ -46,7 +46,9 @@ use crate::net::frame::{Dest, Frame, FrameKind, NodeId, NONE};
 use crate::slots::Proto;
 use crate::protocols::bcn::{Association, Rrt};
 use crate::protocols::metrics::Metric;
+use crate::slots::cp::CpMachine;
 use crate::slots::rp::RpMachine;
+use crate::slots::QueueView;
 use crate::slots::{Sent, TimerAction};
 use serde_json::{json, Value};
 
@@ -394,6 +396,26 @@ impl RpMachine for ReactionPoint {
             "false_positives": self.false_positives, "rtt_estimate_s": to_s(self.rtt_estimate),
             "cpid_changes": self.cpid_changes,
         })
+    }
+}
+
+/// An ECM congestion point with its random stream, in the engine's congestion-point slot.
+pub struct EcmCp {
+    pub cp: CongestionPoint,
+    pub rng: Rng,
+}
+
+impl CpMachine for EcmCp {
+    #[inline]
+    fn on_data(&mut self, f: &Frame, _accepted: bool, q: QueueView, cpid: u32, node: NodeId, now: Time) -> Option<Frame> {
+        let m = self.cp.on_arrival(f, q.bytes, cpid, &mut self.rng)?;
+        Some(m.frame(f, node, self.cp.p.msg_size, now))
+    }
+    fn feedback_value(&self, fb: &Frame) -> f64 {
+        Message::read(fb).map_or(f64::NAN, |m| m.fb as f64)
+    }
+    fn qeq(&self, _frame: u64) -> u64 {
+        self.cp.p.qeq
     }
 }
 

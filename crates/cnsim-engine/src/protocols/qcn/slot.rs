@@ -1,13 +1,76 @@
-//! QCN's reaction point in the engine's reaction-point slot (`slots::rp`): which frames it reads
-//! (CNMs, probe answers), its probes, and its statistics.
+//! QCN in the engine's slots: its CP (`slots::cp`: sampling, E-QCN's representative check, probes
+//! on their way) and its RP (`slots::rp`: which frames it reads, its probes), with their statistics.
 
-use super::{Answer, Cnm, ReactionPoint};
+use super::{cp::CpCounters, Answer, Cnm, CongestionPoint, Probe, ReactionPoint};
 use crate::core::rng::Rng;
 use crate::core::time::{to_secs, Time};
 use crate::net::frame::{Dest, Frame, NodeId};
+use crate::protocols::eqcn;
+use crate::slots::cp::CpMachine;
 use crate::slots::rp::RpMachine;
-use crate::slots::{Sent, TimerAction};
+use crate::slots::{QueueView, Sent, TimerAction};
 use serde_json::{json, Value};
+
+/// An 802.1Qau CP with its random stream and CNM settings.
+pub struct QcnCp {
+    pub cp: CongestionPoint,
+    pub rng: Rng,
+    pub cnm_size: u32,
+    /// Also evaluate data frames the full queue drops.
+    pub sample_dropped: bool,
+    /// E-QCN frames: on equal |Fb| only the CP whose CPID the RP selected sends (Mliki et al. 2016b §4).
+    pub eqcn_tie_break: bool,
+    /// The CP's counters at window start.
+    pub c_w0: CpCounters,
+}
+
+impl CpMachine for QcnCp {
+    #[inline]
+    fn on_data(&mut self, f: &Frame, accepted: bool, q: QueueView, cpid: u32, node: NodeId, now: Time) -> Option<Frame> {
+        if !accepted && !self.sample_dropped {
+            return None;
+        }
+        // E-QCN frames: only the representative CP notifies (Mliki et al. 2016b Algorithm 2).
+        let s = self.cp.on_arrival(f.size, q.bytes, &mut self.rng)?;
+        let rep = match eqcn::read_tag(f) {
+            Some((fb_hat, sel)) => eqcn::is_representative(s.qntz_fb, cpid, fb_hat, sel, self.eqcn_tie_break),
+            None => true,
+        };
+        if s.qntz_fb == 0 || !rep {
+            return None;
+        }
+        self.cp.feedback_generated(q.bytes);
+        Some(Cnm::from_sample(&s, cpid).frame(f, node, self.cnm_size, now))
+    }
+    /// Roeck 2007's probes (`probe.rs`): stamped or answered here.
+    fn on_probe(&mut self, f: &mut Frame, q: QueueView, cpid: u32, node: NodeId, now: Time) -> Option<Frame> {
+        let mut p = Probe::read(f)?;
+        let ans = p.at_cp(cpid, self.cp.probe_fb(q.bytes));
+        p.write(f);
+        ans.map(|a| a.frame(f, node, self.cnm_size, now))
+    }
+    /// Fb in bytes, from the CNM's Qoff and Qdelta.
+    fn feedback_value(&self, fb: &Frame) -> f64 {
+        Cnm::read(fb).map_or(f64::NAN, |m| -(m.qoff as f64 + self.cp.p.w * m.qdelta as f64))
+    }
+    fn start_window(&mut self) {
+        self.c_w0 = self.cp.c;
+    }
+    fn report(&self, in_window: bool) -> Value {
+        let (c, w) = (self.cp.c, if in_window { self.c_w0 } else { self.cp.c });
+        json!({"cp_samples": c.samples, "cp_samples_window": c.samples - w.samples,
+               "cp_fb_negative": c.fb_negative, "cp_fb_negative_window": c.fb_negative - w.fb_negative})
+    }
+    fn qeq(&self, _frame: u64) -> u64 {
+        self.cp.p.qeq
+    }
+}
+
+/// A probe reached the destination host `node`: the answer to send back, if any (path probes).
+pub fn probe_at_destination(f: &Frame, node: NodeId, now: Time) -> Option<Frame> {
+    let ans = Probe::read(f)?.at_destination()?;
+    Some(ans.frame(f, node, f.size, now))
+}
 
 impl ReactionPoint {
     /// `Sent` after a send that moved the rate from `before`, with `timer` to carry out.
@@ -76,4 +139,41 @@ impl RpMachine for ReactionPoint {
     fn report(&self) -> Value {
         self.report_as("qcn", None)
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::frame::FrameKind;
+    use crate::protocols::qcn::{CpParams, Sampling};
+
+    fn qcn_cp() -> QcnCp {
+        let p = CpParams { qeq: 25 * 1500, w: 2.0, sampling: Sampling::EveryFrame, sample_base: 150_000, jitter: false, oversampling: true, qold_on_feedback: true, cnm_on_any_negative_fb: false };
+        QcnCp { cp: CongestionPoint::new(p), rng: Rng::stream(0, "t", "cp"), cnm_size: 64, sample_dropped: true, eqcn_tie_break: true, c_w0: Default::default() }
+    }
+    fn view(bytes: u64) -> QueueView {
+        QueueView { bytes, frames: bytes / 1500, rate_bps: 1_000_000_000 }
+    }
+
+    /// A CNM that E-QCN's representative check suppresses is never generated, so
+    /// Qold ("the queue size when the last feedback message was generated") must not move.
+    #[test]
+    fn suppressed_cnm_leaves_qold() {
+        let mut cp = qcn_cp();
+        let mut tagged = Frame::new(FrameKind::Data, 1500, 1, Dest::Group(0), 0, 0);
+        let mut rp = eqcn::EqcnRp::new(eqcn::Decrease::Saved);
+        rp.on_cnm(62, 9, 0);
+        rp.stamp(&mut tagged, 0); // F̂b 62 from CP 9
+        // q = 30 frames: QntzFb 32 (see cp.rs), below the frame's F̂b 62 → not representative.
+        assert!(cp.on_data(&tagged, true, view(45_000), 1, 0, 0).is_none());
+        // An untagged frame at the same queue: Qold is still 0, so Qdelta = 45 000 and QntzFb 32
+        // (had Qold moved to 45 000, Qdelta would be 0 and QntzFb 2).
+        let plain = Frame::new(FrameKind::Data, 1500, 1, Dest::Group(0), 0, 0);
+        let cnm = Cnm::read(&cp.on_data(&plain, true, view(45_000), 1, 0, 0).unwrap()).unwrap();
+        assert_eq!(cnm.qntz_fb, 32);
+        // That CNM was generated: now Qold = 45 000.
+        let cnm = Cnm::read(&cp.on_data(&plain, true, view(45_000), 1, 0, 0).unwrap()).unwrap();
+        assert_eq!(cnm.qntz_fb, 2);
+    }
+
 }
