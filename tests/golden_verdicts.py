@@ -6,7 +6,7 @@ from pathlib import Path
 GOLDEN = Path(__file__).parent / "golden"
 # Experiments whose full reproduction takes under a minute on two cores: CI re-runs them in full;
 # the others with --quick (their full golden file is the record; scripts/golden.py writes both).
-FULL_IN_CI = ("nakauchi-sirens", "jiang2007-bcn", "mliki2016-dumbbell")
+FULL_IN_CI = ("nakauchi-sirens", "jiang2007-bcn", "mliki2016-dumbbell", "dcqcn-fixed-point")
 
 
 def golden_record(verdicts: dict, wall_s: float) -> dict:

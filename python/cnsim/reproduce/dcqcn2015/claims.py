@@ -71,7 +71,8 @@ def project_findings(runs: Runs) -> list[Check]:
         out.append(Check(
             f"n{n}.since-last-pacing-raises-the-queue",
             f"With one CNP when none went out in the last 50 µs (the engine's default) the queue sits higher than "
-            f"with one CNP per 50-µs window (N = {n}; paired by seed)", "project finding",
+            f"with one CNP per 50-µs window (N = {n}; paired by seed; a hypothesis tested, not a claim of the papers)",
+            "project finding",
             compare.exceeds({s: v / 1e3 for s, v in since.items()}, {s: v / 1e3 for s, v in window.items()}, effect / 1e3,
                             paired=True),
             f"paired difference in KB, minimum effect {TOL:.0%} of q*", kind="project"))
