@@ -1,4 +1,4 @@
-"""ECM end to end (Roeck 2007's backup-slide parameters; protocols/ecm.rs): on one 10 Gb/s hotspot
+"""ECM end to end (Roeck 2007's backup-slide parameters; protocols/ecm/): on one 10 Gb/s hotspot
 the regulators keep the queue far below the buffer with the link full and nothing lost, where the
 same load without congestion management fills the buffer and drops; with one CP there can be no
 false positive; RTT-triggered drops measure the RTT from the echoed send time and drop messages."""

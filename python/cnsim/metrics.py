@@ -92,7 +92,7 @@ def _mean(values: list[float]) -> float | None:
 
 def _rp(rp: dict) -> dict:
     # A BCN reaction point names its first feedback `first_message_s` and its limiters
-    # `regulators_created` (protocols/bcn.rs METRICS); QCN and E-QCN use the names below.
+    # `regulators_created` (protocols/bcn/ METRICS); QCN and E-QCN use the names below.
     return {
         "first_cnm_s": rp["first_cnm_s"] if "first_cnm_s" in rp else rp.get("first_message_s"),
         "cr_mean_mbps": rp["cr_mean_bps"] / MBPS,

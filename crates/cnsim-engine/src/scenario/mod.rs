@@ -3,7 +3,7 @@
 
 mod error;
 mod load;
-mod model;
+pub(crate) mod model;
 mod names;
 
 pub use error::ScenarioError;

@@ -5,6 +5,17 @@ use crate::units::{Amount, Bytes, Duration, Rate};
 use serde::{de, Deserialize, Deserializer, Serialize};
 use std::fmt;
 pub use toml::Spanned;
+// Each protocol's tables live in its folder (`protocols/<name>/spec.rs`); the model composes them.
+pub use crate::protocols::bcn::spec::*;
+pub use crate::protocols::ecm::spec::*;
+pub use crate::protocols::emcast::spec::*;
+pub use crate::protocols::pause::spec::*;
+pub use crate::protocols::qcn::spec::*;
+pub use crate::protocols::red::spec::*;
+pub use crate::protocols::rlm::spec::*;
+pub use crate::protocols::sirens::spec::*;
+pub use crate::protocols::tcp::spec::*;
+pub use crate::protocols::threshold::spec::*;
 
 /// One string or a list of strings, each possibly a range ("S1..S6").
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -85,8 +96,9 @@ impl<T: Clone> OneOrMany<T> {
 }
 
 macro_rules! default_fns {
-    ($($name:ident: $t:ty = $e:expr;)*) => { $(fn $name() -> $t { $e })* };
+    ($($name:ident: $t:ty = $e:expr;)*) => { $(pub(crate) fn $name() -> $t { $e })* };
 }
+pub(crate) use default_fns;
 default_fns! {
     d_duration: Duration = Duration(1_000_000_000_000);
     d_seed: u64 = 1;
@@ -96,74 +108,16 @@ default_fns! {
     d_delay: Duration = Duration(1_000_000);
     d_overhead: Bytes = Bytes(20);
     d_capacity: Amount = Amount::Frames(100);
-    d_qeq: Amount = Amount::Bytes(26_000);
     d_w: f64 = 2.0;
     d_sample_base: Amount = Amount::Bytes(150_000);
     d_true: bool = true;
     d_cnm_size: Bytes = Bytes(64);
-    d_bc_limit: Bytes = Bytes(150_000);
-    d_timer: Duration = Duration(10_000_000_000);
-    d_fr_th: u32 = 5;
-    d_r_ai: Rate = Rate(5_000_000);
-    d_r_hai: Rate = Rate(50_000_000);
-    d_gd: f64 = 1.0 / 128.0;
     d_min_dec: f64 = 0.5;
-    d_min_rate: Rate = Rate(10_000_000);
-    d_ai_cycles: u32 = 5;
     d_buffer: u32 = 100;
     d_series_mem: Bytes = Bytes(1_000_000_000);
     d_max_frames: u64 = 4_000_000;
-    d_xoff: Amount = Amount::Frames(20);
-    d_xon: Amount = Amount::Frames(10);
-    d_quanta: u16 = 0xFFFF;
-    d_pause_size: Bytes = Bytes(64);
-    d_all_prios: Vec<u8> = (0..8).collect();
-    d_pm: f64 = 0.01;
-    d_bcn_qeq: Amount = Amount::Frames(16);
-    d_qsc: Amount = Amount::Frames(80);
-    d_gi: f64 = 4.0;
-    d_gd_bcn: f64 = 0.0124;
-    d_ru: Rate = Rate(4_000_000);
-    d_bcn_min_rate: Rate = Rate(1_000_000);
-    d_stop_max: Duration = Duration(1_000_000_000);
-    d_ecm_qeq: Amount = Amount::Bytes(375 * 64);
-    d_ecm_qsc: Amount = Amount::Bytes(1600 * 64);
-    d_ecm_qmc: Amount = Amount::Bytes(2400 * 64);
-    d_ecm_unit: Bytes = Bytes(64);
-    d_ecm_gi: f64 = 0.53333;
-    d_ecm_gd: f64 = 0.00026667;
-    d_mbps: Rate = Rate(1_000_000);
-    d_one: f64 = 1.0;
-    d_ms: Duration = Duration(1_000_000_000);
-    d_mss: Bytes = Bytes(1460);
-    d_init_cwnd: u32 = 3;
-    d_rwnd: u32 = 44;
-    d_dupacks: u32 = 3;
-    d_min_rto: Duration = Duration(200_000_000_000);
-    d_max_rto: Duration = Duration(60_000_000_000_000);
-    d_initial_rto: Duration = Duration(1_000_000_000_000);
-    d_delack: Duration = Duration(100_000_000_000);
-    d_dctcp_g: f64 = 1.0 / 16.0;
-    d_min_th: f64 = 5.0;
-    d_max_th: f64 = 15.0;
-    d_w_q: f64 = 0.002;
-    d_max_p: f64 = 0.1;
-    d_red_pkt: Bytes = Bytes(500);
     d_level: usize = 1;
-    d_c3: f64 = 0.8;
-    d_rtt: Duration = Duration(60_000_000_000);
-    d_base_rate: Rate = Rate(100_000);
-    d_join_timer: Duration = Duration(3_000_000_000_000);
-    d_max_join_timer: Duration = Duration(600_000_000_000_000);
-    d_detection_timer: Duration = Duration(4_000_000_000_000);
-    d_rlm_loss: f64 = 0.1;
-    d_beta: f64 = 0.75;
-    d_gain: f64 = 0.25;
-    d_tick: Duration = Duration(500_000_000_000);
     d_sirens_window: Duration = Duration(200_000_000_000);
-    d_req_data: u8 = 1;
-    d_init_ttl: u8 = 64;
-    d_max_age: Duration = Duration(1_000_000_000_000);
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -281,65 +235,6 @@ pub enum McastCcSpec {
     Rlm(RlmSpec),
 }
 
-#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]
-#[serde(rename_all = "kebab-case")]
-pub enum EmcastAddSpec {
-    #[default]
-    While,
-    One,
-}
-
-/// `cc = { emcast = { … } }`: Nakauchi & Kobayashi 2006 §3.2–3.3 by default.
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct EmcastSpec {
-    /// Evaluation interval, default 0.2 s (Nakauchi & Kobayashi 2006).
-    #[serde(default = "d_sirens_window")]
-    pub interval: Duration,
-    #[serde(default = "d_c3")]
-    pub c3: f64,
-    /// The receiver's RTT estimate in R_i, default 60 ms [assumed: twice Nakauchi & Kobayashi 2006's 30 ms delay].
-    #[serde(default = "d_rtt")]
-    pub rtt: Duration,
-    /// MTU in R_i, default 1500 B.
-    #[serde(default = "d_frame")]
-    pub mtu: Bytes,
-    /// Channel i's rate is base_rate·ratio^(i−1): default 100 kb/s and 2 (Nakauchi & Kobayashi 2006 §3.3).
-    #[serde(default = "d_base_rate")]
-    pub base_rate: Rate,
-    #[serde(default = "d_w")]
-    pub ratio: f64,
-    #[serde(default)]
-    pub add: EmcastAddSpec,
-    /// T counts the receiver's own channel as room (T + T_i), default false.
-    #[serde(default)]
-    pub own_rate_added: bool,
-}
-
-/// `cc = { rlm = { … } }`: Nakauchi & Kobayashi 2006 §3.3's settings by default.
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct RlmSpec {
-    #[serde(default = "d_join_timer")]
-    pub join_timer: Duration,
-    #[serde(default = "d_max_join_timer")]
-    pub max_join_timer: Duration,
-    #[serde(default = "d_detection_timer")]
-    pub detection_timer: Duration,
-    #[serde(default = "d_rlm_loss")]
-    pub loss_threshold: f64,
-    #[serde(default = "d_w")]
-    pub alpha: f64,
-    #[serde(default = "d_beta")]
-    pub beta: f64,
-    /// Gains g1 = g2 of the detection-time estimate, default 0.25.
-    #[serde(default = "d_gain")]
-    pub gain: f64,
-    /// Loss measurement period, default 0.5 s [assumed].
-    #[serde(default = "d_tick")]
-    pub tick: Duration,
-}
-
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Simulation {
@@ -451,48 +346,6 @@ pub enum DisciplineSpec {
     Dcqcn,
 }
 
-/// `queue.threshold`: instantaneous step marking (Alizadeh et al. 2010 §3.1; RFC 8257 §3.1).
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct ThresholdSpec {
-    /// The marking threshold K in frames ("65 frames"; no default: Alizadeh et al. 2010 §3.5
-    /// recommend K = 65 packets at 10 Gb/s, 20 at 1 Gb/s).
-    pub k: Amount,
-}
-
-/// `queue.red`: Floyd & Jacobson's RED; defaults are ns-2's (`Queue/RED`), thresholds in frames.
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct RedSpec {
-    /// Default 5 frames (ns-2 `thresh_`); Nakauchi & Kobayashi 2006 uses 50.
-    #[serde(default = "d_min_th")]
-    pub min_th: f64,
-    /// Default 15 frames (ns-2 `maxthresh_`).
-    #[serde(default = "d_max_th")]
-    pub max_th: f64,
-    /// EWMA weight w_q, default 0.002 (FJ93 §11).
-    #[serde(default = "d_w_q")]
-    pub w_q: f64,
-    /// Drop probability at max_th, default 0.1 (ns-2 `linterm_` = 10).
-    #[serde(default = "d_max_p")]
-    pub max_p: f64,
-    /// "gentle" ramp from max_p to 1 between max_th and 2·max_th, default true (ns-2).
-    #[serde(default = "d_true")]
-    pub gentle: bool,
-    /// Mark ECN-capable frames instead of dropping them early, default false.
-    #[serde(default)]
-    pub ecn: bool,
-    /// Packet size s of the idle-time correction m = idle / (s at the link rate), default 500 B
-    /// (ns-2 `mean_pktsize_`).
-    #[serde(default = "d_red_pkt")]
-    pub mean_pktsize: Bytes,
-}
-impl Default for RedSpec {
-    fn default() -> Self {
-        toml::from_str("").expect("defaults")
-    }
-}
-
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Defaults {
@@ -527,124 +380,6 @@ pub enum CpSlot {
     Ecm(EcmCpSpec),
 }
 
-/// `[cp.ecm]`: Roeck 2007's backup slide "Simulation Parameters - ECM", read in 64-B units
-/// (`protocols::ecm` explains the reading).
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct EcmCpSpec {
-    /// Qeq, default 375 × 64 B = 24000 B.
-    #[serde(default = "d_ecm_qeq")]
-    pub qeq: Amount,
-    /// Mild congestion above Qsc, default 1600 × 64 B = 102400 B.
-    #[serde(default = "d_ecm_qsc")]
-    pub qsc: Amount,
-    /// Severe congestion above Qmc, default 2400 × 64 B = 153600 B.
-    #[serde(default = "d_ecm_qmc")]
-    pub qmc: Amount,
-    /// W, default 2.
-    #[serde(default = "d_w")]
-    pub w: f64,
-    /// Bytes per unit of Fb, default 64 B (an assumed reading of the slide's unit-less values).
-    #[serde(default = "d_ecm_unit")]
-    pub unit: Bytes,
-    /// samplingInterval, default 150000 B.
-    #[serde(default = "d_sample_base")]
-    pub sample_interval: Amount,
-    /// U(0.85, 1.15) jitter on each sampling interval, default true (as QCN's [impl]).
-    #[serde(default = "d_true")]
-    pub jitter: bool,
-    /// CM message size, default 64 B (the seed gives none).
-    #[serde(default = "d_cnm_size")]
-    pub msg_size: Bytes,
-}
-
-/// `[cp.bcn]`: Jiang & Jain 2007 §VI.A's parameters by default.
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct BcnCpSpec {
-    /// Sampling probability Pm, default 0.01 (docs/protocols.md §6).
-    #[serde(default = "d_pm")]
-    pub pm: f64,
-    /// Equilibrium queue Qeq, default 16 frames.
-    #[serde(default = "d_bcn_qeq")]
-    pub qeq: Amount,
-    /// STOP threshold Qsc, default 80 frames.
-    #[serde(default = "d_qsc")]
-    pub qsc: Amount,
-    /// W, default 2.
-    #[serde(default = "d_w")]
-    pub w: f64,
-    /// BCN message size, default 64 B (the seed gives none).
-    #[serde(default = "d_cnm_size")]
-    pub msg_size: Bytes,
-}
-
-#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]
-#[serde(rename_all = "kebab-case")]
-pub enum SamplingSpec {
-    /// 802.1Qau sampling table (byte counter), the standard's behaviour.
-    #[default]
-    Table,
-    /// Evaluate every arriving data frame (Mliki et al. 2016b §2.1).
-    EveryFrame,
-}
-
-#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]
-#[serde(rename_all = "kebab-case")]
-pub enum QoldSpec {
-    /// Qold := qlen at every sample, CNM or not [impl].
-    #[default]
-    EverySample,
-    /// Qold := qlen only when a CNM is sent ("the queue size when the last feedback message was
-    /// generated", Mliki et al. 2016a §2.1).
-    OnFeedback,
-}
-
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct QcnCpSpec {
-    /// Equilibrium queue Qeq, default 26000 B (802.1Qau); the seeds use 25/50/75 frames.
-    #[serde(default = "d_qeq")]
-    pub qeq: Amount,
-    /// W, default 2.
-    #[serde(default = "d_w")]
-    pub w: f64,
-    #[serde(default)]
-    pub sampling: SamplingSpec,
-    /// Bytes between samples at QntzFb = 0 (table sampling), default 150000 B.
-    #[serde(default = "d_sample_base")]
-    pub sample_base: Amount,
-    /// U(0.85, 1.15) jitter on sampling intervals, default true.
-    #[serde(default = "d_true")]
-    pub jitter: bool,
-    #[serde(default)]
-    pub qold: QoldSpec,
-    /// CNM frame size, default 64 B (a minimum-size Ethernet frame: the seeds do not give it; a CNM
-    /// with 64 B of encapsulated MSDU would be 106 B — set it here).
-    #[serde(default = "d_cnm_size")]
-    pub cnm_size: Bytes,
-    /// Shorten the sampling interval as QntzFb grows (the 802.1Qau table), default true; false:
-    /// always `sample_base` (Roeck 2007: "Oversampling disabled").
-    #[serde(default = "d_true")]
-    pub oversampling: bool,
-    /// Also evaluate data frames that the full queue drops, default true.
-    #[serde(default = "d_true")]
-    pub sample_dropped: bool,
-    /// E-QCN frames: on equal |Fb| only the CP whose CPID the RP selected sends (Mliki et al. 2016b §4),
-    /// default true.
-    #[serde(default = "d_true")]
-    pub eqcn_tie_break: bool,
-    /// Send a CNM for every sample with Fb < 0 (QntzFb at least 1), as Mliki et al. 2016a/b §2.1
-    /// word it; default false: 802.1Qau sends nothing when |Fb| is below one quantum (QntzFb = 0).
-    #[serde(default)]
-    pub cnm_on_any_negative_fb: bool,
-}
-impl Default for QcnCpSpec {
-    fn default() -> Self {
-        toml::from_str("").expect("defaults")
-    }
-}
-
 /// The flow-control slot: `flow_control = "none"`, `[flow_control.pause]` or `[flow_control.pfc]`.
 #[derive(Clone, Debug, Deserialize, Serialize, Default)]
 #[serde(rename_all = "kebab-case")]
@@ -655,40 +390,6 @@ pub enum FlowControlSlot {
     Pause(PauseSpec),
     /// IEEE 802.1Qbb priority-based flow control: per priority class.
     Pfc(PauseSpec),
-}
-
-#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]
-#[serde(rename_all = "kebab-case")]
-pub enum TriggerSpec {
-    /// Bytes buffered in the switch that entered through the port (per class), as real switches.
-    #[default]
-    Ingress,
-    /// An output queue above XOFF pauses every upstream neighbour (Jiang & Jain 2007 §IV).
-    Egress,
-}
-
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct PauseSpec {
-    #[serde(default)]
-    pub trigger: TriggerSpec,
-    /// XOFF above this load, default 20 frames (an assumption: the seeds give no value).
-    #[serde(default = "d_xoff")]
-    pub xoff: Amount,
-    /// XON at or below this load, default 10 frames.
-    #[serde(default = "d_xon")]
-    pub xon: Amount,
-    /// Pause time sent with XOFF in quanta of 512 bit times, default 65535.
-    #[serde(default = "d_quanta")]
-    pub quanta: u16,
-    /// Re-send XOFF this often while congested; default half the pause time at the link rate.
-    pub refresh: Option<Duration>,
-    /// PFC: the flow-controlled (lossless) priorities, default all eight.
-    #[serde(default = "d_all_prios")]
-    pub priorities: Vec<u8>,
-    /// PAUSE frame size, default 64 B.
-    #[serde(default = "d_pause_size")]
-    pub frame_size: Bytes,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -860,100 +561,6 @@ pub enum RpSlot {
     Dcqcn(crate::protocols::dcqcn::spec::RpSpec),
 }
 
-/// `rp = { ecm = { ... } }`: Roeck 2007's backup slide "Simulation Parameters - ECM".
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct EcmRpSpec {
-    /// Gi, default 0.53333 (per 64-B unit of Fb).
-    #[serde(default = "d_ecm_gi")]
-    pub gi: f64,
-    /// Gd, default 0.00026667.
-    #[serde(default = "d_ecm_gd")]
-    pub gd: f64,
-    /// Ru, default 1 Mb/s.
-    #[serde(default = "d_mbps")]
-    pub ru: Rate,
-    /// Drift: + Rd every Td without feedback, default 1 Mb/s every 1 ms.
-    #[serde(default = "d_mbps")]
-    pub rd: Rate,
-    #[serde(default = "d_ms")]
-    pub td: Duration,
-    /// Rmin, default 1 Mb/s.
-    #[serde(default = "d_mbps")]
-    pub min_rate: Rate,
-    /// Largest cut of one message, default 0.5 (the seed is silent; as QCN's MIN_DEC_FACTOR).
-    #[serde(default = "d_min_dec")]
-    pub min_dec_factor: f64,
-    /// Which CPID the regulator keeps, default "latest-negative".
-    #[serde(default)]
-    pub association: AssociationSpec,
-    /// RTT-triggered CM drops: accept at most one message per RTT from one CPID, default false
-    /// (the slide's "ECM" runs; the seed adds the drops for large latencies).
-    #[serde(default)]
-    pub rtt_drop: bool,
-    /// The RTT for the drops; absent = measured from the send time echoed by each message.
-    pub rtt: Option<Duration>,
-}
-
-#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]
-#[serde(rename_all = "kebab-case")]
-pub enum AssociationSpec {
-    /// The CPID of the latest negative message (the CP that last asked for a decrease).
-    #[default]
-    LatestNegative,
-    /// The CPID of the message that created the regulator.
-    First,
-}
-
-/// `rp = { bcn = { ... } }`: Jiang & Jain 2007 §VI.A's parameters by default.
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct BcnRpSpec {
-    /// Additive increase gain Gi, default 4.
-    #[serde(default = "d_gi")]
-    pub gi: f64,
-    /// Multiplicative decrease gain Gd, default 0.0124.
-    #[serde(default = "d_gd_bcn")]
-    pub gd: f64,
-    /// Rate unit Ru, default 4 Mb/s.
-    #[serde(default = "d_ru")]
-    pub ru: Rate,
-    /// Enhanced BCN: Ru = ru_fraction × the capacity C a message carries (e.g. 0.0008: 8 Mb/s at
-    /// 10 Gb/s, Jiang & Jain 2007 §VI.B). Unset: the fixed `ru`.
-    pub ru_fraction: Option<f64>,
-    /// Floor of the regulated rate, default 1 Mb/s (an assumption: the seed gives none).
-    #[serde(default = "d_bcn_min_rate")]
-    pub min_rate: Rate,
-    /// Smallest factor one negative message may multiply the rate by, default 0.5 (eq. 2's
-    /// 1 + Gd·e is negative for e < −1/Gd; the seed is silent; as QCN's MIN_DEC_FACTOR).
-    #[serde(default = "d_min_dec")]
-    pub min_dec_factor: f64,
-    /// A STOP lasts U[0, stop_max], default 1 ms (an assumption: "a random period").
-    #[serde(default = "d_stop_max")]
-    pub stop_max: Duration,
-    /// Which CPID the regulator keeps, default "latest-negative".
-    #[serde(default)]
-    pub association: AssociationSpec,
-}
-
-#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]
-#[serde(rename_all = "kebab-case")]
-pub enum EqcnDecrease {
-    /// Decrease with the saved F̂b, as Algorithm 1's pseudo-code reads.
-    #[default]
-    Saved,
-    /// Decrease with the Fb of the CNM just received.
-    Received,
-}
-
-#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]
-#[serde(rename_all = "kebab-case")]
-pub enum RpVariantSpec {
-    #[default]
-    Standard,
-    ByteCounter,
-}
-
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]
 #[serde(rename_all = "kebab-case")]
 pub enum CopyRate {
@@ -973,114 +580,6 @@ pub enum Regulate {
     PerSource,
     /// One regulator per TCP connection.
     PerConnection,
-}
-
-/// The QCN reaction point's keys; E-QCN's table has the same keys plus its own.
-macro_rules! qcn_rp_spec {
-    ($(#[$m:meta])* $name:ident { $($extra:tt)* }) => {
-        $(#[$m])*
-        #[derive(Clone, Debug, Deserialize, Serialize)]
-        #[serde(deny_unknown_fields)]
-        pub struct $name {
-            /// "standard" (802.1Qau pseudo-code) or "byte-counter" (the seeds' wording).
-            #[serde(default)]
-            pub variant: RpVariantSpec,
-            #[serde(default = "d_bc_limit")]
-            pub bc_limit: Bytes,
-            #[serde(default = "d_timer")]
-            pub timer: Duration,
-            #[serde(default = "d_fr_th")]
-            pub fast_recovery_th: u32,
-            #[serde(default = "d_r_ai")]
-            pub r_ai: Rate,
-            #[serde(default = "d_r_hai")]
-            pub r_hai: Rate,
-            #[serde(default = "d_gd")]
-            pub gd: f64,
-            #[serde(default = "d_min_dec")]
-            pub min_dec_factor: f64,
-            #[serde(default = "d_min_rate")]
-            pub min_rate: Rate,
-            #[serde(default = "d_true")]
-            pub extra_fast_recovery: bool,
-            #[serde(default = "d_true")]
-            pub jitter: bool,
-            #[serde(default = "d_ai_cycles")]
-            pub ai_cycles: u32,
-            /// CR × drift_factor at each timer expiry (Roeck 2007: 1.005), default 1 (off).
-            #[serde(default = "d_one")]
-            pub drift_factor: f64,
-            /// Probes (Roeck 2007): "none" (default), "cp" (-P), "sub-path" (-SP), "path" (-PP).
-            #[serde(default)]
-            pub probe: ProbeSpec,
-            /// Probe frame size, default 64 B (the seed gives none).
-            #[serde(default = "d_cnm_size")]
-            pub probe_size: Bytes,
-            $($extra)*
-        }
-        impl Default for $name {
-            fn default() -> Self {
-                toml::from_str("").expect("defaults")
-            }
-        }
-    };
-}
-qcn_rp_spec!(QcnRpSpec {});
-qcn_rp_spec!(EqcnRpSpec {
-    /// Which value the decrease uses (Mliki et al. 2016b Algorithm 1 leaves it open), default "saved".
-    #[serde(default)]
-    pub decrease: EqcnDecrease,
-    /// When F̂b is cleared besides the reset at 63: "at-63" (Algorithm 1 as written, default),
-    /// "on-release" (also when the limiter is released) or "expire" (also after `fb_hat_expiry`
-    /// without a CNM).
-    #[serde(default)]
-    pub fb_hat_reset: FbHatReset,
-    /// With `fb_hat_reset = "expire"`: default 10 ms (the RP timer period T).
-    #[serde(default = "d_timer")]
-    pub fb_hat_expiry: Duration,
-});
-
-#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]
-#[serde(rename_all = "kebab-case")]
-pub enum ProbeSpec {
-    #[default]
-    None,
-    Cp,
-    SubPath,
-    Path,
-}
-
-#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]
-#[serde(rename_all = "kebab-case")]
-pub enum FbHatReset {
-    #[default]
-    #[serde(rename = "at-63")]
-    At63,
-    OnRelease,
-    Expire,
-}
-
-impl EqcnRpSpec {
-    /// The QCN keys of an E-QCN table.
-    pub fn qcn(&self) -> QcnRpSpec {
-        QcnRpSpec {
-            variant: self.variant,
-            bc_limit: self.bc_limit,
-            timer: self.timer,
-            fast_recovery_th: self.fast_recovery_th,
-            r_ai: self.r_ai,
-            r_hai: self.r_hai,
-            gd: self.gd,
-            min_dec_factor: self.min_dec_factor,
-            min_rate: self.min_rate,
-            extra_fast_recovery: self.extra_fast_recovery,
-            jitter: self.jitter,
-            ai_cycles: self.ai_cycles,
-            drift_factor: self.drift_factor,
-            probe: self.probe,
-            probe_size: self.probe_size,
-        }
-    }
 }
 
 /// The rate limiter at a flow's source: its buffer, and how multiple-unicast copies are paced.
@@ -1137,121 +636,4 @@ pub struct FlowSpec {
     pub tcp: Option<TcpSpec>,
     /// A SIRENS request in every data frame, and a SIRENS table at every receiver (Nakauchi & Kobayashi 2006 §2.2).
     pub sirens: Option<SirensFlowSpec>,
-}
-
-/// `[sirens]`: the routers' side of SIRENS.
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct SirensRouterSpec {
-    /// Utilisation (and loss) window behind the available bandwidth, default 0.2 s [assumed:
-    /// docs/protocols.md §8; the seed gives none].
-    #[serde(default = "d_sirens_window")]
-    pub window: Duration,
-}
-
-#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]
-#[serde(rename_all = "kebab-case")]
-pub enum SirensModeSpec {
-    #[default]
-    Ttl,
-    Min,
-    Max,
-}
-
-#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]
-#[serde(rename_all = "kebab-case")]
-pub enum SirensProbeSpec {
-    #[default]
-    Link,
-    Loss,
-    Queue,
-}
-
-/// `[flow.sirens]`: the sender's request and the receivers' tables.
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct SirensFlowSpec {
-    /// req_mode: "ttl" (one hop per packet, default), "min" or "max" (aggregate along the path).
-    #[serde(default)]
-    pub mode: SirensModeSpec,
-    /// req_probe: "link" (default), "loss" or "queue".
-    #[serde(default)]
-    pub probe: SirensProbeSpec,
-    /// MIN/MAX: which of the profile's two values to aggregate (0 or 1), default 1 (LINK: the
-    /// available bandwidth).
-    #[serde(default = "d_req_data")]
-    pub req_data: u8,
-    /// IP TTL the sender sets, default 64.
-    #[serde(default = "d_init_ttl")]
-    pub init_ttl: u8,
-    /// TTL mode: how many routers the req_ttl cycle covers, default init_ttl − 1 (the seed's cycle
-    /// "from TTL to 1").
-    pub hops: Option<u8>,
-    /// A receiver's sample older than this is stale, default 1 s [assumed].
-    #[serde(default = "d_max_age")]
-    pub max_age: Duration,
-}
-
-#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]
-#[serde(rename_all = "kebab-case")]
-pub enum TcpVariantSpec {
-    #[default]
-    Reno,
-    Newreno,
-}
-
-/// `[flow.tcp]`: defaults from `protocols::tcp::TcpParams::default()` (each cited there).
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct TcpSpec {
-    #[serde(default)]
-    pub variant: TcpVariantSpec,
-    #[serde(default = "d_true")]
-    pub sack: bool,
-    /// Payload bytes per segment, default 1460 B (1500-B packets).
-    #[serde(default = "d_mss")]
-    pub mss: Bytes,
-    #[serde(default = "d_init_cwnd")]
-    pub init_cwnd: u32,
-    /// Receiver window in segments, default 44 (Jiang & Jain 2007 §VI.A).
-    #[serde(default = "d_rwnd")]
-    pub rwnd: u32,
-    #[serde(default = "d_dupacks")]
-    pub dupack_threshold: u32,
-    #[serde(default = "d_true")]
-    pub limited_transmit: bool,
-    /// RTO clamps and initial value: default 200 ms, 60 s, 1 s (Jiang & Jain 2007 uses max_rto = "1ms").
-    #[serde(default = "d_min_rto")]
-    pub min_rto: Duration,
-    #[serde(default = "d_max_rto")]
-    pub max_rto: Duration,
-    #[serde(default = "d_initial_rto")]
-    pub initial_rto: Duration,
-    #[serde(default)]
-    pub delayed_ack: bool,
-    #[serde(default = "d_delack")]
-    pub delack_timeout: Duration,
-    /// Size of an ACK frame, default 64 B (a minimum Ethernet frame carrying 40 B of IP/TCP).
-    #[serde(default = "d_cnm_size")]
-    pub ack_size: Bytes,
-    /// ECN at both ends: "off" (default), "classic" (RFC 3168) or "dctcp" (RFC 8257).
-    #[serde(default)]
-    pub ecn: TcpEcnSpec,
-    /// DCTCP's gain g, default 1/16 (RFC 8257 §4.2).
-    #[serde(default = "d_dctcp_g")]
-    pub dctcp_g: f64,
-}
-
-#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]
-#[serde(rename_all = "kebab-case")]
-pub enum TcpEcnSpec {
-    #[default]
-    Off,
-    Classic,
-    Dctcp,
-}
-impl Default for TcpSpec {
-    fn default() -> Self {
-        toml::from_str("").expect("defaults")
-    }
 }

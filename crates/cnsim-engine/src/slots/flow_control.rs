@@ -1,4 +1,4 @@
-//! Wiring of link-level flow control (protocols/pause.rs) to ports: load accounting at switches,
+//! Wiring of link-level flow control (protocols/pause/) to ports: load accounting at switches,
 //! PAUSE frames out through the MAC control queue, received pauses into the transmitter's state,
 //! and the refresh and resume timers.
 

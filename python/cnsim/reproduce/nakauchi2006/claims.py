@@ -43,7 +43,7 @@ def checks(runs: Runs) -> list[Check]:
         out.append(Check(
             f"{k}.emcast-gradual", "EMcast can gradually decrease the subscription level", f"{SECTION}, {fig}",
             compare.by_construction("EMcast drops at most one level per Interval (Fig. 2's algorithm, "
-                                    "protocols/emcast.rs), so any decrease is gradual",
+                                    "protocols/emcast/), so any decrease is gradual",
                                     f"level decreases per run {compare.interval(v(k, 'level_decreases')).show()}"),
             "–"))
     for k in ("fig6", "fig7"):

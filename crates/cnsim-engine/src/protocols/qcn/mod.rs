@@ -2,6 +2,8 @@
 //! Sources: docs/protocols.md §2–§4; seed Mliki et al. 2016a §2; seed Mliki et al. 2016b §2;
 //! the QCN pseudo-code v2.2 as public implementations read it.
 
+pub mod spec;
+
 pub mod cp;
 pub mod probe;
 pub mod rp;

@@ -51,6 +51,8 @@
 //!   delayed-ACK timer at [`TcpReceiver::timer`] and call [`TcpReceiver::on_delack_timeout`] when
 //!   it fires.
 
+pub mod spec;
+
 mod receiver;
 mod sender;
 

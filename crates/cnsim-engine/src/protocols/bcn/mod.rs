@@ -26,6 +26,8 @@
 //! factor 1 + Gd·e is negative for e < −1/Gd; default: at most halve, as QCN) and when the
 //! regulator goes away (default: back at line rate with nothing waiting, as QCN's limiter).
 
+pub mod spec;
+
 use crate::core::rng::Rng;
 use crate::core::time::{Time, PS_PER_S};
 use crate::net::frame::{Dest, Frame, FrameKind, NodeId, NONE};

@@ -40,6 +40,8 @@
 //! last accepted message is less than one RTT old is dropped; the RTT is `rtt` when given, else
 //! measured as now − the send time the message echoes from the sampled frame's RRT (latest sample).
 
+pub mod spec;
+
 use crate::core::rng::Rng;
 use crate::core::time::Time;
 use crate::net::frame::{Dest, Frame, FrameKind, NodeId, NONE};

@@ -23,6 +23,8 @@
 //! "Mark" means drop, unless ECN is on and the frame is ECN-capable: then the frame is marked CE
 //! and queued. Forced drops are drops even with ECN (RFC 3168 §7; ns-2's `setbit`).
 
+pub mod spec;
+
 use crate::slots::aqm::AqmMachine;
 use crate::slots::{QueueView, Verdict};
 use serde_json::{json, Value};

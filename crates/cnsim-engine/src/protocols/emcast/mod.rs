@@ -15,6 +15,8 @@
 //!   is SIRENS's available bandwidth as is ("excluded", default: the seed compares T_{i+1} with T).
 //! - RTT is the receiver's estimate, a parameter (a receiver-driven scheme has no ACK clock).
 
+pub mod spec;
+
 use crate::protocols::metrics::Metric;
 
 /// How many levels an evaluation may add.

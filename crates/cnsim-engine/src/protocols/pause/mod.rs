@@ -17,6 +17,8 @@
 //! Sans-IO: `PauseGen` takes load changes and refresh ticks and returns the frames to send;
 //! `pause_time` turns received quanta into a duration. The engine owns ports, timers and frames.
 
+pub mod spec;
+
 use crate::core::time::{tx_time, Time};
 use crate::net::frame::{Dest, Frame, FrameKind, NodeId, NONE};
 use crate::slots::Proto;

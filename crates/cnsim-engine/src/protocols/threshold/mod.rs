@@ -11,6 +11,8 @@
 //! the arrival (the frame on the wire excluded), so the frame is marked when q ≥ K. The port's
 //! drop-tail capacity still applies to frames admitted.
 
+pub mod spec;
+
 use super::metrics::Metric;
 use crate::core::time::Time;
 use crate::slots::aqm::AqmMachine;

@@ -1,0 +1,65 @@
+//! SIRENS' scenario tables (Nakauchi & Kobayashi 2006): `[sirens]` for routers, a flow's `sirens`.
+//! Composed into the scenario model (`scenario/model.rs`), which re-exports it; every field has a
+//! documented default (docs/scenarios.md) and unknown keys are errors.
+
+use crate::units::Duration;
+use serde::{Deserialize, Serialize};
+
+crate::scenario::model::default_fns! {
+    d_req_data: u8 = 1;
+    d_init_ttl: u8 = 64;
+    d_max_age: Duration = Duration(1_000_000_000_000);
+}
+
+/// `[sirens]`: the routers' side of SIRENS.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct SirensRouterSpec {
+    /// Utilisation (and loss) window behind the available bandwidth, default 0.2 s [assumed:
+    /// docs/protocols.md §8; the seed gives none].
+    #[serde(default = "crate::scenario::model::d_sirens_window")]
+    pub window: Duration,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum SirensModeSpec {
+    #[default]
+    Ttl,
+    Min,
+    Max,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum SirensProbeSpec {
+    #[default]
+    Link,
+    Loss,
+    Queue,
+}
+
+/// `[flow.sirens]`: the sender's request and the receivers' tables.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct SirensFlowSpec {
+    /// req_mode: "ttl" (one hop per packet, default), "min" or "max" (aggregate along the path).
+    #[serde(default)]
+    pub mode: SirensModeSpec,
+    /// req_probe: "link" (default), "loss" or "queue".
+    #[serde(default)]
+    pub probe: SirensProbeSpec,
+    /// MIN/MAX: which of the profile's two values to aggregate (0 or 1), default 1 (LINK: the
+    /// available bandwidth).
+    #[serde(default = "d_req_data")]
+    pub req_data: u8,
+    /// IP TTL the sender sets, default 64.
+    #[serde(default = "d_init_ttl")]
+    pub init_ttl: u8,
+    /// TTL mode: how many routers the req_ttl cycle covers, default init_ttl − 1 (the seed's cycle
+    /// "from TTL to 1").
+    pub hops: Option<u8>,
+    /// A receiver's sample older than this is stale, default 1 s [assumed].
+    #[serde(default = "d_max_age")]
+    pub max_age: Duration,
+}
