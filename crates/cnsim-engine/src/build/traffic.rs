@@ -237,7 +237,7 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
                     group: group.map(|_| to.clone()),
                     receivers: recv
                         .into_iter()
-                        .map(|h| Receiver { host: h as u32, endpoint: NONE, next_seq: NONE, rf: sirens.as_ref().map(|s| Box::new(s.1.clone())), np: make_np.as_ref().map(|m| m()), frames: 0, bytes: 0, bytes_w0: 0 })
+                        .map(|h| Receiver { host: h as u32, endpoint: NONE, next_seq: NONE, rf: sirens.as_ref().map(|s| Box::new(s.1.clone())), np: make_np.as_ref().map(|m| Box::new(m())), frames: 0, bytes: 0, bytes_w0: 0 })
                         .collect(),
                     passive_rx: false,
                     rf: sirens.as_ref().map(|s| Box::new(s.0.clone())),

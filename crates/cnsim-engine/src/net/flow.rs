@@ -85,7 +85,7 @@ pub struct Receiver {
     /// The receiver's table of router feedback, when the flow's frames carry requests.
     pub rf: Option<Box<crate::slots::rf::RfTable>>,
     /// The receiver's notification point (it answers data frames with feedback to the source).
-    pub np: Option<Np>,
+    pub np: Option<Box<Np>>,
     /// The multi-rate multicast endpoint this host runs for the flow (NONE: none), and the next
     /// sequence number it expects (NONE: not known since it joined).
     pub endpoint: u32,
