@@ -95,6 +95,7 @@ def test_capture_filter_errors_name_the_clause():
     assert select("", ports)[0] == [0, 1, 2, 3]
     assert select("node=SW", ports)[0] == [0, 1]
     assert select("port=*>SW kind=pause", ports) == ([2, 3], 8)
+    assert select("kind=cnp,cnm", ports)[1] == 128 | 2  # past the 8th bit's room: the mask is 16 bits
     with pytest.raises(ValueError, match="node='X'.*matches no node"):
         select("node=X", ports)
     with pytest.raises(ValueError, match="kind='cnms'"):

@@ -145,7 +145,7 @@ impl Simulation {
     /// Capture transmissions on `ports` of frame kinds `kinds` (bits of `capture_kinds()`), at most
     /// `snaplen` bytes each and `max_bytes` in all (0 = unbounded). Before the run.
     #[pyo3(signature = (ports, kinds, snaplen = 256, max_bytes = 0))]
-    fn enable_capture(&mut self, ports: Vec<u32>, kinds: u8, snaplen: u32, max_bytes: u64) -> PyResult<()> {
+    fn enable_capture(&mut self, ports: Vec<u32>, kinds: u16, snaplen: u32, max_bytes: u64) -> PyResult<()> {
         self.sim.enable_capture(&ports, kinds, snaplen, max_bytes).map_err(pyo3::exceptions::PyValueError::new_err)
     }
     /// Record the protocol events of `kinds` (bits of `trace_kinds()`). Before the run.
