@@ -241,3 +241,34 @@ def test_trace_doc_tables_match_the_engines_declaration():
     assert _doc_table(trace_mod.__doc__) == declared
     observing = (ROOT / "docs/observing.md").read_text().split("## Event trace", 1)[1].split("\n## ", 1)[0]
     assert _doc_table(observing) == declared
+
+
+DCQCN_N2 = ROOT / "python/cnsim/scenarios/dcqcn2015/fixed-point-n2.toml"
+
+
+def test_dcqcn_cnps_are_captured_as_rocev2(tmp_path):
+    out = tmp_path / "run"
+    r = cnsim.run(DCQCN_N2, set={"simulation.duration": "2ms", "simulation.measure_from": "0s"}, out=out,
+                  figures=False, pcap="kind=cnp")
+    c = r.capture
+    flows = {f["name"]: i for i, f in enumerate(r.stats["flows"])}
+    packets = [c.data[c.start[i]:c.start[i + 1]] for i in range(len(c))]
+    # Every CNP crosses its two links (receiver → switch → source); nothing else is captured.
+    assert len(packets) == 2 * r.stats["frames"]["cnm_sent"] > 0
+    for p in packets:
+        assert len(p) == 78
+        assert p[12:14] == b"\x81\x00" and p[16:18] == b"\x08\x00"  # 802.1Q, IPv4
+        assert p[18] == 0x45 and p[18 + 9] == 17  # IPv4, UDP
+        assert int.from_bytes(p[20:22], "big") == 60
+        assert int.from_bytes(p[40:42], "big") == 4791 and int.from_bytes(p[42:44], "big") == 40
+        assert p[46] == 0x81 and p[48:50] == b"\xff\xff"  # BTH: CNP, default P_Key
+        assert int.from_bytes(p[51:54], "big") in flows.values()  # destination QP = the flow
+        assert p[58:] == bytes(20)
+        # The source MAC is the NP's host, the destination the flow's source (02:C5 + node id).
+        assert p[0:2] == p[6:8] == b"\x02\xc5" and p[0:6] != p[6:12]
+    assert {int.from_bytes(p[51:54], "big") for p in packets} <= set(flows.values())
+    if TSHARK:
+        decoded = tshark(out / "capture.pcapng", "infiniband", ["infiniband.bth.opcode", "infiniband.bth.destqp", "udp.dstport"])
+        assert len(decoded) == len(packets)
+        assert set(decoded["infiniband.bth.opcode"]) == {"129"} and set(decoded["udp.dstport"]) == {"4791"}
+        assert [int(v, 0) for v in decoded["infiniband.bth.destqp"]] == [int.from_bytes(p[51:54], "big") for p in packets]
