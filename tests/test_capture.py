@@ -6,11 +6,13 @@ decoding tests are skipped with that reason.
 """
 
 import json
+import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -93,6 +95,7 @@ def test_capture_filter_errors_name_the_clause():
     assert select("", ports)[0] == [0, 1, 2, 3]
     assert select("node=SW", ports)[0] == [0, 1]
     assert select("port=*>SW kind=pause", ports) == ([2, 3], 8)
+    assert select("kind=cnp,cnm", ports)[1] == 128 | 2  # past the 8th bit's room: the mask is 16 bits
     with pytest.raises(ValueError, match="node='X'.*matches no node"):
         select("node=X", ports)
     with pytest.raises(ValueError, match="kind='cnms'"):
@@ -163,3 +166,109 @@ def test_trace_records_every_limiter_drop_and_changes_no_count():
     assert len(drops) == traced.stats["frames"]["data_source_dropped"] > 0
     assert per_flow == {f["name"]: f["source_dropped"] for f in traced.stats["flows"]}
     assert traced.stats["flows"] == plain.stats["flows"] and traced.stats["frames"] == plain.stats["frames"]
+
+
+# Short real runs that together produce every trace kind: QCN's CNMs, limiters and limiter-buffer
+# drops (buffer of 4 frames); PAUSE; BCN's messages; E-QCN's representatives and limiter releases.
+TRACED_RUNS = [
+    (DUMBBELL, {**SHORT, "simulation.duration": "10ms", "flow.0.limiter.buffer": "4"}),
+    (INCAST, {}),
+    (ROOT / "python/cnsim/scenarios/jiang2007/symmetric.toml", {"simulation.duration": "5ms", "simulation.measure_from": "0s"}),
+    (ROOT / "python/cnsim/scenarios/roeck2007/oscillating-hotspot.toml",
+     {"flow.0.rp": "{ eqcn = {} }", "simulation.duration": "20ms", "simulation.measure_from": "0s"}),
+]
+
+
+def test_trace_fields_are_declared_by_the_engine_and_filled_as_declared(monkeypatch):
+    from cnsim import trace as trace_mod
+
+    declared = trace_mod.fields()
+    names, _ = trace_mod.kinds()
+    assert list(declared) == names
+    assert all(name and col in ("a", "b", "c", "cpid", "x") and ty in trace_mod.TYPES
+               for fields in declared.values() for name, col, ty in fields)
+    raws = []
+    real_frame = trace_mod.frame
+    monkeypatch.setattr(trace_mod, "frame", lambda raw, *a: raws.append(raw) or real_frame(raw, *a))
+    seen = set()
+    for path, sets in TRACED_RUNS:
+        t = cnsim.run(path, set=sets, trace="all").trace
+        raw = raws[-1]
+        cols = {k: np.frombuffer(raw[k], dt) for k, dt in
+                (("kind", "<u2"), ("a", "<i8"), ("b", "<i8"), ("c", "<i8"), ("cpid", "<u8"), ("x", "<f8"))}
+        assert list(t.columns) == ["t_s", "kind", "node", "port", "flow", *trace_mod.columns()]
+        for i, kind in enumerate(names):
+            engine_rows = cols["kind"] == 1 << i
+            rows = t[t["kind"] == kind]
+            assert len(rows) == engine_rows.sum()
+            if not len(rows):
+                continue
+            seen.add(kind)
+            filled = [name for name, _, _ in declared[kind]]
+            # The declared fields are filled in every row, the other columns are null in every row.
+            assert rows[filled].notna().all().all(), kind
+            assert rows.drop(columns=["t_s", "kind", "node", "port", "flow", *filled]).isna().all().all(), kind
+            # The engine leaves the columns it does not declare at their defaults: nothing is lost.
+            used = {col for _, col, _ in declared[kind]}
+            for col in {"a", "b", "c", "cpid"} - used:
+                assert (cols[col][engine_rows] == 0).all(), (kind, col)
+            if "x" not in used:
+                x = cols["x"][engine_rows]
+                assert ((x == 0) | np.isnan(x)).all(), kind
+    assert seen == set(names)
+
+
+def _doc_table(text: str) -> dict[str, set[str]]:
+    """{kind: field names} of the markdown table in `text`: kinds in its first column, fields (in
+    backquotes, parenthesised remarks skipped) in its last."""
+    table = {}
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if not line.startswith("|") or cells[0] == "kind" or cells[0].startswith("-"):
+            continue
+        last = cells[-1]
+        while re.search(r"\([^()]*\)", last):
+            last = re.sub(r"\([^()]*\)", "", last)
+        for kind in re.findall(r"[a-z_]+", cells[0]):
+            table[kind] = set(re.findall(r"`([a-z_]+)`", last))
+    return table
+
+
+def test_trace_doc_tables_match_the_engines_declaration():
+    from cnsim import trace as trace_mod
+
+    declared = {kind: {name for name, _, _ in fields} for kind, fields in trace_mod.fields().items()}
+    assert _doc_table(trace_mod.__doc__) == declared
+    observing = (ROOT / "docs/observing.md").read_text().split("## Event trace", 1)[1].split("\n## ", 1)[0]
+    assert _doc_table(observing) == declared
+
+
+DCQCN_N2 = ROOT / "python/cnsim/scenarios/dcqcn2015/fixed-point-n2.toml"
+
+
+def test_dcqcn_cnps_are_captured_as_rocev2(tmp_path):
+    out = tmp_path / "run"
+    r = cnsim.run(DCQCN_N2, set={"simulation.duration": "2ms", "simulation.measure_from": "0s"}, out=out,
+                  figures=False, pcap="kind=cnp")
+    c = r.capture
+    flows = {f["name"]: i for i, f in enumerate(r.stats["flows"])}
+    packets = [c.data[c.start[i]:c.start[i + 1]] for i in range(len(c))]
+    # Every CNP crosses its two links (receiver → switch → source); nothing else is captured.
+    assert len(packets) == 2 * r.stats["frames"]["cnm_sent"] > 0
+    for p in packets:
+        assert len(p) == 78
+        assert p[12:14] == b"\x81\x00" and p[16:18] == b"\x08\x00"  # 802.1Q, IPv4
+        assert p[18] == 0x45 and p[18 + 9] == 17  # IPv4, UDP
+        assert int.from_bytes(p[20:22], "big") == 60
+        assert int.from_bytes(p[40:42], "big") == 4791 and int.from_bytes(p[42:44], "big") == 40
+        assert p[46] == 0x81 and p[48:50] == b"\xff\xff"  # BTH: CNP, default P_Key
+        assert int.from_bytes(p[51:54], "big") in flows.values()  # destination QP = the flow
+        assert p[58:] == bytes(20)
+        # The source MAC is the NP's host, the destination the flow's source (02:C5 + node id).
+        assert p[0:2] == p[6:8] == b"\x02\xc5" and p[0:6] != p[6:12]
+    assert {int.from_bytes(p[51:54], "big") for p in packets} <= set(flows.values())
+    if TSHARK:
+        decoded = tshark(out / "capture.pcapng", "infiniband", ["infiniband.bth.opcode", "infiniband.bth.destqp", "udp.dstport"])
+        assert len(decoded) == len(packets)
+        assert set(decoded["infiniband.bth.opcode"]) == {"129"} and set(decoded["udp.dstport"]) == {"4791"}
+        assert [int(v, 0) for v in decoded["infiniband.bth.destqp"]] == [int.from_bytes(p[51:54], "big") for p in packets]

@@ -13,7 +13,8 @@ wildcards; the clauses must all match (values within one clause are alternatives
 
 - `node=NAME` — transmissions of these nodes (every port of the node);
 - `port=NODE>PEER` — transmissions on these ports;
-- `kind=data,cnm,bcn,pause,ack` — these frame kinds.
+- `kind=data,cnm,bcn,pause,ack,ecm,probe,cnp` — these frame kinds (`cnp`: DCQCN's congestion
+  notification packets, RoCEv2; `cnm` the other protocols' feedback).
 
 An empty filter captures every port and kind.
 """

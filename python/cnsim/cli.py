@@ -205,7 +205,7 @@ def cli() -> None:
                    "(those its manifest .cnsim-run.json lists) and keeps every other file as it is.")
 @click.option("--pcap", "pcap", is_flag=False, flag_value="", default=None, metavar="[FILTER]",
               help="Capture frames into OUT/capture.pcapng (pcapng, one interface per port). FILTER: "
-                   "'node=NAME port=NODE>PEER kind=data,cnm,bcn,pause,ack' (all optional, wildcards allowed); "
+                   "'node=NAME port=NODE>PEER kind=data,cnm,bcn,pause,ack,ecm,probe,cnp' (all optional, wildcards allowed); "
                    "put it after SCENARIO or write --pcap=FILTER.")
 @click.option("--pcap-max-mb", type=_Finite(0, 1e9), metavar="MB",
               help="Stop capturing once the capture reaches MB megabytes (the run goes on; the summary says when).")

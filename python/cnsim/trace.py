@@ -1,7 +1,8 @@
 """The protocol event trace (`--trace KINDS`): one row per event, as a pandas DataFrame / Parquet.
 
 Columns: `t_s`, `kind`, `node`, `port` ("NODE>PEER", or None), `flow` (or None), and the fields
-each kind fills (others are null):
+each kind fills (others are null), as the engine declares them (`_core.trace_fields()`, from
+`tap/trace.rs`; a test checks this table against it):
 
 | kind | fields |
 |---|---|
@@ -22,21 +23,10 @@ no port and `frame_kind` "data"; `port` of a drop is the queue (or wire) that lo
 import numpy as np
 import pandas as pd
 
-FIELDS = {
-    "cnm_sent": {"a": "qntz_fb", "b": "qoff_bytes", "c": "qdelta_bytes", "x": "fb", "cpid": "cpid"},
-    "cnm_received": {"a": "qntz_fb", "cpid": "cpid"},
-    "bcn_sent": {"a": "stop", "x": "e", "cpid": "cpid"},
-    "bcn_received": {"a": "stop", "x": "e", "cpid": "cpid"},
-    "drop": {"a": "reason", "b": "frame_kind"},
-    "limiter_created": {"x": "rate_bps"},
-    "limiter_released": {},
-    "pause_sent": {"a": "quanta", "b": "classes"},
-    "pause_received": {"a": "quanta", "b": "classes"},
-    "representative": {"a": "fb_hat", "cpid": "cpid"},
-}
-INT_COLUMNS = ("qntz_fb", "qoff_bytes", "qdelta_bytes", "stop", "quanta", "classes", "fb_hat")
-FLOAT_COLUMNS = ("fb", "e", "rate_bps")
 NONE = 0xFFFFFFFF
+# Column groups of the DataFrame, in order: each holds the fields of its type, in the order the
+# kinds first declare them.
+TYPES = ("int", "float", "unsigned", "reason", "frame_kind")
 
 
 def kinds() -> tuple[list[str], list[str]]:
@@ -45,6 +35,24 @@ def kinds() -> tuple[list[str], list[str]]:
 
     names, reasons = _core.trace_kinds()
     return list(names), list(reasons)
+
+
+def fields() -> dict[str, list[tuple[str, str, str]]]:
+    """Per event kind, the fields its rows fill, as the engine declares them: (name, engine column,
+    type), the type one of `TYPES`."""
+    from . import _core
+
+    names, _ = kinds()
+    return {name: [tuple(f) for f in declared] for name, declared in zip(names, _core.trace_fields())}
+
+
+def columns() -> dict[str, str]:
+    """Every field column of the DataFrame, in order, with its type."""
+    seen: dict[str, str] = {}
+    for declared in fields().values():
+        for name, _, ty in declared:
+            seen.setdefault(name, ty)
+    return {name: ty for t in TYPES for name, ty in seen.items() if ty == t}
 
 
 def mask(spec) -> int:
@@ -84,25 +92,25 @@ def frame(raw: dict, ports: list[str], nodes: list[str], flows: list[str]) -> pd
         "t_s": col["t_ps"] / 1e12, "kind": kind, "node": named(col["node"], nodes),
         "port": named(col["port"], ports), "flow": named(col["flow"], flows),
     })
-    for c in INT_COLUMNS:
-        df[c] = pd.array([pd.NA] * len(df), dtype="Int64")
-    for c in FLOAT_COLUMNS:
-        df[c] = np.nan
-    df["cpid"] = pd.array([pd.NA] * len(df), dtype="UInt64")
-    df["reason"] = pd.Categorical([None] * len(df), categories=reasons)
-    df["frame_kind"] = pd.Categorical([None] * len(df), categories=frame_kinds)
-    for i, name in enumerate(names):
+    empty = {
+        "int": lambda: pd.array([pd.NA] * len(df), dtype="Int64"),
+        "float": lambda: np.nan,
+        "unsigned": lambda: pd.array([pd.NA] * len(df), dtype="UInt64"),
+        "reason": lambda: pd.Categorical([None] * len(df), categories=reasons),
+        "frame_kind": lambda: pd.Categorical([None] * len(df), categories=frame_kinds),
+    }
+    for name, ty in columns().items():
+        df[name] = empty[ty]()
+    for i, (name, declared) in enumerate(fields().items()):
         rows = kind_idx == i
         if not rows.any():
             continue
-        for src, dst in FIELDS[name].items():
+        for dst, src, ty in declared:
             values = col[src][rows]
-            if dst == "reason":
+            if ty == "reason":
                 df.loc[rows, dst] = [reasons[v] for v in values]
-            elif dst == "frame_kind":
+            elif ty == "frame_kind":
                 df.loc[rows, dst] = [frame_kinds[int(v).bit_length() - 1] if v > 0 else "data" for v in values]
-            elif dst == "cpid":
-                df.loc[rows, dst] = values
             else:
                 df.loc[rows, dst] = values
     # A rate limiter's deferred generations are replayed late (docs/performance.md), so their

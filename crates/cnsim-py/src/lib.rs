@@ -145,7 +145,7 @@ impl Simulation {
     /// Capture transmissions on `ports` of frame kinds `kinds` (bits of `capture_kinds()`), at most
     /// `snaplen` bytes each and `max_bytes` in all (0 = unbounded). Before the run.
     #[pyo3(signature = (ports, kinds, snaplen = 256, max_bytes = 0))]
-    fn enable_capture(&mut self, ports: Vec<u32>, kinds: u8, snaplen: u32, max_bytes: u64) -> PyResult<()> {
+    fn enable_capture(&mut self, ports: Vec<u32>, kinds: u16, snaplen: u32, max_bytes: u64) -> PyResult<()> {
         self.sim.enable_capture(&ports, kinds, snaplen, max_bytes).map_err(pyo3::exceptions::PyValueError::new_err)
     }
     /// Record the protocol events of `kinds` (bits of `trace_kinds()`). Before the run.
@@ -212,6 +212,13 @@ fn trace_kinds() -> (Vec<&'static str>, Vec<&'static str>) {
     (cnsim_engine::tap::trace::KIND_NAMES.to_vec(), cnsim_engine::tap::trace::REASON_NAMES.to_vec())
 }
 
+/// Per event kind (in `trace_kinds()` order), the fields its rows fill: (name, column of
+/// `Simulation.trace()`, type: int, float, unsigned, reason or frame_kind).
+#[pyfunction]
+fn trace_fields() -> Vec<Vec<(&'static str, &'static str, &'static str)>> {
+    cnsim_engine::tap::trace::FIELDS.iter().map(|k| k.iter().map(|f| (f.name, f.slot.column(), f.ty.name())).collect()).collect()
+}
+
 /// Set this process's memory budget for building networks, in bytes (0: none): a scenario whose
 /// estimated memory exceeds it (or its own `simulation.max_memory`) is refused before it is built.
 #[pyfunction]
@@ -241,5 +248,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(bench_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(capture_kinds, m)?)?;
     m.add_function(wrap_pyfunction!(trace_kinds, m)?)?;
+    m.add_function(wrap_pyfunction!(trace_fields, m)?)?;
     Ok(())
 }

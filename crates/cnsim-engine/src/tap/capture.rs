@@ -5,27 +5,30 @@
 use crate::net::frame::{Frame, FrameKind};
 use crate::slots::Proto;
 
-/// Frame kinds, as filter bits.
-pub const DATA: u8 = 1;
-pub const CNM: u8 = 2;
-pub const BCN: u8 = 4;
-pub const PAUSE: u8 = 8;
-pub const ACK: u8 = 16;
-pub const ECM: u8 = 32;
-pub const PROBE: u8 = 64;
+/// Frame kinds, as filter bits (16 bits: room for kinds to come).
+pub const DATA: u16 = 1;
+pub const CNM: u16 = 2;
+pub const BCN: u16 = 4;
+pub const PAUSE: u16 = 8;
+pub const ACK: u16 = 16;
+pub const ECM: u16 = 32;
+pub const PROBE: u16 = 64;
+/// DCQCN's congestion notification packet (RoCEv2 CNP).
+pub const CNP: u16 = 128;
 
 /// Names of the kind bits, in bit order (the CLI's `kind=` filter).
-pub const KIND_NAMES: [&str; 7] = ["data", "cnm", "bcn", "pause", "ack", "ecm", "probe"];
+pub const KIND_NAMES: [&str; 8] = ["data", "cnm", "bcn", "pause", "ack", "ecm", "probe", "cnp"];
 
 /// Bytes a pcapng Enhanced Packet Block adds to a packet's data (header, trailer, padding).
 pub const PACKET_OVERHEAD: u64 = 36;
 
 #[inline]
-pub fn kind_bit(f: &Frame) -> u8 {
+pub fn kind_bit(f: &Frame) -> u16 {
     match f.kind {
         FrameKind::Data => DATA,
         FrameKind::Feedback if f.proto == Proto::Bcn => BCN,
         FrameKind::Feedback if f.proto == Proto::Ecm => ECM,
+        FrameKind::Feedback if f.proto == Proto::Dcqcn => CNP,
         FrameKind::Feedback => CNM,
         FrameKind::MacControl => PAUSE,
         FrameKind::Ack => ACK,
@@ -36,7 +39,7 @@ pub fn kind_bit(f: &Frame) -> u8 {
 pub struct Capture {
     /// Captured ports (by port id) and kinds.
     ports: Vec<bool>,
-    kinds: u8,
+    kinds: u16,
     pub snaplen: u32,
     /// Captured data plus per-packet overhead may not exceed this (0 = no bound).
     pub max_bytes: u64,
@@ -54,7 +57,7 @@ pub struct Capture {
 }
 
 impl Capture {
-    pub fn new(n_ports: usize, ports: &[u32], kinds: u8, snaplen: u32, max_bytes: u64) -> Result<Self, String> {
+    pub fn new(n_ports: usize, ports: &[u32], kinds: u16, snaplen: u32, max_bytes: u64) -> Result<Self, String> {
         let mut sel = vec![false; n_ports];
         for &p in ports {
             *sel.get_mut(p as usize).ok_or_else(|| format!("capture: no port {p} (the network has {n_ports})"))? = true;
@@ -67,7 +70,7 @@ impl Capture {
 
     /// Is a transmission of a frame of kind `bit` on `port` captured?
     #[inline]
-    pub fn wants(&self, port: u32, bit: u8) -> bool {
+    pub fn wants(&self, port: u32, bit: u16) -> bool {
         self.kinds & bit != 0 && self.ports[port as usize]
     }
 
@@ -108,5 +111,17 @@ mod tests {
         assert_eq!((c.t.len(), c.data.len(), c.bound_at, c.missed), (1, 100, Some(1), 3));
         assert_eq!(c.start, vec![0, 100]);
         assert!(Capture::new(2, &[2], DATA, 100, 0).is_err());
+    }
+
+    #[test]
+    fn kind_bits_are_distinct_and_named_in_order() {
+        use crate::net::frame::Dest;
+        let bits = [DATA, CNM, BCN, PAUSE, ACK, ECM, PROBE, CNP];
+        assert!(bits.iter().enumerate().all(|(i, &b)| b == 1 << i) && bits.len() == KIND_NAMES.len());
+        let data = Frame::new(FrameKind::Data, 1000, 3, Dest::Node(9), 42, 0);
+        let cnp = crate::protocols::dcqcn::wire::cnp(&data, 9, 64, 6, 0);
+        assert_eq!((kind_bit(&data), kind_bit(&cnp)), (DATA, CNP));
+        let c = Capture::new(1, &[0], CNP, 100, 0).unwrap();
+        assert!(c.wants(0, CNP) && !c.wants(0, CNM));
     }
 }

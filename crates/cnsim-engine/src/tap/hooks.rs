@@ -161,7 +161,7 @@ impl Sim {
 
     /// Capture the transmissions of frame kinds `kinds` (`capture` bits) on `ports`, keeping at most
     /// `snaplen` bytes of each and `max_bytes` in all (0 = no bound). Call before the run.
-    pub fn enable_capture(&mut self, ports: &[u32], kinds: u8, snaplen: u32, max_bytes: u64) -> Result<(), String> {
+    pub fn enable_capture(&mut self, ports: &[u32], kinds: u16, snaplen: u32, max_bytes: u64) -> Result<(), String> {
         let cap = capture::Capture::new(self.ports.len(), ports, kinds, snaplen, max_bytes)?;
         self.tap.get_or_insert_with(Default::default).capture = Some(cap);
         Ok(())

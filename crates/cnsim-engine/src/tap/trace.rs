@@ -1,7 +1,7 @@
 //! The protocol event trace: one row per event a researcher asks about when a number looks wrong
 //! (CNM sent and received, drops with their reason, rate limiters created and released, PAUSE
-//! sent and received, E-QCN representative changes). Columns are typed vectors; Python names the
-//! per-kind fields (`cnsim.trace`).
+//! sent and received, E-QCN representative changes). Columns are typed vectors; `FIELDS` names,
+//! per kind, the fields a row fills, and Python builds its columns from it (`cnsim.trace`).
 
 /// Event kinds, as filter bits; `KIND_NAMES[i]` names bit i.
 pub const CNM_SENT: u16 = 1;
@@ -30,7 +30,83 @@ pub const AQM: i64 = 4;
 pub const TTL: i64 = 5;
 pub const REASON_NAMES: [&str; 6] = ["queue_full", "limiter_buffer", "wire_loss", "unroutable", "aqm", "ttl"];
 
-/// Fields of one row (meaning per kind, see `cnsim/trace.py`).
+/// The column of a row a field is kept in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Slot {
+    A,
+    B,
+    C,
+    Cpid,
+    X,
+}
+
+/// How a field reads: a signed integer, a float, an unsigned 64-bit integer (the wire's CPID), a
+/// drop reason (index into `REASON_NAMES`) or a frame kind (a `capture` kind bit).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Type {
+    Int,
+    Float,
+    Unsigned,
+    Reason,
+    FrameKind,
+}
+
+/// One named field of a kind's rows.
+#[derive(Clone, Copy, Debug)]
+pub struct Field {
+    pub name: &'static str,
+    pub slot: Slot,
+    pub ty: Type,
+}
+
+impl Slot {
+    pub const fn column(self) -> &'static str {
+        match self {
+            Slot::A => "a",
+            Slot::B => "b",
+            Slot::C => "c",
+            Slot::Cpid => "cpid",
+            Slot::X => "x",
+        }
+    }
+}
+
+impl Type {
+    pub const fn name(self) -> &'static str {
+        match self {
+            Type::Int => "int",
+            Type::Float => "float",
+            Type::Unsigned => "unsigned",
+            Type::Reason => "reason",
+            Type::FrameKind => "frame_kind",
+        }
+    }
+}
+
+const fn f(name: &'static str, slot: Slot, ty: Type) -> Field {
+    Field { name, slot, ty }
+}
+const CPID: Field = f("cpid", Slot::Cpid, Type::Unsigned);
+const BCN_FIELDS: &[Field] = &[f("stop", Slot::A, Type::Int), f("e", Slot::X, Type::Float), CPID];
+const PAUSE_FIELDS: &[Field] = &[f("quanta", Slot::A, Type::Int), f("classes", Slot::B, Type::Int)];
+
+/// The fields each kind fills (`FIELDS[i]` for `KIND_NAMES[i]`), as `hooks.rs` writes them; the
+/// others stay at their defaults (0, or NaN for `x`).
+pub const FIELDS: [&[Field]; KIND_NAMES.len()] = [
+    &[f("qntz_fb", Slot::A, Type::Int), f("qoff_bytes", Slot::B, Type::Int), f("qdelta_bytes", Slot::C, Type::Int),
+      f("fb", Slot::X, Type::Float), CPID],
+    &[f("qntz_fb", Slot::A, Type::Int), CPID],
+    BCN_FIELDS,
+    BCN_FIELDS,
+    &[f("reason", Slot::A, Type::Reason), f("frame_kind", Slot::B, Type::FrameKind)],
+    &[f("rate_bps", Slot::X, Type::Float)],
+    &[],
+    PAUSE_FIELDS,
+    PAUSE_FIELDS,
+    &[f("fb_hat", Slot::A, Type::Int), CPID],
+];
+
+/// Fields of one row (their names per kind: `FIELDS`).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Fields {
     pub a: i64,
@@ -89,5 +165,31 @@ impl Trace {
     }
     pub fn is_empty(&self) -> bool {
         self.t.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_field_sits_in_a_column_of_its_type_and_keeps_one_type_across_kinds() {
+        let mut seen: Vec<(&str, Type)> = vec![];
+        for fields in FIELDS {
+            for (i, a) in fields.iter().enumerate() {
+                let fits = match a.slot {
+                    Slot::A | Slot::B | Slot::C => matches!(a.ty, Type::Int | Type::Reason | Type::FrameKind),
+                    Slot::Cpid => a.ty == Type::Unsigned,
+                    Slot::X => a.ty == Type::Float,
+                };
+                assert!(fits, "{} in {:?} as {:?}", a.name, a.slot, a.ty);
+                assert!(fields[..i].iter().all(|b| b.slot != a.slot && b.name != a.name), "{} twice", a.name);
+                match seen.iter().find(|s| s.0 == a.name) {
+                    Some(s) => assert_eq!(s.1, a.ty, "{} has two types", a.name),
+                    None => seen.push((a.name, a.ty)),
+                }
+            }
+        }
+        assert_eq!(FIELDS[DROP.trailing_zeros() as usize][0].ty, Type::Reason);
     }
 }

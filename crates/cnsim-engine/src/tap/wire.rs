@@ -8,6 +8,7 @@
 //! | PAUSE / PFC | DA 01-80-C2-00-00-01, 0x8808, opcode 0x0001 + pause time, or 0x0101 + class-enable vector + 8 times (802.3 Annex 31B, 802.1Qbb) |
 //! | BCN message | Ethernet, 802.1Q, cnsim shim 0x88B5 subtype 4: CPID, e (f32), C (kb/s), STOP flag |
 //! | TCP ACK | Ethernet, 802.1Q, IPv4, TCP with ACK and SACK blocks |
+//! | DCQCN CNP | RoCEv2: Ethernet, 802.1Q, IPv4, UDP to port 4791, InfiniBand BTH (opcode 0x81, destination QP = the flow), 16 reserved bytes, ICRC (written by `protocols/dcqcn/wire.rs`) |
 //!
 //! 0x88B5 is IEEE 802's Local Experimental EtherType 1: cnsim's shim is `subtype (1 B), version
 //! (1 B), next EtherType (2 B)`, then the subtype's fields (all big-endian); a decoder follows
@@ -20,7 +21,7 @@
 
 use crate::net::frame::{Frame, FrameKind};
 use crate::slots::Proto;
-use crate::protocols::{bcn, ecm, eqcn, pause::PauseMsg, qcn::{Cnm, Probe}, tcp};
+use crate::protocols::{bcn, dcqcn, ecm, eqcn, pause::PauseMsg, qcn::{Cnm, Probe}, tcp};
 
 pub const ETH_VLAN: u16 = 0x8100;
 pub const ETH_CN_TAG: u16 = 0x22E9;
@@ -29,6 +30,9 @@ pub const ETH_MAC_CONTROL: u16 = 0x8808;
 pub const ETH_IPV4: u16 = 0x0800;
 /// IEEE 802 Local Experimental EtherType 1: cnsim's own shim.
 pub const ETH_CNSIM: u16 = 0x88B5;
+/// IP protocol numbers.
+pub const IP_TCP: u8 = 6;
+pub const IP_UDP: u8 = 17;
 pub const PAUSE_DA: [u8; 6] = [0x01, 0x80, 0xC2, 0x00, 0x00, 0x01];
 
 /// Subtypes of the cnsim shim.
@@ -89,10 +93,10 @@ pub struct Ctx {
     pub encap_len: u16,
 }
 
-fn be16(b: &mut Vec<u8>, v: u16) {
+pub(crate) fn be16(b: &mut Vec<u8>, v: u16) {
     b.extend_from_slice(&v.to_be_bytes());
 }
-fn be32(b: &mut Vec<u8>, v: u32) {
+pub(crate) fn be32(b: &mut Vec<u8>, v: u32) {
     b.extend_from_slice(&v.to_be_bytes());
 }
 fn be64(b: &mut Vec<u8>, v: u64) {
@@ -106,7 +110,7 @@ fn shim(b: &mut Vec<u8>, sub: u8, next: u16) {
     be16(b, next);
 }
 
-fn eth_vlan(b: &mut Vec<u8>, c: &Ctx, prio: u8) {
+pub(crate) fn eth_vlan(b: &mut Vec<u8>, c: &Ctx, prio: u8) {
     b.extend_from_slice(&c.dst);
     b.extend_from_slice(&c.src);
     be16(b, ETH_VLAN);
@@ -136,6 +140,7 @@ pub fn build(f: &Frame, c: &Ctx, cpid_of: &dyn Fn(u32) -> u64, b: &mut Vec<u8>) 
             }
             f.size as usize
         }
+        FrameKind::Feedback if dcqcn::wire::is_cnp(f) => dcqcn::wire::pcap(f, c, b),
         FrameKind::Feedback => {
             eth_vlan(b, c, f.prio);
             if let Some(m) = Cnm::read(f) {
@@ -263,19 +268,7 @@ fn sampled_msdu(cnm: &Frame, c: &Ctx, b: &mut Vec<u8>) {
 fn ip_tcp(b: &mut Vec<u8>, c: &Ctx, f: &Frame, payload: u32, seq: u32, flags: u8, sack: &[(u32, u32)]) {
     let opt_len = if sack.is_empty() { 0 } else { 4 + 8 * sack.len() };
     let tcp_len = 20 + opt_len;
-    let ip_start = b.len();
-    b.push(0x45);
-    b.push(f.ecn & 3);
-    be16(b, (20 + tcp_len as u32 + payload).min(u16::MAX as u32) as u16);
-    be16(b, 0); // identification
-    be16(b, 0x4000); // don't fragment
-    b.push(f.ttl);
-    b.push(6);
-    be16(b, 0);
-    be32(b, c.ip_src);
-    be32(b, c.ip_dst);
-    let sum = checksum(&b[ip_start..]);
-    b[ip_start + 10..ip_start + 12].copy_from_slice(&sum.to_be_bytes());
+    ipv4_header(b, c, f, IP_TCP, tcp_len as u32 + payload);
     let sport = 49152 + (f.flow % 16384) as u16;
     let (sp, dp) = if f.kind == FrameKind::Ack { (TCP_SINK_PORT, sport) } else { (sport, TCP_SINK_PORT) };
     be16(b, sp);
@@ -296,7 +289,25 @@ fn ip_tcp(b: &mut Vec<u8>, c: &Ctx, f: &Frame, payload: u32, seq: u32, flags: u8
     }
 }
 
-fn checksum(h: &[u8]) -> u16 {
+/// An IPv4 header (20 B, no options, don't fragment, checksum set) from `c`'s addresses, carrying
+/// `proto` and `payload` bytes after it; its ECN field is the frame's (`Frame::ecn`, low 2 bits).
+pub(crate) fn ipv4_header(b: &mut Vec<u8>, c: &Ctx, f: &Frame, proto: u8, payload: u32) {
+    let ip_start = b.len();
+    b.push(0x45);
+    b.push(f.ecn & 3);
+    be16(b, (20 + payload).min(u16::MAX as u32) as u16);
+    be16(b, 0); // identification
+    be16(b, 0x4000); // don't fragment
+    b.push(f.ttl);
+    b.push(proto);
+    be16(b, 0);
+    be32(b, c.ip_src);
+    be32(b, c.ip_dst);
+    let sum = checksum(&b[ip_start..]);
+    b[ip_start + 10..ip_start + 12].copy_from_slice(&sum.to_be_bytes());
+}
+
+pub(crate) fn checksum(h: &[u8]) -> u16 {
     let mut s: u32 = h.chunks(2).map(|w| u16::from_be_bytes([w[0], *w.get(1).unwrap_or(&0)]) as u32).sum();
     while s > 0xFFFF {
         s = (s & 0xFFFF) + (s >> 16);
