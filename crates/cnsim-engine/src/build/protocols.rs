@@ -310,10 +310,7 @@ pub fn rp(slot: &RpSlot, line_rate: f64) -> Result<Option<Box<dyn Fn() -> Rp>>, 
             let p = ecm_rp_params(s, line_rate)?;
             return Ok(Some(Box::new(move || Rp::Ecm(ecm::ReactionPoint::new(p)))));
         }
-        RpSlot::Dcqcn(s) => {
-            let r = dcqcn::spec::rp(s, line_rate)?;
-            return Ok(Some(Box::new(move || Rp::Dcqcn(r.clone()))));
-        }
+        RpSlot::Dcqcn(s) => return dcqcn::spec::rp(s, line_rate).map(|r| Some(Box::new(move || Rp::Dcqcn(r.clone())) as Box<dyn Fn() -> Rp>)),
         RpSlot::Qcn(s) => (qcn_rp_params(s, line_rate, "rp.qcn")?, None),
         RpSlot::Eqcn(s) => {
             if s.fb_hat_reset == FbHatReset::Expire && s.fb_hat_expiry.0 == 0 {
@@ -340,10 +337,7 @@ pub fn rp(slot: &RpSlot, line_rate: f64) -> Result<Option<Box<dyn Fn() -> Rp>>, 
 /// A constructor for the notification point at each receiver of a flow, if its protocol has one.
 pub fn np(slot: &RpSlot) -> Result<Option<Box<dyn Fn() -> Np>>, String> {
     match slot {
-        RpSlot::Dcqcn(s) => {
-            let n = dcqcn::spec::np(s)?;
-            Ok(Some(Box::new(move || Np::Dcqcn(n.clone()))))
-        }
+        RpSlot::Dcqcn(s) => dcqcn::spec::np(s).map(|n| Some(Box::new(move || Np::Dcqcn(n.clone())) as Box<dyn Fn() -> Np>)),
         _ => Ok(None),
     }
 }
