@@ -31,3 +31,39 @@ pub fn rrt_tag(f: &Frame, next: u16, cpid_of: &dyn Fn(u32) -> u64, b: &mut Vec<u
     be64(b, cpid_of(cpid));
     true
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::frame::{Dest, FrameKind};
+    use crate::protocols::bcn::Rrt;
+    use crate::tap::wire::{build, cpid, mac};
+
+    fn ctx() -> Ctx {
+        Ctx { src: mac(1), dst: mac(2), ..Default::default() }
+    }
+
+    #[test]
+    fn a_bcn_message_in_the_shim() {
+        let data = Frame::new(FrameKind::Data, 1500, 2, Dest::Node(9), 7, 0);
+        let f = Message { cpid: 3, e: -1.5, capacity_bps: 10_000_000_000, stop: true }.frame(&data, 1, 64, 0);
+        let mut b = vec![];
+        assert_eq!(pcap(&f, &ctx(), &|p| cpid(1, p), &mut b), 64);
+        assert_eq!(&b[16..22], &[0x88, 0xB5, SUB_BCN, 1, 0, 0]); // shim, version 1, nothing follows
+        assert_eq!(&b[22..30], &[0x02, 0xC5, 0, 0, 0, 1, 0, 3]); // CPID
+        assert_eq!(&b[30..34], &(-1.5f32).to_bits().to_be_bytes());
+        assert_eq!(&b[34..38], &10_000_000u32.to_be_bytes()); // kb/s
+        assert_eq!((b[38], b.len()), (1, 39));
+    }
+
+    #[test]
+    fn a_data_frame_carries_its_rate_regulator_tag_before_the_data_header() {
+        let mut f = Frame::new(FrameKind::Data, 1500, 1, Dest::Node(2), 7, 0);
+        Rrt { cpid: 4, sent: 9 }.write(&mut f);
+        let mut b = vec![];
+        build(&f, &ctx(), &|p| cpid(1, p), &mut b);
+        assert_eq!(&b[16..22], &[0x88, 0xB5, SUB_BCN_RRT, 1, 0x88, 0xB5]); // next: the data header
+        assert_eq!(&b[22..30], &[0x02, 0xC5, 0, 0, 0, 1, 0, 4]);
+        assert_eq!(&b[30..32], &[crate::tap::wire::SUB_DATA, 1]);
+    }
+}

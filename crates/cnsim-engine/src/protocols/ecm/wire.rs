@@ -20,3 +20,28 @@ pub fn pcap(f: &Frame, c: &Ctx, cpid_of: &dyn Fn(u32) -> u64, b: &mut Vec<u8>) -
     }
     (f.size as usize).max(b.len() - start)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::frame::{Dest, FrameKind};
+    use crate::tap::wire::{cpid, mac};
+
+    #[test]
+    fn an_ecm_message_in_the_shim_with_and_without_an_echo() {
+        let c = Ctx { src: mac(1), dst: mac(2), ..Default::default() };
+        let data = Frame::new(FrameKind::Data, 1500, 2, Dest::Node(9), 7, 0);
+        let mut b = vec![];
+        let f = Message { cpid: 3, fb: -20.0, echo: Some(0x0102_0304_0506) }.frame(&data, 1, 64, 0);
+        assert_eq!(pcap(&f, &c, &|p| cpid(1, p), &mut b), 64);
+        assert_eq!(&b[16..22], &[0x88, 0xB5, SUB_ECM, 1, 0, 0]);
+        assert_eq!(&b[22..30], &[0x02, 0xC5, 0, 0, 0, 1, 0, 3]);
+        assert_eq!(&b[30..34], &(-20.0f32).to_bits().to_be_bytes());
+        assert_eq!(&b[34..42], &0x0102_0304_0506u64.to_be_bytes());
+        assert_eq!(b.len(), 42);
+        b.clear();
+        let f = Message { cpid: 3, fb: 1.0, echo: None }.frame(&data, 1, 64, 0);
+        pcap(&f, &c, &|p| cpid(1, p), &mut b);
+        assert_eq!(&b[34..42], &[0xFF; 8]);
+    }
+}

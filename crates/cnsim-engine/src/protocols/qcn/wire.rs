@@ -150,4 +150,22 @@ mod tests {
         assert_eq!(b.len(), 46 + 64);
         assert_eq!(len, b.len()); // longer than the 64-B CNM the engine counts
     }
+
+    #[test]
+    fn a_probe_in_the_shim_with_and_without_a_stamp() {
+        use super::super::probe::ProbeMode;
+        use crate::tap::wire::{cpid, mac, SUB_PROBE};
+        let c = Ctx { src: mac(1), dst: mac(2), ..Default::default() };
+        let mut b = vec![];
+        let f = Probe { mode: ProbeMode::SubPath, target: 3, worst: Some((-20, 4)) }.frame(1, Dest::Node(2), 7, 64, 0);
+        assert_eq!(pcap_probe(&f, &c, &|p| cpid(1, p), &mut b), 64);
+        assert_eq!(&b[16..23], &[0x88, 0xB5, SUB_PROBE, 1, 0, 0, 2]); // shim, mode -SP
+        assert_eq!(&b[23..31], &[0x02, 0xC5, 0, 0, 0, 1, 0, 3]); // target
+        assert_eq!(&b[31..35], &(-20i32).to_be_bytes());
+        assert_eq!(&b[35..43], &[0x02, 0xC5, 0, 0, 0, 1, 0, 4]); // stamped by
+        b.clear();
+        let f = Probe { mode: ProbeMode::Cp, target: 3, worst: None }.frame(1, Dest::Node(2), 7, 64, 0);
+        pcap_probe(&f, &c, &|p| cpid(1, p), &mut b);
+        assert_eq!((&b[31..35], &b[35..43]), (&[0u8; 4][..], &[0xFFu8; 8][..]));
+    }
 }
