@@ -27,6 +27,7 @@
 //! regulator goes away (default: back at line rate with nothing waiting, as QCN's limiter).
 
 pub mod spec;
+pub mod wire;
 
 use crate::core::rng::Rng;
 use crate::core::time::{Time, PS_PER_S};

@@ -41,6 +41,7 @@
 //! measured as now − the send time the message echoes from the sampled frame's RRT (latest sample).
 
 pub mod spec;
+pub mod wire;
 
 use crate::core::rng::Rng;
 use crate::core::time::Time;

@@ -18,6 +18,7 @@
 //! `pause_time` turns received quanta into a duration. The engine owns ports, timers and frames.
 
 pub mod spec;
+pub mod wire;
 
 use crate::core::time::{tx_time, Time};
 use crate::net::frame::{Dest, Frame, FrameKind, NodeId, NONE};

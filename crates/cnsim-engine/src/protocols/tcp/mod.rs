@@ -52,6 +52,7 @@
 //!   it fires.
 
 pub mod spec;
+pub mod wire;
 
 mod receiver;
 mod sender;

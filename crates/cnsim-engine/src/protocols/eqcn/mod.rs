@@ -3,6 +3,8 @@
 //! RP's saved feedback `fb_hat` and the CPID that set it; only the CP whose quantized |Fb| is at
 //! least `fb_hat` (the representative) sends CNMs.
 
+pub mod wire;
+
 use crate::core::time::Time;
 use crate::core::rng::Rng;
 use crate::net::frame::{Dest, Frame, NodeId};
