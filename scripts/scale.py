@@ -10,11 +10,13 @@ is a test).
 (tests/test_scale_inputs.py's generators) and fat trees (cnsim.generators.fat_tree: ECMP,
 permutation traffic, here at 100 Mb/s per host). `stats` runs each shipped scenario at its full
 duration with seed 1, and a few generated networks that exercise routing, and writes its stats
-document, its network description and its resolved scenario; `same` compares two such outputs,
+document, its network description, its resolved scenario and digests of its series and of its full
+event trace (so a refactoring that reorders events shows); `same` compares two such outputs,
 ignoring only `routing_bytes` (the tables' own size) and `build_s` of the description.
 """
 
 import glob
+import hashlib
 import json
 import os
 import resource
@@ -78,11 +80,19 @@ def stats(out: str) -> None:
     cases = shipped | {f"gen__{n}": (text, n + ".toml") for n, text in generated().items()}
     for name, (text, path) in cases.items():
         sim = _core.Simulation(text, path, [], 1)
+        sim.enable_trace(0xFFFF)  # every event kind: the trace's digest pins the order of events too
         sim.run_until(sim.duration_ps, 0)
         doc = {"stats": json.loads(sim.stats_json()), "describe": json.loads(sim.describe_json()),
-               "resolved": sim.resolved_toml()}
+               "resolved": sim.resolved_toml(), "digests": digests(sim)}
         Path(out, name + ".json").write_text(json.dumps(doc, indent=1, sort_keys=True))
         print(name, flush=True)
+
+
+def digests(sim) -> dict:
+    """sha256 of the recorded series and of the whole event trace, column by column."""
+    series, trace = sim.series(), sim.trace()
+    return {"series": hashlib.sha256(b"".join(series[k] for k in ("index", "t", "value"))).hexdigest(),
+            "trace": hashlib.sha256(b"".join(k.encode() + trace[k] for k in sorted(trace))).hexdigest()}
 
 
 def same(a: str, b: str) -> int:
