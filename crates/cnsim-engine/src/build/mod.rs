@@ -275,7 +275,10 @@ impl Sim {
         }
         // Lazy delivery (sim/switch.rs): decided once the slots are all in place.
         let mut flows = tr.flows;
-        for f in &mut flows {
+        for (i, f) in flows.iter_mut().enumerate() {
+            if let crate::net::frame::Dest::Node(d) = f.dst {
+                f.src_port = routes.next_port(f.src as usize, d as usize, i as u32);
+            }
             f.passive_rx = f.transport.is_none() && f.receivers.iter().all(|r| r.endpoint == NONE && r.rf.is_none() && r.np.is_none());
         }
         for p in &mut ports {

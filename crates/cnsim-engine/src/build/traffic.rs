@@ -229,6 +229,7 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
                     src: s as u32,
                     dst,
                     first_port: first,
+                    src_port: NONE,
                     mode: match mode {
                         Mode::Unicast => "unicast",
                         Mode::Multicast => "multicast",

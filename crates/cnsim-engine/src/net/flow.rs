@@ -103,6 +103,9 @@ pub struct Flow {
     pub dst: Dest,
     /// The first-hop port at the source.
     pub first_port: u32,
+    /// Where the source's routing sends this unicast flow's frames (NONE for a group): routes are
+    /// static, so the lookup is made once, at the end of the build, not per frame.
+    pub src_port: u32,
     pub mode: &'static str,
     pub group: Option<String>,
     pub receivers: Vec<Receiver>,

@@ -201,8 +201,13 @@ impl Sim {
             }
             fl.injected += 1;
             self.c.data_injected += 1;
+            let out = fl.src_port;
             let fid = self.frames.alloc(frame);
-            self.forward(host, fid, NONE);
+            if out != NONE {
+                self.enqueue(out, fid); // the route `forward` would look up, made once at build
+            } else {
+                self.forward(host, fid, NONE);
+            }
             let fl = &mut self.flows[f as usize];
             if let Some(rp) = &mut fl.rp {
                 let sent = rp.on_sent(size, empty, &mut fl.rp_rng);

@@ -69,7 +69,7 @@ impl Sim {
     /// Offer a frame to an output port's queue; the port's CP samples data frames and its flow
     /// control accounts for what the queue holds.
     #[inline(always)]
-    fn enqueue(&mut self, port: u32, fid: FrameId) {
+    pub(crate) fn enqueue(&mut self, port: u32, fid: FrameId) {
         let now = self.now;
         let (kind, prio, size) = {
             let f = self.frames.get(fid);
