@@ -22,10 +22,10 @@ def fat_tree(k: int, *, rate: str = "10Gbps", delay: str = "1us", duration: str 
     n_edge = n_agg = k * half
     n_core = half * half
     n_hosts = k * half * half
+    marking = ', discipline = "dcqcn"' if dcqcn else ""
     lines = [
         "[simulation]", f'duration = "{duration}"', 'record_interval = "0s"', "",
-        "[defaults]", f'link = {{ rate = "{rate}", delay = "{delay}" }}',
-        f'queue = {{ capacity = "{capacity}"{", discipline = " + chr(34) + "dcqcn" + chr(34) if dcqcn else ""} }}', "",
+        "[defaults]", f'link = {{ rate = "{rate}", delay = "{delay}" }}', f'queue = {{ capacity = "{capacity}"{marking} }}', "",
         "[routing]", f"ecmp = {'true' if ecmp else 'false'}", "",
     ]
     if dcqcn:

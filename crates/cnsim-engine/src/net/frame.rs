@@ -37,6 +37,13 @@ pub enum FrameKind {
 pub const ECN_ECT0: u8 = 0b10;
 pub const ECN_CE: u8 = 0b11;
 
+/// Whether a frame's `ecn` byte says Congestion Experienced (its two IP ECN bits; the transport's
+/// flags above them do not count).
+#[inline]
+pub fn ce(ecn: u8) -> bool {
+    ecn & 0b11 == ECN_CE
+}
+
 /// Destination: a host or a multicast group.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Dest {

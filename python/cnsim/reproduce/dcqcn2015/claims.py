@@ -67,7 +67,7 @@ def project_findings(runs: Runs) -> list[Check]:
     for n in FLOWS:
         window = runs.by_seed("q_mean_bytes", n=n, pacing="window")
         since = runs.by_seed("q_mean_bytes", n=n, pacing="since-last")
-        effect = TOL * claims_q(n)
+        effect = TOL * model(n)["q_bytes"]
         out.append(Check(
             f"n{n}.since-last-pacing-raises-the-queue",
             f"With one CNP when none went out in the last 50 µs (the engine's default) the queue sits higher than "
@@ -77,8 +77,3 @@ def project_findings(runs: Runs) -> list[Check]:
                             paired=True),
             f"paired difference in KB, minimum effect {TOL:.0%} of q*", kind="project"))
     return out
-
-
-def claims_q(n: int) -> float:
-    """q*(N) in bytes."""
-    return model(n)["q_bytes"]

@@ -3,6 +3,8 @@ numbers, and the choices where the papers are silent."""
 
 from __future__ import annotations
 
+import statistics
+
 from .. import compare, prose
 from ..paper import Report, Runs
 from . import claims, fluid
@@ -45,11 +47,12 @@ def report(runs: Runs) -> Report:
 
 def _trend(runs: Runs, a: int, b: int) -> str:
     """Whether the default pacing's queue is above the windowed one at `a` and `b` alike, or not."""
-    mean = lambda n, p: sum(v := runs.values("q_mean_bytes", n=n, pacing=p)) / max(len(v), 1)  # noqa: E731
-    above = [mean(n, "since-last") > mean(n, "window") for n in (a, b)]
-    if above[0] == above[1]:
-        return "is " + ("above" if above[0] else "below") + " the windowed one at both"
-    return "goes from " + ("above" if above[0] else "below") + " the windowed one to " + ("above" if above[1] else "below")
+    def side(n: int) -> str:
+        since, window = (statistics.fmean(runs.values("q_mean_bytes", n=n, pacing=p)) for p in ("since-last", "window"))
+        return "above" if since > window else "below"
+
+    sa, sb = side(a), side(b)
+    return f"is {sa} the windowed one at both" if sa == sb else f"goes from {sa} the windowed one to {sb}"
 
 
 def findings(runs: Runs) -> list[str]:

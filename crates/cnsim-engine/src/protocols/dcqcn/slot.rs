@@ -4,7 +4,7 @@
 use super::{wire, Marking, NotificationPoint, ReactionPoint};
 use crate::core::rng::Rng;
 use crate::core::time::Time;
-use crate::net::frame::{Frame, NodeId, ECN_CE, ECN_ECT0};
+use crate::net::frame::{ce, Frame, NodeId, ECN_ECT0};
 use crate::slots::aqm::AqmMachine;
 use crate::slots::np::NpMachine;
 use crate::slots::rp::RpMachine;
@@ -41,8 +41,7 @@ pub struct Np {
 impl NpMachine for Np {
     #[inline]
     fn on_data(&mut self, f: &Frame, node: NodeId, now: Time) -> Option<Frame> {
-        let ce = f.ecn & 0b11 == ECN_CE;
-        self.np.on_data(ce, now).then(|| wire::cnp(f, node, self.cnp_size, self.cnp_prio.unwrap_or(f.prio), now))
+        self.np.on_data(ce(f.ecn), now).then(|| wire::cnp(f, node, self.cnp_size, self.cnp_prio.unwrap_or(f.prio), now))
     }
     fn report(&self) -> Value {
         json!({"dcqcn_ce_frames": self.np.ce_frames, "dcqcn_cnps_sent": self.np.cnps_sent})
@@ -94,7 +93,7 @@ impl RpMachine for ReactionPoint {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::net::frame::{Dest, FrameKind};
+    use crate::net::frame::{Dest, FrameKind, ECN_CE};
     use crate::protocols::dcqcn::{MarkingParams, NpParams, RpParams};
 
     /// A CE-marked frame makes the NP answer with a CNP, and that CNP cuts the RP: RC = L·(1 − α/2)

@@ -99,11 +99,7 @@ pub enum EcnMode {
     Dctcp,
 }
 
-/// Whether a frame's `ecn` byte says Congestion Experienced (its two IP ECN bits; the TCP flags
-/// above them do not count).
-pub fn ce(ecn: u8) -> bool {
-    ecn & 0b11 == crate::net::frame::ECN_CE
-}
+pub use crate::net::frame::ce;
 
 /// TCP's ECN-Echo flag, carried on an ACK frame in `Frame::ecn` above the IP ECN bits.
 pub const ECE: u8 = 0b0100;
