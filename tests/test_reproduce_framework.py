@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 import cnsim.reproduce as rep
-from cnsim.reproduce import compare, prose, registry, runs
+from cnsim.reproduce import calibration, compare, prose, registry, runs
+from cnsim.reproduce.calibration import stated
 from cnsim.reproduce.paper import Paper, Report, Task
-from cnsim.reproduce.verdicts import Check, PaperValue, counts, states
+from cnsim.reproduce.verdicts import Calibration, Check, PaperValue, claim, counts, states
 
 SCENARIO = "scenarios/examples/unicast-qcn.toml"
 SHORT = {"simulation.duration": "20ms", "simulation.measure_from": "10ms"}
@@ -34,20 +35,27 @@ class TinyPaper(Paper):
         q = next(q for q in result.stats["queues"] if q["name"] == spec["queue"])
         return {"values": [["all", "q_mean_frames", q["q_mean_frames"]]], "extra": {"n": len(result.stats["flows"])}}
 
-    def report(self, r):
+    def checks(self, r):
         qcn, off = r.values("q_mean_frames", variant="qcn"), r.values("q_mean_frames", variant="off")
-        checks = [
-            Check("queue.shorter-with-qcn", "QCN keeps the queue shorter", "tiny §1",
-                  compare.exceeds(qcn, off, 1.0, direction=-1), "Welch, minimum effect 1 frame"),
-            Check("queue.near-paper", "the queue sits near 20 frames", "tiny Table 1",
-                  compare.against(qcn, 20.0, compare.tolerance(20.0, "frames")), "±20 %",
+        shorter = lambda qcn, off: compare.exceeds(qcn, off, 1.0, direction=-1)  # noqa: E731
+        near = lambda qcn: compare.against(qcn, 20.0, compare.tolerance(20.0, "frames"))  # noqa: E731
+        return [
+            claim("queue.shorter-with-qcn", "QCN keeps the queue shorter", "tiny §1", "Welch, minimum effect 1 frame",
+                  shorter, {"qcn": qcn, "off": off},
+                  Calibration({"qcn": stated(10), "off": stated(30)}, {"qcn": stated(30), "off": stated(10)},
+                              "tiny Table 1: 10 and 30 frames")),
+            claim("queue.near-paper", "the queue sits near 20 frames", "tiny Table 1", "±20 %", near, {"qcn": qcn},
+                  Calibration({"qcn": stated(20)}, {"qcn": stated(30)}, "tiny Table 1: 20 frames"),
                   paper=PaperValue(20.0, "frames", "tiny Table 1")),
             Check("rmin.floor", "Rmin holds", "tiny §2", compare.by_construction("Rmin is a scenario parameter"), "–"),
             Check("own.flows", "four flows run", "cnsim", compare.by_construction("the scenario has four flows"), "–",
                   kind="project"),
         ]
+
+    def report(self, r):
+        qcn = r.values("q_mean_frames", variant="qcn")
         body = ["## Findings", "", prose.text("QCN's mean queue is {q} frames.", q=compare.interval(qcn).show())]
-        return Report(checks, body, choices=["none"])
+        return Report(self.checks(r), body, choices=["none"])
 
 
 @pytest.fixture
@@ -68,6 +76,8 @@ def test_a_paper_runs_end_to_end_and_writes_its_outputs(tiny, tmp_path):
     assert set(verdicts["states"]) == {"queue.shorter-with-qcn", "queue.near-paper", "rmin.floor", "own.flows"}
     assert verdicts["counts"]["holds by construction"] == 1       # the project's own check is not counted
     assert sum(verdicts["counts"].values()) == 3
+    assert "| 3 |" in text                                          # every row shows the seeds behind it
+    assert set(verdicts["numbers"]["queue.near-paper"][0][1:]) != {None}   # the row's interval is kept
     assert (out / "results.parquet").exists() and (out / "runs" / "qcn" / "summary.json").exists()
     # a second invocation reuses every stored run
     runs.reproduce(tiny, out, seeds=3, jobs=1, progress=False)
@@ -178,3 +188,61 @@ def test_the_reproduction_package_has_no_import_cycle():
     for m in sorted(graph):
         if m not in state:
             visit(m, [])
+
+
+def test_every_claim_of_the_tiny_paper_is_calibrated_both_ways(tiny, tmp_path):
+    checks = calibration.empty_checks(tiny, tmp_path)
+    assert calibration.problems(checks) == []
+    assert all(c.state == compare.INCONCLUSIVE for c in checks if c.kind == "paper" and c.decide)   # no data: no verdict
+
+
+def test_a_rule_that_cannot_fail_or_cannot_pass_is_reported(tmp_path):
+    always = lambda a: compare.against(a, 20.0, 1e9)    # noqa: E731  a tolerance no datum can leave
+    never = lambda a: compare.against(a, 20.0, 0.0)     # noqa: E731  a band no spread fits in
+    cal = Calibration({"a": stated(20)}, {"a": stated(40)}, "the paper says 20")
+    rows = [claim("wide", "w", "s", "r", always, {"a": []}, cal), claim("narrow", "n", "s", "r", never, {"a": []}, cal),
+            claim("bare", "b", "s", "r", always, {"a": []}, None)]
+    found = calibration.problems(rows)
+    assert any(p.startswith("wide: the counter-datum gives 'supported'") for p in found)
+    assert any(p.startswith("narrow: the paper's own data give 'inconclusive'") for p in found)
+    assert any(p.startswith("bare: no calibration") for p in found)
+
+
+def test_an_untestable_claim_is_shown_apart_with_its_reason_and_not_counted():
+    cal = Calibration({"a": stated(20)}, {"a": stated(40)}, "the paper says 20")
+    row = claim("x.y", "words", "§1", "rule", lambda a: compare.against(a, 20.0, 1.0), {"a": stated(20, n=5)}, cal,
+                reason="the paper's table contradicts its words")
+    assert row.kind == "untestable" and states([row]) == {"x.y": "not testable as stated"}
+    assert counts([row])["supported"] == 0 and counts([row])["not testable as stated"] == 1
+    with pytest.raises(ValueError, match="needs its reason"):
+        Check("x.z", "w", "s", row.verdict, "r", kind="untestable")
+
+
+def test_values_of_the_same_runs_are_compared_paired_and_welch_refuses_them():
+    a = compare.Values([1.0, 2.0, 3.0], runs="cfg", seeds=[1, 2, 3])
+    b = compare.Values([0.9, 1.9, 2.9], runs="cfg", seeds=[1, 2, 3])
+    with pytest.raises(ValueError, match="must be compared paired"):
+        compare.welch(a, b)
+    v = compare.exceeds(a, b, 0.05)          # paired by default: the differences are all 0.1
+    assert v.state == compare.SUPPORTED and "paired" in v.evidence
+    with pytest.raises(ValueError, match="must be compared paired"):
+        compare.exceeds(a, b, 0.05, paired=False)
+    other = compare.Values([0.9, 1.9, 2.9], runs="other", seeds=[1, 2, 3])
+    assert compare.exceeds(a, other, 0.05).state == compare.INCONCLUSIVE   # Welch across runs: the spread hides 0.1
+
+
+def test_the_sequential_design_spends_the_error_rate_over_its_looks_and_keeps_first_decisions():
+    class Sched:
+        name, seeds, quick_seeds, schedule = "s", 5, 3, (5, 10, 20)
+    looks, level = runs.schedule(Sched, None, False)
+    assert looks == (5, 10, 20) and level == pytest.approx(1 - 0.05 / 3)
+    assert runs.schedule(Sched, 7, False) == ((7,), 0.95) and runs.schedule(Sched, None, True) == ((3,), 0.95)
+    Sched.schedule = (10, 5)
+    with pytest.raises(ValueError, match="must increase"):
+        runs.schedule(Sched, None, False)
+    row = lambda state, n: Check("c", "w", "s", compare.Verdict(state, f"n={n}"), "r")  # noqa: E731
+    done = runs.sequential([(5, [row(compare.INCONCLUSIVE, 5)]), (10, [row(compare.SUPPORTED, 10)]),
+                            (20, [row(compare.NOT_SUPPORTED, 20)])])
+    assert done[0].state == compare.SUPPORTED and done[0].verdict.evidence == "n=10"
+    open_ = runs.sequential([(5, [row(compare.INCONCLUSIVE, 5)]), (10, [row(compare.INCONCLUSIVE, 10)])])
+    assert open_[0].verdict.evidence.endswith("undecided at the cap of 10 seeds")

@@ -28,6 +28,8 @@ consequence of the offered load) are labelled `BY_CONSTRUCTION` and kept out of 
 from __future__ import annotations
 
 import math
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 import numpy as np
@@ -36,8 +38,61 @@ from scipy import stats
 SUPPORTED, NOT_SUPPORTED, INCONCLUSIVE = "supported", "not supported", "inconclusive"
 BY_CONSTRUCTION = "holds by construction"
 STATES = (SUPPORTED, NOT_SUPPORTED, INCONCLUSIVE)
-LEVEL = 0.95
+LEVEL = 0.95    # the family's confidence over every look of a sequential design (runs.py)
 MIN_SEEDS = 2   # an interval needs two values; fewer give "inconclusive"
+# The level of every interval computed now: LEVEL, or LEVEL's share at one look of a sequential
+# design (`at_level`, set by runs.reproduce).
+_LEVEL: ContextVar[float] = ContextVar("level", default=LEVEL)
+
+
+@contextmanager
+def at_level(level: float):
+    """Compute every interval inside the block at `level` (0 < level < 1)."""
+    if not 0 < level < 1:
+        raise ValueError(f"level {level!r} is not in (0, 1)")
+    token = _LEVEL.set(level)
+    try:
+        yield
+    finally:
+        _LEVEL.reset(token)
+
+
+def level() -> float:
+    """The level of the intervals computed now."""
+    return _LEVEL.get()
+
+
+class Values(list):
+    """Values of one quantity, one per run, that know their runs: `runs` names the configuration
+    they were measured in and `seeds` the seed of each value. Two `Values` of the same runs are two
+    quantities of the same simulations: they must be compared paired (per-seed differences), and
+    `welch` refuses them."""
+
+    def __init__(self, values=(), *, runs=None, seeds=None):
+        super().__init__(values)
+        self.runs = runs
+        self.seeds = list(seeds) if seeds is not None else list(range(1, len(self) + 1))
+        if len(self.seeds) != len(self):
+            raise ValueError(f"{len(self)} values but {len(self.seeds)} seeds")
+
+    def by_seed(self) -> dict:
+        return dict(zip(self.seeds, self))
+
+
+def same_runs(a, b) -> bool:
+    """Whether `a` and `b` are values of the same runs (both `Values` of one configuration with a
+    seed in common)."""
+    return (isinstance(a, Values) and isinstance(b, Values) and a.runs is not None and a.runs == b.runs
+            and bool(set(a.seeds) & set(b.seeds)))
+
+
+def _seeds(values) -> dict:
+    """{seed: value} of `values`: a dict as it is, `Values` by their seeds, a list by position."""
+    if isinstance(values, dict):
+        return values
+    if isinstance(values, Values):
+        return values.by_seed()
+    return dict(enumerate(values, 1))
 
 # Default tolerances by unit. The papers report one run per point, read from a figure or rounded in
 # the text, with no spread: ±20 % is the smallest relative band that cnsim's own seed-to-seed spread
@@ -86,10 +141,15 @@ class Interval:
 class Verdict:
     state: str                 # one of STATES, or BY_CONSTRUCTION
     evidence: str              # what was compared, with the intervals
+    intervals: tuple = ()      # the intervals the state was decided on (golden files compare them)
 
     def __post_init__(self):
         if self.state not in (*STATES, BY_CONSTRUCTION):
             raise ValueError(f"unknown verdict state {self.state!r}")
+
+    def saying(self, evidence: str) -> "Verdict":
+        """The same verdict (state and intervals) with other evidence text."""
+        return Verdict(self.state, evidence, self.intervals)
 
 
 def num(x: float | None, digits: int = 3) -> str:
@@ -108,9 +168,11 @@ def clean(values) -> np.ndarray:
     return a[~np.isnan(a)]
 
 
-def interval(values, level: float = LEVEL) -> Interval:
-    """The Student-t interval of the mean of `values` (infinite with one value)."""
-    v = clean(values)
+def interval(values, level: float | None = None) -> Interval:
+    """The Student-t interval of the mean of `values` (infinite with one value) at `level` (None:
+    the level in force, `at_level`)."""
+    level = _LEVEL.get() if level is None else level
+    v = clean(values.values() if isinstance(values, dict) else values)
     if v.size == 0:
         return Interval(None, -math.inf, math.inf, 0)
     m = float(v.mean())
@@ -121,9 +183,14 @@ def interval(values, level: float = LEVEL) -> Interval:
     return Interval(m, m - half, m + half, int(v.size))
 
 
-def welch(a, b, level: float = LEVEL) -> Interval:
-    """The Welch interval of mean(a) − mean(b); n is the smaller sample."""
-    a, b = clean(a), clean(b)
+def welch(a, b, level: float | None = None) -> Interval:
+    """The Welch interval of mean(a) − mean(b); n is the smaller sample. Values of the same runs
+    (`same_runs`) are refused: they are paired, and a Welch interval ignores their correlation."""
+    if same_runs(a, b):
+        raise ValueError(f"values of the same runs ({a.runs}) must be compared paired, not with Welch's interval")
+    level = _LEVEL.get() if level is None else level
+    a = clean(a.values() if isinstance(a, dict) else a)
+    b = clean(b.values() if isinstance(b, dict) else b)
     if a.size == 0 or b.size == 0:
         return Interval(None, -math.inf, math.inf, 0)
     d = float(a.mean() - b.mean())
@@ -139,8 +206,9 @@ def welch(a, b, level: float = LEVEL) -> Interval:
     return Interval(d, d - half, d + half, n)
 
 
-def paired_differences(a: dict, b: dict) -> list[float]:
-    """a[seed] − b[seed] over the seeds both have."""
+def paired_differences(a, b) -> list[float]:
+    """a[seed] − b[seed] over the seeds both have (`a`, `b`: {seed: value} or `Values`)."""
+    a, b = _seeds(a), _seeds(b)
     return [a[s] - b[s] for s in sorted(a) if s in b and a[s] is not None and b[s] is not None]
 
 
@@ -166,12 +234,12 @@ def against(values, paper: float, tol: float) -> Verdict:
     iv = interval(values)
     ev = f"cnsim {iv.show()} vs paper {num(paper)} ± {num(tol)}"
     if _enough(iv):
-        return Verdict(INCONCLUSIVE, f"{ev}: {_enough(iv)}")
+        return Verdict(INCONCLUSIVE, f"{ev}: {_enough(iv)}", (iv,))
     if paper - tol <= iv.low and iv.high <= paper + tol:
-        return Verdict(SUPPORTED, ev)
+        return Verdict(SUPPORTED, ev, (iv,))
     if iv.high < paper - tol or iv.low > paper + tol:
-        return Verdict(NOT_SUPPORTED, ev)
-    return Verdict(INCONCLUSIVE, ev)
+        return Verdict(NOT_SUPPORTED, ev, (iv,))
+    return Verdict(INCONCLUSIVE, ev, (iv,))
 
 
 def judge_difference(iv: Interval, min_effect: float, direction: int = 1, what: str = "difference") -> Verdict:
@@ -179,34 +247,40 @@ def judge_difference(iv: Interval, min_effect: float, direction: int = 1, what: 
     min_effect" (direction +1: larger, −1: smaller)."""
     ev = f"{what} {iv.show()}, minimum effect {num(min_effect)}"
     if _enough(iv):
-        return Verdict(INCONCLUSIVE, f"{ev}: {_enough(iv)}")
+        return Verdict(INCONCLUSIVE, f"{ev}: {_enough(iv)}", (iv,))
     lo, hi = sorted((direction * iv.low, direction * iv.high))
     d = direction * iv.mean
     if lo > 0 and d >= min_effect:
-        return Verdict(SUPPORTED, ev)
+        return Verdict(SUPPORTED, ev, (iv,))
     if hi < 0 or (-min_effect < lo and hi < min_effect):
-        return Verdict(NOT_SUPPORTED, ev)
-    return Verdict(INCONCLUSIVE, ev)
+        return Verdict(NOT_SUPPORTED, ev, (iv,))
+    return Verdict(INCONCLUSIVE, ev, (iv,))
 
 
-def exceeds(a, b, min_effect: float, direction: int = 1, *, paired: bool = False) -> Verdict:
-    """The claim "a is larger (direction +1) or smaller (−1) than b by at least min_effect". With
-    `paired`, `a` and `b` are {seed: value} and the per-seed differences are used."""
+def exceeds(a, b, min_effect: float, direction: int = 1, *, paired: bool | None = None) -> Verdict:
+    """The claim "a is larger (direction +1) or smaller (−1) than b by at least min_effect". Paired
+    (the per-seed differences; `a`, `b`: {seed: value} or `Values`) when asked, or when `a` and `b`
+    are values of the same runs; `paired=False` on such values is an error."""
+    if paired is None:
+        paired = same_runs(a, b)
     iv = interval(paired_differences(a, b)) if paired else welch(a, b)
     return judge_difference(iv, min_effect, direction, "paired difference" if paired else "difference")
 
 
-def similar(a, b, tol: float) -> Verdict:
-    """The claim "a and b are alike": the Welch interval of their difference inside ± tol."""
-    iv = welch(a, b)
-    ev = f"difference {iv.show()}, tolerance ± {num(tol)}"
+def similar(a, b, tol: float, *, paired: bool | None = None) -> Verdict:
+    """The claim "a and b are alike": the interval of their difference inside ± tol (Welch's, or
+    of the per-seed differences when paired — by default when `a` and `b` are of the same runs)."""
+    if paired is None:
+        paired = same_runs(a, b)
+    iv = interval(paired_differences(a, b)) if paired else welch(a, b)
+    ev = f"{'paired ' if paired else ''}difference {iv.show()}, tolerance ± {num(tol)}"
     if _enough(iv):
-        return Verdict(INCONCLUSIVE, f"{ev}: {_enough(iv)}")
+        return Verdict(INCONCLUSIVE, f"{ev}: {_enough(iv)}", (iv,))
     if -tol <= iv.low and iv.high <= tol:
-        return Verdict(SUPPORTED, ev)
+        return Verdict(SUPPORTED, ev, (iv,))
     if iv.high < -tol or iv.low > tol:
-        return Verdict(NOT_SUPPORTED, ev)
-    return Verdict(INCONCLUSIVE, ev)
+        return Verdict(NOT_SUPPORTED, ev, (iv,))
+    return Verdict(INCONCLUSIVE, ev, (iv,))
 
 
 def beyond(values, reference: float, direction: int = 1) -> Verdict:
@@ -214,13 +288,13 @@ def beyond(values, reference: float, direction: int = 1) -> Verdict:
     iv = interval(values)
     ev = f"cnsim {iv.show()} vs reference {num(reference)}"
     if _enough(iv):
-        return Verdict(INCONCLUSIVE, f"{ev}: {_enough(iv)}")
+        return Verdict(INCONCLUSIVE, f"{ev}: {_enough(iv)}", (iv,))
     lo, hi = sorted((direction * (iv.low - reference), direction * (iv.high - reference)))
     if lo > 0:
-        return Verdict(SUPPORTED, ev)
+        return Verdict(SUPPORTED, ev, (iv,))
     if hi < 0:
-        return Verdict(NOT_SUPPORTED, ev)
-    return Verdict(INCONCLUSIVE, ev)
+        return Verdict(NOT_SUPPORTED, ev, (iv,))
+    return Verdict(INCONCLUSIVE, ev, (iv,))
 
 
 def all_of(verdicts: list[Verdict], joiner: str = "; ") -> Verdict:
@@ -230,7 +304,7 @@ def all_of(verdicts: list[Verdict], joiner: str = "; ") -> Verdict:
     states = [v.state for v in verdicts]
     state = (NOT_SUPPORTED if NOT_SUPPORTED in states else
              SUPPORTED if all(s == SUPPORTED for s in states) else INCONCLUSIVE)
-    return Verdict(state, joiner.join(v.evidence for v in verdicts))
+    return Verdict(state, joiner.join(v.evidence for v in verdicts), tuple(i for v in verdicts for i in v.intervals))
 
 
 def most_of(verdicts: list[Verdict]) -> Verdict:
@@ -241,7 +315,7 @@ def most_of(verdicts: list[Verdict]) -> Verdict:
     states = [v.state for v in verdicts]
     state = (SUPPORTED if 2 * states.count(SUPPORTED) > len(states) else
              NOT_SUPPORTED if 2 * states.count(NOT_SUPPORTED) > len(states) else INCONCLUSIVE)
-    return Verdict(state, "; ".join(v.evidence for v in verdicts))
+    return Verdict(state, "; ".join(v.evidence for v in verdicts), tuple(i for v in verdicts for i in v.intervals))
 
 
 def by_construction(why: str, evidence: str = "") -> Verdict:

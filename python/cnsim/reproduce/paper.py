@@ -7,8 +7,13 @@ experiment name) and is named once in `reproduce.REGISTRY`. A `Paper` says
   to extract),
 - what to keep of each finished run (`extract`, called in the worker next to the simulation:
   `[part, metric, value]` triples and, optionally, a small JSON-able `extra`),
+- which claims it tests (`checks`: each claim's rule on the runs' values, with its calibration —
+  calibration.py; it must also build on no runs at all, with every verdict then inconclusive),
 - and what to conclude (`report`: the checks with their three-state verdicts, the report's body,
   figures).
+
+Every paper folder has one shape: its package builds a `FolderPaper` from its own modules
+(`experiment` with NAME, TITLE, `tasks`, `extract`; `claims.checks`; `report.report`).
 
 `runs.reproduce` does everything else the same way for every paper: validation before any run,
 the sweep store (resume, `--jobs`, `--dask`), results.parquet, verdicts.json, report.md with
@@ -19,12 +24,14 @@ from __future__ import annotations
 
 import math
 from abc import ABC, abstractmethod
+from importlib import import_module
 from dataclasses import dataclass, field
 from importlib.resources import files
 from pathlib import Path
 
 import pandas as pd
 
+from .compare import Values
 from .verdicts import Check
 
 DEFAULT_SEEDS = 5     # seeds per configuration unless a paper asks for more
@@ -79,10 +86,12 @@ class Runs:
         key = tuple(sorted((k, str(v)) for k, v in label.items()))
         return dict(self._index.get((key, part, metric), {}))
 
-    def values(self, metric: str, part: str = "all", **label) -> list[float]:
-        """The values over seeds (seed order) of `metric` in the configuration `label`."""
+    def values(self, metric: str, part: str = "all", **label) -> Values:
+        """The values over seeds (seed order) of `metric` in the configuration `label`; they know their
+        runs (the configuration), so two metrics of the same runs are compared paired."""
         d = self.by_seed(metric, part, **label)
-        return [d[s] for s in sorted(d)]
+        key = tuple(sorted((k, str(v)) for k, v in label.items()))
+        return Values([d[s] for s in sorted(d)], runs=key, seeds=sorted(d))
 
     def extra(self, seed: int = 1, **label):
         """The `extra` of the run of `label` with `seed` (None if absent)."""
@@ -98,6 +107,9 @@ class Paper(ABC):
     title: str
     seeds: int = DEFAULT_SEEDS    # default seeds per configuration (at least DEFAULT_SEEDS)
     quick_seeds: int = QUICK_SEEDS
+    # The sequential design: the seed counts looked at in turn while a claim stays inconclusive,
+    # fixed before any run; its last entry is the paper's cap (runs.reproduce).
+    schedule: tuple[int, ...] = (DEFAULT_SEEDS,)
 
     @abstractmethod
     def tasks(self, seeds: int, quick: bool) -> list[Task]:
@@ -109,8 +121,39 @@ class Paper(ABC):
         finished run (`cnsim.Result`)."""
 
     @abstractmethod
+    def checks(self, runs: Runs) -> list[Check]:
+        """The checks of the paper's claims on `runs` (which may hold no runs at all)."""
+
+    @abstractmethod
     def report(self, runs: Runs) -> Report:
         """The checks and the report's body (figures may be drawn into runs.out / "figures")."""
+
+
+class FolderPaper(Paper):
+    """A paper folder's `Paper`: `package` ("cnsim.reproduce.<folder>") has modules `experiment`
+    (NAME, TITLE, `tasks(seeds, quick)`, `extract(result, spec)`, optional SEEDS, QUICK_SEEDS,
+    SCHEDULE), `claims` (`checks(runs)`) and `report` (`report(runs)`, imported when asked: it
+    draws figures)."""
+
+    def __init__(self, package: str):
+        self.package = package
+        self.experiment = import_module(f"{package}.experiment")
+        self.name, self.title = self.experiment.NAME, self.experiment.TITLE
+        self.seeds = getattr(self.experiment, "SEEDS", DEFAULT_SEEDS)
+        self.quick_seeds = getattr(self.experiment, "QUICK_SEEDS", QUICK_SEEDS)
+        self.schedule = getattr(self.experiment, "SCHEDULE", (self.seeds,))
+
+    def tasks(self, seeds: int, quick: bool) -> list[Task]:
+        return self.experiment.tasks(seeds, quick)
+
+    def extract(self, result, spec) -> dict:
+        return self.experiment.extract(result, spec)
+
+    def checks(self, runs: Runs) -> list[Check]:
+        return import_module(f"{self.package}.claims").checks(runs)
+
+    def report(self, runs: Runs) -> Report:
+        return import_module(f"{self.package}.report").report(runs)
 
 
 def scenario_file(path: str):

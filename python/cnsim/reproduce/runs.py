@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import time
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
@@ -54,22 +55,95 @@ def _task_tuple(paper: Paper, t: Task) -> tuple:
     return (paper.name, resource.read_text(encoding="utf-8"), str(resource), overrides, t.seed, t.spec, t.keep)
 
 
+def schedule(paper: Paper, seeds: int | None, quick: bool) -> tuple[tuple[int, ...], float]:
+    """The seed counts looked at in turn and the level of every interval at each look. Fixed before
+    any run: the paper's `schedule` (its last entry the cap) unless `seeds` is given or --quick, then
+    one look. The family-wise error over the looks is held at 1 − compare.LEVEL by spending it
+    evenly (Bonferroni): each look's intervals are at level 1 − (1 − LEVEL) / looks, so stopping at
+    the first look that decides cannot make a wrong verdict likelier than one look at LEVEL."""
+    if seeds is not None:
+        looks = (_args.integer(seeds, "seeds", low=1),)
+    elif quick:
+        looks = (paper.quick_seeds,)
+    else:
+        looks = tuple(paper.schedule) or (paper.seeds,)
+    if any(n < compare.MIN_SEEDS for n in looks):
+        raise ValueError(f"seeds: {min(looks)} is too few: every verdict needs an interval over at least "
+                         f"{compare.MIN_SEEDS} seeds")
+    if list(looks) != sorted(set(looks)):
+        raise ValueError(f"{paper.name}: the seed schedule {looks} must increase")
+    return looks, 1 - (1 - compare.LEVEL) / len(looks)
+
+
+def sequential(looks: list[tuple[int, list[verdicts.Check]]]) -> list[verdicts.Check]:
+    """The verdicts of a sequential design: each claim keeps the verdict of the first look that
+    decided it (supported or not supported); one still inconclusive at the last look says so. The
+    rows are in the last look's order."""
+    first: dict[str, verdicts.Check] = {}
+    for _, checks in looks:
+        for c in checks:
+            if c.state != compare.INCONCLUSIVE:
+                first.setdefault(c.id, c)
+    cap, last = looks[-1]
+    out = []
+    for c in last:
+        if c.id in first:
+            out.append(first[c.id])
+        elif len(looks) > 1 and c.kind == "paper":
+            note = f" — undecided at the cap of {cap} seeds"
+            out.append(replace(c, verdict=compare.Verdict(c.state, c.verdict.evidence + note)))
+        else:
+            out.append(c)
+    return out
+
+
 def reproduce(paper: Paper, out: Path, *, seeds: int | None = None, jobs: int | None = None, quick: bool = False,
               client=None, progress: bool | None = None) -> Path:
     """Run `paper` into `out` and return the report's path (see the module). `seeds` (None: the
-    paper's default; --quick: its quick_seeds) must be at least 2: no verdict rests on one run."""
-    from ..outputs import check_output
+    paper's sequential schedule; --quick: its quick_seeds) must be at least 2: no verdict rests on
+    one run. While a claim of the paper stays inconclusive, the next look of the schedule adds seeds
+    (the runs of the earlier looks are reused)."""
     from ..sweep import write_parquet
 
     t0 = time.monotonic()
     out = _args.path(out, "out")
-    if seeds is None:
-        seeds = paper.quick_seeds if quick else paper.seeds
-    seeds = _args.integer(seeds, "seeds", low=1)
-    if seeds < compare.MIN_SEEDS:
-        raise ValueError(f"seeds: {seeds} is too few: every verdict needs an interval over at least "
-                         f"{compare.MIN_SEEDS} seeds")
-    tasks = paper.tasks(seeds, quick)
+    looks, level = schedule(paper, seeds, quick)
+    seen: list[tuple[int, list[verdicts.Check]]] = []
+    for i, n in enumerate(looks):
+        last = i == len(looks) - 1
+        tasks = paper.tasks(n, quick)
+        with _runs(paper, out, tasks, jobs=jobs, client=client, progress=progress) as (rows, counts):
+            runs = Runs(tasks, rows, seeds=n, quick=quick, out=out)
+            with compare.at_level(level):
+                if not last:
+                    seen.append((n, paper.checks(runs)))
+                    if not any(c.kind == "paper" and c.state == compare.INCONCLUSIVE for c in seen[-1][1]):
+                        last = True
+                if last:
+                    report = paper.report(runs)
+            if not last:
+                continue
+            seen.append((n, report.checks))
+            report.checks = sequential(seen)
+            write_parquet(runs.frame, out / "results.parquet")
+            write_atomic(out / "verdicts.json", json.dumps(
+                {"experiment": paper.name, "seeds": n, "quick": quick, "schedule": list(looks[:len(seen)]),
+                 "level": level, "counts": verdicts.counts(report.checks), "states": verdicts.states(report.checks),
+                 "numbers": verdicts.numbers(report.checks)}, indent=1, ensure_ascii=False))
+            path = out / "report.md"
+            write_atomic(path, "\n".join(render(paper, report, seeds=n, quick=quick, runs=len(tasks),
+                                                wall=time.monotonic() - t0, looks=looks, level=level)) + "\n")
+            write_atomic(out / "summary.json", json.dumps({"experiment": paper.name, "seeds": n, "quick": quick,
+                                                           "runs": len(tasks), "ran": counts["ran"]}, indent=1))
+            return path
+    raise AssertionError("unreachable: the last look writes the report")
+
+
+@contextmanager
+def _runs(paper: Paper, out: Path, tasks: list[Task], **kw):
+    """The rows of `tasks` (run or read from the store) while `out` is locked."""
+    from ..outputs import check_output
+
     calls = [_task_tuple(paper, t) for t in tasks]
     labels = [{**t.label, "seed": t.seed} for t in tasks]
     salts = [f"reproduce {paper.name} " + json.dumps([t.spec, t.keep is not None], sort_keys=True, default=str)
@@ -85,34 +159,30 @@ def reproduce(paper: Paper, out: Path, *, seeds: int | None = None, jobs: int | 
         if result is not None:
             result.write(out / "runs" / tasks[i].keep)
 
-    with stored_runs(paper.name, out, run_task, calls, labels, salts, jobs=jobs, client=client, progress=progress,
-                     keep=keep, prepare=check_kept) as (rows, counts):
-        runs = Runs(tasks, rows, seeds=seeds, quick=quick, out=out)
-        write_parquet(runs.frame, out / "results.parquet")
-        report = paper.report(runs)
-        states = verdicts.states(report.checks)
-        write_atomic(out / "verdicts.json", json.dumps({"experiment": paper.name, "seeds": seeds, "quick": quick,
-                                                        "counts": verdicts.counts(report.checks),
-                                                        "states": states}, indent=1, ensure_ascii=False))
-        path = out / "report.md"
-        write_atomic(path, "\n".join(render(paper, report, seeds=seeds, quick=quick, runs=len(tasks),
-                                            wall=time.monotonic() - t0)) + "\n")
-        write_atomic(out / "summary.json", json.dumps({"experiment": paper.name, "seeds": seeds, "quick": quick,
-                                                       "runs": len(tasks), "ran": counts["ran"]}, indent=1))
-    return path
+    with stored_runs(paper.name, out, run_task, calls, labels, salts, keep=keep, prepare=check_kept, **kw) as got:
+        yield got
 
 
-def render(paper: Paper, report: Report, *, seeds: int, quick: bool, runs: int, wall: float) -> list[str]:
+def render(paper: Paper, report: Report, *, seeds: int, quick: bool, runs: int, wall: float,
+           looks: tuple[int, ...] = (), level: float = compare.LEVEL) -> list[str]:
     """report.md: the header (command, seed counts, the rule), the verdict sections, the choices
     where the paper is silent, then the paper's own body."""
     lines = [f"# {paper.title}", "",
-             f"Re-run with `cnsim reproduce {paper.name}{' --quick' if quick else ''} --seeds {seeds}`: "
-             f"**{seeds} seeds per configuration**, {runs} runs, {wall:.0f} s of wall time for this invocation "
-             "(stored runs are reused).", ""]
+             f"Re-run with `cnsim reproduce {paper.name}{' --quick' if quick else ''}"
+             f"{'' if len(looks) > 1 else f' --seeds {seeds}'}`: "
+             f"**{'up to ' if len(looks) > 1 else ''}{seeds} seeds per configuration**, {runs} runs, {wall:.0f} s of wall time for this invocation "
+             "(stored runs are reused). Each verdict's row shows the seeds behind it.", ""]
     if quick:
         lines += ["**--quick: short runs — a smoke test of the pipeline. The verdicts below are the quick runs' "
                   "and are not the reproduction's.**", ""]
     lines += ["## Rule", "", compare.RULE, ""]
+    if len(looks) > 1:
+        lines += [f"**Sequential design.** The seed counts {' → '.join(map(str, looks))} are looked at in turn, a "
+                  f"schedule fixed before any run (the cap: {looks[-1]} seeds); a claim still inconclusive at one look "
+                  "is decided again at the next, with the runs of the earlier looks reused, and keeps the verdict "
+                  "of the first look that decides it. The error rate is spent evenly over the looks (Bonferroni): "
+                  f"every interval is at {level:.2%} instead of {compare.LEVEL:.0%}, so that the chance of any wrong "
+                  f"decision over all {len(looks)} looks stays below {1 - compare.LEVEL:.0%}.", ""]
     lines += verdicts.sections(report.checks)
     if report.choices:
         lines += ["## Choices where the paper is silent", ""] + [f"- {c}" for c in report.choices] + [""]

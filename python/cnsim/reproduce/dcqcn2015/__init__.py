@@ -5,24 +5,6 @@ fluid.py (the model, a DDE integrator and the fixed point; runs today, tests/tes
 experiment.py (runs and what a run yields), claims.py (the checks), report.py (the report's body).
 """
 
-from ..paper import Paper, Report, Runs, Task
-from . import experiment
+from ..paper import FolderPaper
 
-
-
-class Dcqcn2015(Paper):
-    name, title = experiment.NAME, experiment.TITLE
-
-    def tasks(self, seeds: int, quick: bool) -> list[Task]:
-        return experiment.tasks(seeds, quick)
-
-    def extract(self, result, spec) -> dict:
-        return experiment.extract(result, spec)
-
-    def report(self, runs: Runs) -> Report:
-        from .report import report
-
-        return report(runs)
-
-
-PAPER = Dcqcn2015()
+PAPER = FolderPaper(__name__)

@@ -221,6 +221,11 @@ class Jiang2007(Paper):
         parts, traces = extract(result.stats, _series(result), spec)
         return {"values": parts, "extra": {"traces": traces} if spec.get("keep_traces") else None}
 
+    def checks(self, runs: Runs) -> list:
+        from .claims import checks
+
+        return checks(runs)
+
     def report(self, runs: Runs) -> Report:
         from .report import report
 

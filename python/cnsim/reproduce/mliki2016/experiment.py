@@ -62,6 +62,11 @@ class MlikiPaper(Paper):
         return {"values": [[p, m, v] for p, ms in parts.items() for m, v in ms.items()
                            if isinstance(v, (int, float)) and not isinstance(v, bool)]}
 
+    def checks(self, runs: Runs) -> list:
+        from .report import claim_checks
+
+        return claim_checks(self.exp, runs)
+
     def report(self, runs: Runs) -> Report:
         from .report import report
 

@@ -71,6 +71,14 @@ def checks(exp: Experiment, views: dict[str, pd.DataFrame]) -> tuple[list[Check]
     return out, robust
 
 
+def claim_checks(exp: Experiment, runs: Runs) -> list[Check]:
+    """The checks on the baseline runs."""
+    df = runs.frame
+    if df.empty:
+        df = pd.DataFrame(columns=["topology", "variant", "qeq", "sampling", "setting", "seed", "part", "metric", "value"])
+    return checks(exp, {BASELINE: view(df, BASELINE)})[0]
+
+
 def _robustness(checks_: list[Check], robust: dict, names: list[str]) -> list[str]:
     lines = ["## Robustness: every check under each open choice", "",
              f"Each column re-runs the whole experiment with one choice changed, on the same seeds as the baseline. "

@@ -5,23 +5,6 @@ experiment.py (variants, scenarios, grid points, runs, what a run yields), measu
 metrics; tables over seeds), claims.py (the slides' findings as checks), report.py, figures.py.
 """
 
-from ..paper import Paper, Report, Runs, Task
-from . import experiment
+from ..paper import FolderPaper
 
-
-class Roeck2007(Paper):
-    name, title = experiment.NAME, experiment.TITLE
-
-    def tasks(self, seeds: int, quick: bool) -> list[Task]:
-        return experiment.tasks(seeds, quick)
-
-    def extract(self, result, spec) -> dict:
-        return experiment.extract(result, spec)
-
-    def report(self, runs: Runs) -> Report:
-        from .report import report
-
-        return report(runs)
-
-
-PAPER = Roeck2007()
+PAPER = FolderPaper(__name__)
