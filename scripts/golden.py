@@ -1,9 +1,9 @@
 """Write the golden verdict files of the reproductions: tests/golden/<experiment>.json from a full
-run (the record a referee reads) and, for the experiments whose full run is too long for CI,
-tests/golden/<experiment>-quick.json from a --quick run (what tests/test_golden_verdicts.py
-re-runs). A changed verdict is then a reviewed diff of these files.
+run, as `cnsim reproduce` makes it (the record a referee reads, and what
+tests/test_golden_verdicts.py re-runs and compares). A changed verdict or interval is then a
+reviewed diff of these files.
 
-    .venv/bin/python scripts/golden.py [EXPERIMENT …] [--jobs N] [--out DIR] [--quick-only]
+    .venv/bin/python scripts/golden.py [EXPERIMENT …] [--jobs N] [--out DIR]
 """
 
 import argparse
@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from golden_verdicts import FULL_IN_CI, GOLDEN, golden_record  # noqa: E402
+from golden_verdicts import GOLDEN, golden_record  # noqa: E402
 
 import cnsim.reproduce as rep  # noqa: E402
 
@@ -23,21 +23,16 @@ def main() -> None:
     ap.add_argument("experiments", nargs="*", default=list(rep.REGISTRY))
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--out", type=Path, default=Path("out/golden"))
-    ap.add_argument("--quick-only", action="store_true", help="only the -quick files")
     args = ap.parse_args()
     for name in args.experiments:
-        modes = [True] if args.quick_only else [False, True]
-        for quick in modes:
-            if quick and name in FULL_IN_CI:
-                continue
-            t0 = time.monotonic()
-            out = args.out / (name + ("-quick" if quick else ""))
-            rep.reproduce(name, out, quick=quick, jobs=args.jobs)
-            record = golden_record(json.loads((out / "verdicts.json").read_text(encoding="utf-8")),
-                                   wall_s=time.monotonic() - t0)
-            path = GOLDEN / f"{name}{'-quick' if quick else ''}.json"
-            path.write_text(json.dumps(record, indent=1, ensure_ascii=False, sort_keys=True) + "\n", encoding="utf-8")
-            print(f"{path}: {record['counts']} ({record['wall_s']:.0f} s)")
+        t0 = time.monotonic()
+        out = args.out / name
+        rep.reproduce(name, out, jobs=args.jobs)
+        record = golden_record(json.loads((out / "verdicts.json").read_text(encoding="utf-8")),
+                               wall_s=time.monotonic() - t0)
+        path = GOLDEN / f"{name}.json"
+        path.write_text(json.dumps(record, indent=1, ensure_ascii=False, sort_keys=True) + "\n", encoding="utf-8")
+        print(f"{path}: {record['counts']} ({record['wall_s']:.0f} s)")
 
 
 if __name__ == "__main__":
