@@ -234,6 +234,10 @@ def test_values_of_the_same_runs_are_compared_paired_and_welch_refuses_them():
 def test_the_sequential_design_spends_the_error_rate_over_its_looks_and_keeps_first_decisions():
     class Sched:
         name, seeds, quick_seeds, schedule = "s", 5, 3, (5, 10, 20)
+
+        @classmethod
+        def looks(cls):
+            return cls.schedule
     looks, level = runs.schedule(Sched, None, False)
     assert looks == (5, 10, 20) and level == pytest.approx(1 - 0.05 / 3)
     assert runs.schedule(Sched, 7, False) == ((7,), 0.95) and runs.schedule(Sched, None, True) == ((3,), 0.95)

@@ -556,8 +556,8 @@ def _mean_std(values) -> str:
 @click.option("--list", "list_", is_flag=True, help="List the experiments that can be reproduced.")
 @click.option("-o", "--out", type=click.Path(path_type=Path), help="Output directory [out/<experiment>].")
 @click.option("--seeds", type=click.IntRange(2),
-              help="Seeds per configuration, at least 2 (no verdict rests on one run) [mliki2016-*: 10, others: 5; "
-                   "--quick: 3].")
+              help="Seeds per configuration, at least 2 (no verdict rests on one run), in one look [the experiment's "
+                   "sequential schedule, shown by --list; --quick: 3].")
 @click.option("--jobs", type=click.IntRange(1), help="Worker processes [all cores].")
 @click.option("--dask", "dask_address", metavar="tcp://HOST:PORT",
               help="Run on the Dask cluster of this scheduler instead of local processes.")
@@ -576,7 +576,8 @@ def reproduce(experiment: str | None, list_: bool, out: Path | None, seeds: int 
 
     if list_ or not experiment:
         for name, title in rep.titles().items():
-            click.echo(f"{name:24} {title}")
+            looks = " → ".join(map(str, rep.experiment(name).looks()))
+            click.echo(f"{name:24} {title} [seeds {looks}]")
         return
     if experiment not in rep.REGISTRY:
         raise click.BadParameter(f"unknown experiment {experiment!r}; see --list", param_hint="EXPERIMENT")
@@ -591,7 +592,19 @@ def reproduce(experiment: str | None, list_: bool, out: Path | None, seeds: int 
     finally:
         if client is not None:
             client.close()
+    click.echo(_verdict_line(report.parent / "verdicts.json"))
     click.echo(f"wrote {report} ({time.monotonic() - t0:.0f} s)")
+
+
+def _verdict_line(path: Path) -> str:
+    """The report's verdict counts in one line, as its header states them."""
+    import json
+
+    v = json.loads(path.read_text(encoding="utf-8"))
+    n = v["counts"]
+    return (f"{v['experiment']}: {n['supported']} supported, {n['not supported']} not supported, "
+            f"{n['inconclusive']} inconclusive of the paper's claims ({n['holds by construction']} hold by "
+            f"construction, {n.get('not testable as stated', 0)} not testable as stated; up to {v['seeds']} seeds)")
 
 
 @cli.command()

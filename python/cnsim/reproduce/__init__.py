@@ -18,8 +18,8 @@ def titles() -> dict[str, str]:
 
 
 def default_seeds(name: str) -> int:
-    """Seeds per configuration when none are given."""
-    return experiment(name).seeds
+    """Seeds per configuration when none are given: the cap of the experiment's sequential design."""
+    return experiment(name).looks()[-1]
 
 
 def reproduce(name: str, out: Path, seeds: int | None = None, **kw) -> Path:

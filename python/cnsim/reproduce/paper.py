@@ -108,8 +108,12 @@ class Paper(ABC):
     seeds: int = DEFAULT_SEEDS    # default seeds per configuration (at least DEFAULT_SEEDS)
     quick_seeds: int = QUICK_SEEDS
     # The sequential design: the seed counts looked at in turn while a claim stays inconclusive,
-    # fixed before any run; its last entry is the paper's cap (runs.reproduce).
-    schedule: tuple[int, ...] = (DEFAULT_SEEDS,)
+    # fixed before any run; its last entry is the paper's cap (runs.reproduce). Empty: one look at `seeds`.
+    schedule: tuple[int, ...] = ()
+
+    def looks(self) -> tuple[int, ...]:
+        """The seed counts of the sequential design (one look at `seeds` without a schedule)."""
+        return tuple(self.schedule) or (self.seeds,)
 
     @abstractmethod
     def tasks(self, seeds: int, quick: bool) -> list[Task]:
@@ -141,7 +145,7 @@ class FolderPaper(Paper):
         self.name, self.title = self.experiment.NAME, self.experiment.TITLE
         self.seeds = getattr(self.experiment, "SEEDS", DEFAULT_SEEDS)
         self.quick_seeds = getattr(self.experiment, "QUICK_SEEDS", QUICK_SEEDS)
-        self.schedule = getattr(self.experiment, "SCHEDULE", (self.seeds,))
+        self.schedule = getattr(self.experiment, "SCHEDULE", ())
 
     def tasks(self, seeds: int, quick: bool) -> list[Task]:
         return self.experiment.tasks(seeds, quick)

@@ -66,7 +66,7 @@ def schedule(paper: Paper, seeds: int | None, quick: bool) -> tuple[tuple[int, .
     elif quick:
         looks = (paper.quick_seeds,)
     else:
-        looks = tuple(paper.schedule) or (paper.seeds,)
+        looks = paper.looks()
     if any(n < compare.MIN_SEEDS for n in looks):
         raise ValueError(f"seeds: {min(looks)} is too few: every verdict needs an interval over at least "
                          f"{compare.MIN_SEEDS} seeds")
