@@ -108,11 +108,14 @@ RULE = (f"Each verdict is supported / not supported / inconclusive, from {LEVEL:
         "Student-t interval of cnsim's mean must lie inside the paper's value ± the tolerance (supported), wholly "
         "outside it (not supported), or straddles a boundary (inconclusive). Between schemes or settings: the "
         "Welch interval of the difference of means (per-seed differences when paired) must exclude 0 in the "
-        "claimed direction with a mean difference of at least the minimum effect (supported); it excludes 0 the "
+        "claimed direction with a mean difference of at least the minimum effect (supported); two quantities of the "
+        "same runs are always compared by their per-seed differences, never by Welch's interval; it excludes 0 the "
         "other way, or lies wholly within ± the minimum effect (not supported); otherwise inconclusive. Default "
         f"tolerance and minimum effect: ±{REL_TOL:.0%} of the value for rates and percentages (floors "
         f"{FLOORS['%']:g} points, {FLOORS['frames']:g} frames), ±{TIME_TOL_S:g} s for times, ±{JAIN_TOL:g} for "
-        "Jain indices; a claim that states its own says so in its row. A conjunction (every Qeq, every step) is "
+        "Jain indices; a claim that states its own says so in its row. Every claim is calibrated: its rule gives "
+        "supported on the paper's own data and not supported on a counter-datum, or the claim is listed as not "
+        "testable as stated and not counted. A conjunction (every Qeq, every step) is "
         "not supported if any part is not, supported if all are, else inconclusive. Checks that hold by "
         "construction are labelled so and left out of the counts.")
 
