@@ -7,23 +7,20 @@ cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
 command -v cargo >/dev/null || { echo "setup: cargo (Rust) is required: https://rustup.rs" >&2; exit 1; }
 [ -x .venv/bin/python ] || "$PY" -m venv .venv
-.venv/bin/python -m pip install --quiet --upgrade pip
-echo "setup: installing cnsim into .venv, building the engine in release mode (a first build takes 1-3 min on 2 cores)..." >&2
+step() { echo "setup: $1 ($(( $(date +%s) - start )) s)" >&2; }
 start=$(date +%s)
+.venv/bin/python -m pip install --quiet --upgrade pip
+step "pip ready in .venv"
+echo "setup: installing cnsim into .venv and building the engine in release mode (a first build takes 1-3 min on 2 cores, longer on a loaded machine)..." >&2
+# The build prints nothing while cargo compiles: a line every 30 s says it is still going.
+( while sleep 30 </dev/null >/dev/null 2>&1; do step "still building the engine"; done ) &
+beat=$!
+trap 'kill $beat 2>/dev/null' EXIT
 .venv/bin/python -m pip install --quiet -e ".[test,dask,docs]"
-echo "setup: cnsim installed ($(( $(date +%s) - start )) s)" >&2
+kill $beat 2>/dev/null
+step "cnsim installed"
 
-# tshark decodes cnsim's captures in the tests (tests/test_capture.py; skipped without it). Installed
-# from the system's packages when missing and possible (root with apt-get), never interactively.
-if ! command -v tshark >/dev/null; then
-    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-        echo "setup: installing tshark (apt-get) for the capture tests"
-        if ! { DEBIAN_FRONTEND=noninteractive apt-get update -qq \
-               && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-                  -o DPkg::Lock::Timeout=600 tshark >/dev/null; }; then
-            echo "setup: could not install tshark; the tshark decoding tests will be skipped" >&2
-        fi
-    else
-        echo "setup: tshark not found and not installable here (needs root and apt-get); the tshark decoding tests will be skipped" >&2
-    fi
-fi
+# tshark (optional) decodes cnsim's captures in tests/test_capture.py, which skip without it. Nothing is
+# installed outside the project here: CI installs it in .ci/run; elsewhere `apt-get install tshark`
+# (Debian/Ubuntu) or your system's Wireshark package.
+command -v tshark >/dev/null || echo "setup: tshark not found: the tshark decoding tests will be skipped (optional; see docs/observing.md)" >&2

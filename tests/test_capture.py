@@ -1,7 +1,7 @@
 """pcap export and the event trace: tshark decodes a cnsim capture with the
 shipped Lua dissector, and every decoded CNM and PAUSE agrees with the run's own trace.
 
-tshark comes from the system's packages (scripts/setup.sh installs it when it can); without it the
+tshark comes from the system's packages (optional; .ci/run installs it); without it the
 decoding tests are skipped with that reason.
 """
 
@@ -28,7 +28,7 @@ SHORT = {"simulation.duration": "30ms", "simulation.measure_from": "0s",
          "flow.0.start": '["0s", "0s", "0s", "0s", "0s", "0s"]'}
 
 TSHARK = shutil.which("tshark")
-needs_tshark = pytest.mark.skipif(TSHARK is None, reason="tshark not installed (scripts/setup.sh installs it with apt when run as root)")
+needs_tshark = pytest.mark.skipif(TSHARK is None, reason="tshark not installed (optional: apt-get install tshark; .ci/run installs it)")
 
 
 def tshark(pcap: Path, display: str, fields: list[str]) -> pd.DataFrame:
