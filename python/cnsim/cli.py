@@ -91,11 +91,11 @@ def _set_memory_budget(ctx, param, value) -> None:
 
 
 def _memory_option(fn):
-    """--max-memory: the budget for building a network (default: 80 % of the machine's memory)."""
+    """--max-memory: the budget for building a network (default: 80 % of the memory available at start)."""
     return click.option("--max-memory", type=_Finite(0, 1e12), metavar="MB", expose_value=False, is_eager=True,
                         callback=_set_memory_budget,
                         help="Refuse, before building it, a network whose estimated memory exceeds MB megabytes "
-                             "[80 % of this machine's memory].")(fn)
+                             "[80 % of the memory available at start].")(fn)
 
 
 def _guard_sets(max_events: int | None, max_wall: float | None, max_series_mb: float | None) -> list[str]:

@@ -5,6 +5,7 @@
 //! flow is exactly a flow one could write by hand. Linear in the flows made; deterministic per seed
 //! (one stream per workload and source host, `core/rng.rs`).
 
+use super::budget::Part;
 use super::cdf::{Cdf, BUILTIN};
 use super::{Ctx, R};
 use crate::core::rng::Rng;
@@ -49,6 +50,18 @@ fn workload(ctx: &Ctx, nodes: &[Node], ports: &[Port], w: &WorkloadSpec, index: 
     let seed = ctx.loaded.scenario.simulation.seed;
     // (source, destination, size, start)
     let mut made: Vec<(usize, usize, u64, Time)> = vec![];
+    // Every generated flow is charged to the memory budget before it is drawn: the expected count
+    // at once (a table that cannot fit is refused before anything is allocated), then any excess
+    // of the random draws as it comes.
+    let mut charged = 0usize;
+    let mut charge = |n: usize| -> R<()> {
+        if n > charged {
+            let more = (n - charged).max(CHARGE_STEP);
+            ctx.budget.charge(Part::Flows, more.saturating_mul(SPEC_BYTES)).map_err(|m| err(format!("{m} (its generated flows)")))?;
+            charged += more;
+        }
+        Ok(())
+    };
     if let Some(inc) = &w.incast {
         if w.sizes.is_some() || w.load.is_some() {
             return Err(err("an incast takes its size in `incast`: no sizes or load".into()));
@@ -67,6 +80,7 @@ fn workload(ctx: &Ctx, nodes: &[Node], ports: &[Port], w: &WorkloadSpec, index: 
         if n > max as f64 {
             return Err(too_many(n));
         }
+        charge(n as usize)?;
         let mut rng = Rng::stream(seed, "workload", &prefix);
         let mut pool = candidates;
         for r in 0..rounds {
@@ -97,6 +111,7 @@ fn workload(ctx: &Ctx, nodes: &[Node], ports: &[Port], w: &WorkloadSpec, index: 
         if expected > max as f64 {
             return Err(too_many(expected));
         }
+        charge(expected.ceil() as usize)?;
         for (i, &s) in hosts.iter().enumerate() {
             let mut rng = Rng::stream(seed, "workload", &format!("{prefix}:{}", nodes[s].name));
             let mean_gap = PS_PER_S as f64 / lambda(s);
@@ -105,6 +120,7 @@ fn workload(ctx: &Ctx, nodes: &[Node], ports: &[Port], w: &WorkloadSpec, index: 
                 if made.len() as u64 >= max {
                     return Err(too_many(made.len() as f64 + 1.0));
                 }
+                charge(made.len() + 1)?;
                 // Uniform among the other hosts: draw from n − 1 and skip the source.
                 let mut d = (rng.uniform() * (hosts.len() - 1) as f64) as usize;
                 d = d.min(hosts.len() - 2);
@@ -123,7 +139,14 @@ fn workload(ctx: &Ctx, nodes: &[Node], ports: &[Port], w: &WorkloadSpec, index: 
     Ok(())
 }
 
-/// The CDF `sizes` names: a shipped one, or a file relative to the scenario file.
+/// What a generated flow costs before traffic.rs builds it (and charges it again): its `FlowSpec`
+/// with its name and endpoints, and its draw.
+const SPEC_BYTES: usize = std::mem::size_of::<FlowSpec>() + std::mem::size_of::<(usize, usize, u64, Time)>() + 96;
+/// Draws beyond the expected count are charged this many at a time.
+const CHARGE_STEP: usize = 4096;
+
+/// The CDF `sizes` names: a shipped one, or a file relative to the scenario file — read only if
+/// it is a regular file (a FIFO or a device would block or never end) of at most `MAX_FILE_BYTES`.
 fn cdf(ctx: &Ctx, sizes: &Spanned<String>) -> R<Cdf> {
     let name = sizes.get_ref();
     let at = |m: String| ctx.err(sizes.span(), m);
@@ -132,8 +155,33 @@ fn cdf(ctx: &Ctx, sizes: &Spanned<String>) -> R<Cdf> {
     }
     let base = std::path::Path::new(&ctx.loaded.path).parent().unwrap_or(std::path::Path::new("."));
     let path = base.join(name);
-    let text = std::fs::read_to_string(&path).map_err(|e| at(format!("sizes: cannot read {} ({e}); the shipped distributions are {}", path.display(), BUILTIN.iter().map(|b| b.0).collect::<Vec<_>>().join(", "))))?;
+    let shipped = BUILTIN.iter().map(|b| b.0).collect::<Vec<_>>().join(", ");
+    let text = read_capped(&path, MAX_FILE_BYTES).map_err(|e| at(format!("sizes: {e}; the shipped distributions are {shipped}")))?;
     Cdf::parse(&text, &path.display().to_string()).map_err(at)
+}
+
+/// A CDF file's size cap: `MAX_POINTS` lines of two numbers, generously.
+pub const MAX_FILE_BYTES: u64 = 8 << 20;
+
+/// The text of `path` if it is a regular file of at most `cap` bytes (checked before it is opened,
+/// and again while it is read, in case it grows).
+pub fn read_capped(path: &std::path::Path, cap: u64) -> Result<String, String> {
+    use std::io::Read;
+    let shown = path.display();
+    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read {shown} ({e})"))?;
+    if !meta.is_file() {
+        return Err(format!("{shown} is not a regular file"));
+    }
+    if meta.len() > cap {
+        return Err(format!("{shown} has {} bytes, more than the {cap} a CDF may have", meta.len()));
+    }
+    let mut text = String::new();
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read {shown} ({e})"))?;
+    file.take(cap + 1).read_to_string(&mut text).map_err(|e| format!("cannot read {shown} ({e})"))?;
+    if text.len() as u64 > cap {
+        return Err(format!("{shown} grew past the {cap} bytes a CDF may have while it was read"));
+    }
+    Ok(text)
 }
 
 #[allow(clippy::too_many_arguments)]
