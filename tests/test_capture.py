@@ -272,3 +272,8 @@ def test_dcqcn_cnps_are_captured_as_rocev2(tmp_path):
         assert len(decoded) == len(packets)
         assert set(decoded["infiniband.bth.opcode"]) == {"129"} and set(decoded["udp.dstport"]) == {"4791"}
         assert [int(v, 0) for v in decoded["infiniband.bth.destqp"]] == [int.from_bytes(p[51:54], "big") for p in packets]
+        # named, not "Unknown OpCode (129)": cnsim.lua's post-dissector
+        named = tshark(out / "capture.pcapng", "cnsim_cnp", ["_ws.col.Protocol", "_ws.col.Info", "cnsim_cnp.dest_qp"])
+        assert len(named) == len(packets) and set(named["_ws.col.Protocol"]) == {"RoCEv2 CNP"}
+        assert all(i.startswith("CNP (Congestion Notification Packet) to QP ") for i in named["_ws.col.Info"])
+        assert list(named["cnsim_cnp.dest_qp"]) == list(decoded["infiniband.bth.destqp"].map(lambda v: str(int(v, 0))))

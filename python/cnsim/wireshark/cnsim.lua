@@ -1,7 +1,8 @@
 -- Wireshark dissector for the frames cnsim writes that Wireshark does not decode itself:
 -- the IEEE 802.1Qau CN-TAG (EtherType 0x22E9) and CNM (0x22E7), and cnsim's shim on IEEE 802
 -- Local Experimental EtherType 1 (0x88B5): data header, E-QCN tag, BCN rate-regulator tag and BCN
--- message. Layouts: PROTOCOLS.md §10 and crates/cnsim-engine/src/tap/wire.rs.
+-- message; and it names RoCEv2 CNPs, which Wireshark decodes but calls an unknown opcode. Layouts:
+-- PROTOCOLS.md §10 and crates/cnsim-engine/src/tap/wire.rs.
 --
 -- Use: wireshark -X lua_script:cnsim.lua capture.pcapng (or copy it into Wireshark's personal
 -- Lua plugins folder); `cnsim wireshark-plugin` prints this file's path.
@@ -140,3 +141,28 @@ function shim.dissector(tvb, pinfo, tree)
     end
 end
 ethertype:add(0x88B5, shim)
+
+-- RoCEv2 CNP: Wireshark's InfiniBand dissector decodes the BTH but names opcode 0x81 (129) "Unknown
+-- OpCode" (4.0). A CNP is the one RoCEv2 packet with that opcode (IBA Vol. 1 Annex A17 §A17.9.3), so
+-- this post-dissector names it in the protocol and info columns and adds the destination QP (the
+-- flow, in cnsim's captures) under its own tree item.
+local cnp = Proto("cnsim_cnp", "RoCEv2 Congestion Notification Packet")
+local f_cnp_qp = ProtoField.uint32("cnsim_cnp.dest_qp", "Destination QP (the notified flow)", base.DEC)
+cnp.fields = { f_cnp_qp }
+local bth_opcode = Field.new("infiniband.bth.opcode")
+local bth_destqp = Field.new("infiniband.bth.destqp")
+
+function cnp.dissector(tvb, pinfo, tree)
+    local op = bth_opcode()
+    if op == nil or op.value ~= 0x81 then
+        return
+    end
+    local qp = bth_destqp()
+    local t = tree:add(cnp, op.range)
+    if qp ~= nil then
+        t:add(f_cnp_qp, qp.range, qp.value)
+    end
+    pinfo.cols.protocol = "RoCEv2 CNP"
+    pinfo.cols.info = string.format("CNP (Congestion Notification Packet) to QP %s", qp and tostring(qp.value) or "?")
+end
+register_postdissector(cnp)
