@@ -101,8 +101,8 @@ def report(runs: Runs) -> Report:
             models[n] = fluid_at(n, d, duration, measure_from)
     lines = ["## The fluid model's fixed point and cnsim", "",
              "The model's parameters are pinned to [DCQCN15]'s values with C = 39.2 Gb/s of 1000-B frames (claims.py). "
-             "Utilisation is the share of the measured time the bottleneck is sending; at the fixed point it is 100 % "
-             "(N·RC* = C with a standing queue).", "",
+             "Utilisation is the share of the measured time the bottleneck is sending; at the fixed point it never "
+             "idles (N·RC* = C with a standing queue).", "",
              "| N | q* (KB) | p* | p* (cube-root form) | α* | RC* (Gb/s) | RT* (Gb/s) | cnsim queue (KB), per window | "
              "cnsim utilisation (%) | cnsim rate min / max (Gb/s) | cnsim queue (KB), since last CNP |",
              "|---|---|---|---|---|---|---|---|---|---|---|"]

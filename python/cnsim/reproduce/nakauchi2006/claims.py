@@ -63,11 +63,10 @@ def within_half_level(ratio) -> Verdict:
     return compare.against(_log2(ratio), 0.0, HALF_LEVEL)
 
 
-def censored(verdict: Verdict, times, runs, direction: int) -> Verdict:
+def censored(verdict: Verdict, times, runs) -> Verdict:
     """`verdict` on the measured times, aware of the runs in which the event never happened
-    (censored at the run's end, which lies beyond every band here): one such run and a verdict that
-    would support → inconclusive (direction −1, "below": the censored ones are above); every run
-    censored → not supported."""
+    (censored at the run's end, which lies above every band and reference here): one such run and a
+    verdict that would support → inconclusive; every run censored → not supported."""
     n_runs, n_times = len(runs), len(times)
     cens = n_runs - n_times
     if cens <= 0:
@@ -81,12 +80,12 @@ def censored(verdict: Verdict, times, runs, direction: int) -> Verdict:
 
 def about(paper_s: float):
     def decide(t, runs) -> Verdict:
-        return censored(compare.against(t, paper_s, ABOUT_S), t, runs, +1)
+        return censored(compare.against(t, paper_s, ABOUT_S), t, runs)
     return decide
 
 
 def quick(t, runs) -> Verdict:
-    return censored(compare.beyond(t, JOIN_TIMER_S, direction=-1), t, runs, -1)
+    return censored(compare.beyond(t, JOIN_TIMER_S, direction=-1), t, runs)
 
 
 def checks(runs: Runs) -> list[Check]:
