@@ -1,6 +1,9 @@
 """The `dcqcn-fixed-point` reproduction (reproduce/dcqcn2015/): its scenarios ship with the package,
-and a --quick reproduction from real runs renders the fixed-point table for every N beside both NP
-pacings, with three-state verdicts (tests/test_golden_verdicts.py pins the verdicts themselves)."""
+a --quick reproduction from real runs renders the fixed-point table for every N beside both NP
+pacings (with utilisation), the open readings, the queue's distribution against the model and the
+figure, with three-state verdicts (tests/test_golden_verdicts.py pins the verdicts themselves); and
+the defects a review found stay fixed: the model's C is the frames' capacity, each tolerance is the
+largest move of q* under an open reading, N = 16 is not called a fair share at 96 % utilisation."""
 
 import json
 import tomllib
