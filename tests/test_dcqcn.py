@@ -5,21 +5,25 @@ The reference: the fluid model of Zhu et al., "Congestion Control for Large-Scal
 Deployments", SIGCOMM 2015, §5, restated by Zhu, Ghobadi, Misra & Padhye, "ECN or Delay", CoNEXT
 2016, §3, whose fixed point (RC* = C/N and the marking probability p* that balances cuts and
 increases, hence the queue q* on the RED-ECN curve) reproduce/dcqcn2015/fluid.py computes for the
-shipped scenarios' parameters. The tolerance, ±20 % of the model's value for the mean over seeds, is
-the one reproduce/dcqcn2015/claims.py states (and why) before any run: neither paper gives a number
-for the model's agreement with packet simulation.
+shipped scenarios' parameters (claims.PINNED: C = 39.2 Gb/s of 1000-B frames). Every shipped N is
+run. Where the fixed point lies on the marking ramp (N = 2, 4, 8) the mean queue over seeds is held
+within ±20 % of q* (compare.REL_TOL): an engine regression band, not a claim's tolerance (the
+claims' tolerances are in claims.py). At N = 16 the model's p* exceeds Pmax, its fixed point sits on
+the step at Kmax, and the packet system is not at a fixed point: its queue stays low on the ramp and
+the bottleneck idles a few per cent of the time (the report explains it).
 """
 
 import numpy as np
 import pytest
 
 import cnsim
-from cnsim.reproduce.dcqcn2015 import claims, fluid
+from cnsim.reproduce import compare
+from cnsim.reproduce.dcqcn2015 import claims, experiment
 from cnsim.reproduce.paper import scenario_file
 
 SEEDS = (1, 2, 3)
 SHORT = {"simulation.duration": "60ms", "simulation.measure_from": "20ms"}
-TOL = claims.TOL
+TOL = compare.REL_TOL
 
 
 def run(n, seed, **more):
@@ -31,21 +35,28 @@ def bottleneck(res):
     return {q["name"]: q for q in res.stats["queues"]}["SW>R"]
 
 
-@pytest.mark.parametrize("n", [2, 4])
-def test_queue_and_rates_settle_at_the_fluid_fixed_point(n):
-    fp = fluid.fixed_point(n, fluid.Params())
-    assert not fp["on_kmax_step"]
+@pytest.mark.parametrize("n", experiment.FLOWS)
+def test_queue_and_rates_against_the_fluid_fixed_point(n):
+    fp = claims.model(n)
     runs = [run(n, s) for s in SEEDS]
     frame = runs[0].stats["frame_size_bytes"]
     q = np.mean([bottleneck(r)["q_mean_frames"] * frame for r in runs])
-    assert abs(q - fp["q_bytes"]) <= TOL * fp["q_bytes"], f"N = {n}: queue {q:.0f} B vs q* {fp['q_bytes']:.0f} B"
-    fair = 40e9 / n
+    util = np.mean([bottleneck(r)["busy_s_window"] / r.stats["time"]["window_s"] for r in runs])
+    par = claims.PINNED
+    assert par.kmin_bytes < q < par.kmax_bytes, f"N = {n}: the mean queue {q:.0f} B is on the marking ramp"
+    if fp["on_kmax_step"]:
+        assert n == 16
+        assert q < par.kmax_bytes / 2 and util < 0.99, f"N = {n}: queue {q:.0f} B, utilisation {util:.3f}"
+    else:
+        assert abs(q - fp["q_bytes"]) <= TOL * fp["q_bytes"], f"N = {n}: queue {q:.0f} B vs q* {fp['q_bytes']:.0f} B"
+        assert util > 0.98, f"N = {n}: the bottleneck stays busy ({util:.3f})"
+    fair = claims.C_FRAMES_BPS / n
     for r in runs:
         assert len(r.stats["flows"]) == n
-        assert bottleneck(r)["busy_s_window"] / r.stats["time"]["window_s"] > 0.95, "the bottleneck stays busy"
-        assert bottleneck(r)["drops"] == 0, "lossless: the marking acts long before the buffer fills"
+        assert bottleneck(r)["drops_window"] == 0, "lossless: the marking acts long before the buffer fills"
     mean_rates = np.mean([[sum(x["throughput_bps"] for x in f["receivers"]) for f in r.stats["flows"]] for r in runs], axis=0)
     assert all(abs(x - fair) <= TOL * fair for x in mean_rates), f"rates {mean_rates / 1e9} Gb/s vs C/N {fair / 1e9} Gb/s"
+    assert mean_rates.sum() <= claims.C_FRAMES_BPS * 1.001, "no more than the frames' capacity, 39.2 Gb/s"
 
 
 def test_the_np_sends_at_most_one_cnp_per_interval_and_the_rp_reads_them():

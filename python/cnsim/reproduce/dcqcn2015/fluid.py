@@ -40,7 +40,9 @@ Open point (not a test): with these parameters and τ* = 50 µs, N = 10 settles 
 phase-margin figure of [ECNDELAY16] §3 Stability (default parameters, its 50-µs curve) puts N = 10
 below 0°. The text's explicit statements — stable at 4 µs for every N, unstable with 10 flows at
 85 µs, stable with 2 — do hold here (tests/test_dcqcn_fluid.py). The paper's linearisation may use
-other units for the exponents (its companion code counts bits, not packets); not resolved.
+other units for the exponents (its companion code counts bits, not packets); not resolved. The
+reproduction pins packets and shows what each open reading (bits, T, B, C) does to q*
+(claims.READINGS; the report's table "How far q* moves with each open reading").
 """
 
 from __future__ import annotations

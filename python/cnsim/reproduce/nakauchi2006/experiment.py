@@ -19,6 +19,9 @@ DIR = "scenarios/nakauchi2006"
 BURST = (50.0, 80.0)      # the CBR flow, §3.3: "from 50 seconds to 80 seconds"
 QUICK = {"simulation.duration": "14s", "simulation.measure_from": "2s"}
 QUICK_BURST = (6.0, 10.0)
+# The sequential design (runs.py): 5 → 10 → 20 → 40 seeds while a claim is inconclusive. Its worst case,
+# 6 cases × 40 seeds = 240 runs, takes about a minute on 2 cores (a 5-seed run is ~5 s).
+SCHEDULE = (5, 10, 20, 40)
 KEEP = ("level.", "mrx_bps.", "mlost_frames.", "rx_bps.tcp", "rx_bps.cbr")   # what a figure draws
 
 

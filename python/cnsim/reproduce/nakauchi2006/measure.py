@@ -50,6 +50,12 @@ def lossy_seconds(series: dict, host: str, start: float, end: float, threshold: 
     return float((frac > threshold).sum())
 
 
+def jain(values) -> float | None:
+    """Jain's index of `values` (1: all equal; 1/n: one takes everything)."""
+    x = np.asarray(values, dtype=float)
+    return float(x.sum() ** 2 / (len(x) * (x ** 2).sum())) if len(x) and (x ** 2).sum() > 0 else None
+
+
 def analyse(case, row: dict, burst: tuple[float, float]) -> dict:
     """The numbers each claim rests on, from one run."""
     s = row["series"]
@@ -69,19 +75,19 @@ def analyse(case, row: dict, burst: tuple[float, float]) -> dict:
         levels = np.array([e["level_final"] for e in row["endpoints"]])
         modal = np.bincount(levels).argmax()
         out.update(modal_level=int(modal), share_at_modal=float((levels == modal).mean()),
-                   level_spread=int(levels.max() - levels.min()))
+                   level_spread=int(levels.max() - levels.min()),
+                   jain_receivers=jain([e["throughput_bps"] for e in row["endpoints"]]))
     if case.cbr:
         h = hosts[0]
         lv = level(s, h)
         before = lv[lv.index < burst[0]]
         out["level_before_burst"] = int(before.iloc[-1]) if len(before) else None
+        # The first time at the top level, as measured (None: never reached before the run's end —
+        # censored, counted by `reached_level9`); no extrapolation.
         out["t_reach_level9_s"] = first_time(lv, lambda x: x >= TOP_LEVEL)
-        # The climb before the burst, extrapolated to the top level at the same pace (the burst may cut it).
+        out["reached_level9"] = float(out["t_reach_level9_s"] is not None)
         top = out["level_before_burst"]
-        t_top = first_time(lv, lambda x: x >= top) if top else None
-        out["t_reach_pre_burst_level_s"] = t_top
-        out["t_level9_projected_s"] = (t_top * (TOP_LEVEL - 1) / (top - 1) if top and 1 < top < TOP_LEVEL and t_top
-                                       else out["t_reach_level9_s"])
+        out["t_reach_pre_burst_level_s"] = first_time(lv, lambda x: x >= top) if top else None
         fit = max(i + 1 for i, r in enumerate(CHANNEL_MBPS) if r <= BOTTLENECK_MBPS - CBR_MBPS)  # level 6: 3.2 Mb/s
         t_fit = first_time(lv, lambda x: x <= fit, after=burst[0])
         out["burst_fit_level"] = fit
