@@ -455,7 +455,7 @@ def sweep(scenario: Path | None, grid: dict, zipped: dict, sets, seeds: int, job
     Each finished run is kept in OUT/runs/ as it completes; running the same sweep again runs only
     the missing ones (and the failed ones with --retry-failed), then rebuilds sweep.parquet.
     """
-    from .sweep import PARQUET, _sweep
+    from .sweep import PARQUET, sweep_with_counts
 
     if status_dir is not None:
         _print_status(status_dir)
@@ -469,7 +469,7 @@ def sweep(scenario: Path | None, grid: dict, zipped: dict, sets, seeds: int, job
     client = _dask_client(dask_address) if dask_address else None
     try:
         kept = () if "none" in keep else (keep or ("tables",))
-        df, counts = _sweep(scenario, grid, seeds, jobs, False if quiet() else None, out, sets, client, retry_failed,
+        df, counts = sweep_with_counts(scenario, grid, seeds, jobs, False if quiet() else None, out, sets, client, retry_failed,
                             zipped, kept)
     finally:
         if client is not None:

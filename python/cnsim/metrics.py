@@ -5,7 +5,7 @@
 [simulation.measure_from, end of run], `run` is [0, end of run]. Rates are over frame *copies*
 (one per wire, as the engine counts them). A metric whose denominator is zero is `null`.
 
-The engine declares the raw statistics (`cnsim.metric_declarations()`); each entry here names
+The engine declares the raw statistics (`metric_declarations()`); each entry here names
 the declared statistics it is computed from (`Metric.engine`, as paths into the stats document),
 so a renamed or dropped engine statistic is caught by tests/test_metrics.py, not by a reader.
 """
@@ -186,6 +186,16 @@ CATALOGUE: tuple[Metric, ...] = (
 )
 
 DEFINITIONS = [m.row() for m in CATALOGUE]
+
+
+def metric_declarations() -> list[dict]:
+    """Every raw statistic of the engine's stats document, declared once in the engine (by the
+    engine itself and by each protocol): [{scope, name, unit, kind, doc}]."""
+    import json
+
+    from . import _core  # here, not at import: the summary is computed without the engine
+
+    return json.loads(_core.metric_declarations())
 
 
 def jain(values: list[float]) -> float | None:

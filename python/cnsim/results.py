@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .metrics import summarize
+from .metrics import metric_declarations, summarize
 from .outputs import write_run
 
 
@@ -116,8 +116,6 @@ class Result:
     def stats_frame(self) -> pd.DataFrame:
         """The raw stats document in long format (`stat_rows`), with each metric's declared unit,
         kind and meaning (`cnsim.metric_declarations()`; needs the engine)."""
-        from .api import metric_declarations
-
         declared = pd.DataFrame(metric_declarations()).rename(columns={"name": "metric"})
         return pd.DataFrame(stat_rows(self.stats)).merge(declared, on=["scope", "metric"], how="left")
 
@@ -170,16 +168,16 @@ class Result:
     def queue_figure(self, queue: str | None = None):
         """The figure of one CP queue's length over time (`figures/queue_*.png`); default: the
         first queue the CLI draws."""
-        from .figures import _plotted_queues, queue_figure
+        from .figures import plotted_queues, queue_figure
 
-        queues = _plotted_queues(self.stats) if queue is None else [q for q in self.stats["queues"] if q["name"] == queue]
+        queues = plotted_queues(self.stats) if queue is None else [q for q in self.stats["queues"] if q["name"] == queue]
         if not queues:
             raise KeyError(f"no queue {queue!r}; see Result.table('queues')")
         return queue_figure(self, queues[0])
 
     def draw_figures(self, directory: str | Path) -> list[Path]:
         """Draw every figure `cnsim run` draws into `directory` (PNG); return the files."""
-        from .figures import draw_run_figures
+        from .outputs import draw_run_figures
 
         return draw_run_figures(self, directory)
 

@@ -15,9 +15,11 @@ The dict is written as TOML text for the engine (`to_toml`), so errors name a li
 """
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+
+Overrides = Mapping[str, object] | Iterable[str] | None  # {"k": v} or ["k=v", ...]
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,50 @@ class Scenario:
     @classmethod
     def from_dict(cls, doc: Mapping, label: str = "<dict>") -> "Scenario":
         return cls(to_toml(doc), label)
+
+
+def source(scenario) -> tuple[str, str]:
+    """(TOML text, label) of what every function that takes a scenario accepts: a `Scenario`, a
+    dict (the TOML document as data), a path, or — kept for compatibility — a str holding a
+    newline, read as TOML text."""
+    from . import _args
+
+    if isinstance(scenario, Scenario):
+        return scenario.text, scenario.label
+    if isinstance(scenario, Mapping):
+        s = Scenario.from_dict(scenario)
+        return s.text, s.label
+    scenario = _args.scenario(scenario)
+    if isinstance(scenario, str):
+        return scenario, "<string>"
+    return _read(scenario), str(scenario)
+
+
+def value_text(value: object) -> str:
+    """An override value as the engine reads it (booleans as TOML true/false)."""
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
+def overrides(set: Overrides, label: str = "") -> list[tuple[str, str]]:
+    """`{"k": v}` or `["k=v", ...]` as the engine's list of (key, value text); a malformed item is a
+    ScenarioError naming `label`."""
+    from . import _args
+    from ._core import ScenarioError
+
+    set = _args.overrides(set)
+    if set is None:
+        return []
+    if isinstance(set, Mapping):
+        return [(str(k), value_text(v)) for k, v in set.items()]
+    if isinstance(set, str):
+        set = [set]
+    pairs = []
+    for item in set:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise ScenarioError(f"{label + ': ' if label else ''}--set {item!r}: expected key=value")
+        pairs.append((key.strip(), value.strip()))
+    return pairs
 
 
 def _read(path: Path) -> str:
