@@ -62,7 +62,8 @@ def stat_rows(stats: dict) -> list[dict]:
     return rows
 
 
-SCOPES = {"rps": "rp", "queues": "queue", "flows": "flow", "ports": "port"}  # table → definitions' scope
+# table → definitions' scope
+SCOPES = {"rps": "rp", "queues": "queue", "flows": "flow", "ports": "port", "fct": "fct bucket"}
 
 
 class Result:
@@ -101,7 +102,8 @@ class Result:
     def table(self, scope: str = "global") -> pd.DataFrame:
         """The summary of one scope as a DataFrame: "global" (one row), or one row per entity of
         "rps", "queues", "flows" (a flow's throughput summed over its receivers) or "ports" (runs
-        with flow control), indexed by name."""
+        with flow control), indexed by name; or "fct", one row per flow-size bucket (runs with
+        transfers: their FCT slowdown), indexed by bucket. A scope the run lacks gives no rows."""
         if scope == "global":
             return pd.DataFrame([self.summary["global"]])
         if not isinstance(scope, str) or scope not in SCOPES:
@@ -110,7 +112,7 @@ class Result:
         rows = {name: {k: v for k, v in d.items() if not isinstance(v, dict)} for name, d in entities.items()}
         columns = [d["metric"] for d in self.summary.get("definitions", []) if d["scope"] == SCOPES[scope]]
         table = pd.DataFrame.from_dict(rows, orient="index") if rows else pd.DataFrame(columns=columns)
-        return table.rename_axis("name")
+        return table.rename_axis("bucket" if scope == "fct" else "name")
 
     @cached_property
     def stats_frame(self) -> pd.DataFrame:
