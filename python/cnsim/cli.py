@@ -285,8 +285,9 @@ def _print_summary(result, out: Path, top: int = 5, rank: str | None = None) -> 
     present = mechanisms(result.stats)
     defs = {(d["scope"], d["metric"]): d for d in result.summary["definitions"]}
     console = Console()
-    if ran(result.stats):
-        console.print(f"ran: {ran(result.stats)}", highlight=False)
+    what = ran(result.stats)
+    if what:
+        console.print(f"ran: {what}", highlight=False)
     table = Table("metric", "value", "unit", "window", box=None)
     row = seed_metrics(result.summary)
     for key in shown("global", row, present):

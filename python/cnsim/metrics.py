@@ -11,6 +11,7 @@ so a renamed or dropped engine statistic is caught by tests/test_metrics.py, not
 """
 
 import math
+from collections import Counter
 from statistics import fmean, pstdev
 from typing import NamedTuple
 
@@ -241,11 +242,8 @@ def ran(stats: dict) -> str:
     """What ran, in a few words: the reaction points' protocols, congestion points, marking
     queues, (DC)TCP flows, transfers and ports with flow control, with their numbers ("" for
     plain traffic)."""
-    parts = []
-    protocols: dict[str, int] = {}
-    for rp in stats.get("rps", []):
-        protocols[rp.get("protocol", "rp")] = protocols.get(rp.get("protocol", "rp"), 0) + 1
-    parts += [f"{name} reaction points ×{n}" for name, n in protocols.items()]
+    protocols = Counter(rp.get("protocol", "rp") for rp in stats.get("rps", []))
+    parts = [f"{name} reaction points ×{n}" for name, n in protocols.items()]
     counts = {
         "congestion points": sum(1 for q in stats.get("queues", []) if q.get("cp")),
         "marking queues": sum(1 for q in stats.get("queues", []) if q.get("aqm")
