@@ -5,7 +5,6 @@ One function per figure; each returns a `Figure`, or None when the run has nothi
 A dotted vertical line marks the start of the measurement window.
 """
 
-import matplotlib
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
