@@ -73,7 +73,7 @@ def test_a_failing_figure_never_loses_the_results(tmp_path, monkeypatch):
     def broken(*a, **kw):
         raise RuntimeError("no room for this label")
 
-    monkeypatch.setattr(figures, "draw_run_figures", broken)
+    monkeypatch.setattr(outputs, "draw_run_figures", broken)
     with pytest.warns(UserWarning, match="figures not drawn"):
         cnsim.run(SCENARIO, set=SHORT, out=tmp_path / "o")
     assert (tmp_path / "o" / "summary.json").exists() and (tmp_path / "o" / "series.parquet").exists()

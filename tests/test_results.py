@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from factories import flow, queue, rp, stats
 
-from cnsim.figures import draw_run_figures
+from cnsim.outputs import draw_run_figures
 from cnsim.results import Result
 
 NAMES = ["rp_cr_bps.S1", "rp_cr_bps.S2", "q_frames.SW1>SW2", "rx_bps.S1>R1"]

@@ -1,5 +1,6 @@
 """Scenarios from a dict, a builder, TOML text or a path — explicitly."""
 
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -51,3 +52,35 @@ def test_explicit_forms_and_errors_name_their_source():
     # A str without newline is a path, never TOML text.
     with pytest.raises(FileNotFoundError):
         cnsim.check('simulation.duration = "1s"')
+
+
+SHIPPED = sorted((ROOT / "python/cnsim/scenarios").rglob("*.toml"))
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: str(p.relative_to(ROOT / "python/cnsim/scenarios")))
+def test_every_shipped_scenario_survives_writing_as_toml(path):
+    """A shipped scenario read as a dict and written back (`to_toml`) is the same document, and the
+    engine resolves it to the same scenario.toml a run writes."""
+    doc = tomllib.loads(path.read_text(encoding="utf-8"))
+    text = to_toml(doc)
+    assert tomllib.loads(text) == doc
+    assert cnsim.check(cnsim.Scenario.from_toml(text)) == cnsim.check(path)
+
+
+def test_values_without_a_toml_form_name_their_key():
+    with pytest.raises(ValueError, match=r"simulation\.seed: nan"):
+        to_toml({"simulation": {"seed": float("nan")}})
+    with pytest.raises(TypeError, match=r"flow\[\]\.start: .* no TOML form"):
+        to_toml({"flow": [{"start": {1, 2}}]})
+
+
+def test_generated_fat_tree_is_the_network_it_describes():
+    """`fat_tree` builds its document as data: k = 4 is 20 switches, 16 hosts and 16 permutation
+    flows, each crossing the core (5 links: host, edge, aggregation, core and back)."""
+    from cnsim.generators import fat_tree
+
+    d = cnsim.describe(fat_tree(4, qcn=True))
+    kinds = [n["kind"] for n in d["nodes"]]
+    assert kinds.count("host") == 16 and len(kinds) - kinds.count("host") == 20
+    assert len(d["flows"]) == 16 and all(len(f["path"]) == 7 for f in d["flows"])
+    assert len(d["cps"]) > 0

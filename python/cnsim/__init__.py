@@ -9,7 +9,8 @@
 pure-Python parts (metrics, outputs, figures) import without a built engine.
 """
 
-from .api import ScenarioWarning, check, describe, lint, metric_declarations, run
+from .api import ScenarioWarning, check, describe, lint, run
+from .metrics import metric_declarations
 from .results import Result
 from .scenario import Builder, Scenario
 from .sweep import sweep

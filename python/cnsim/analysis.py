@@ -100,10 +100,10 @@ def network(scenario, set=None) -> Network:
     engine (describe with that block's priority changed), never by expanding names here.
     """
     from . import _core
-    from .api import _overrides, _source
+    from .scenario import overrides, source
 
-    text, path = _source(scenario)
-    base = _overrides(set, path)
+    text, path = source(scenario)
+    base = overrides(set, path)
     desc = _describe(text, path, base)
     resolved = tomllib.loads(_core.check(text, path, base))
     blocks = resolved.get("flow", [])

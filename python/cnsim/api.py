@@ -8,14 +8,14 @@ import logging
 import sys
 import time
 import warnings
-from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from . import _args
+from .metrics import metric_declarations  # noqa: F401 (part of this API: cnsim.metric_declarations)
 from .results import Result
+from .scenario import Overrides, overrides, source, value_text  # noqa: F401 (value_text: kept importable here)
 
 Scenario = str | Path  # or a cnsim.Scenario, or a dict (see cnsim.scenario)
-Overrides = Mapping[str, object] | Iterable[str] | None
 
 LOG = logging.getLogger("cnsim")
 
@@ -28,61 +28,12 @@ CHUNKS = 200  # run in this many slices of simulated time, to show progress and 
 MAX_EVENTS_PER_CALL = 5_000_000  # and at most this many events per slice (bounded wall time)
 
 
-def _source(scenario: Scenario) -> tuple[str, str]:
-    """(TOML text, path label) of a `cnsim.Scenario`, a dict (the TOML document as data), a path,
-    or — kept for compatibility — a str holding a newline, read as TOML text."""
-    from .scenario import Scenario as Explicit
-
-    if isinstance(scenario, Explicit):
-        return scenario.text, scenario.label
-    if isinstance(scenario, Mapping):
-        s = Explicit.from_dict(scenario)
-        return s.text, s.label
-    scenario = _args.scenario(scenario)
-    if isinstance(scenario, str):
-        return scenario, "<string>"
-    from ._core import ScenarioError
-
-    path = scenario
-    try:
-        return path.read_text(encoding="utf-8"), str(path)
-    except UnicodeDecodeError as exc:
-        raise ScenarioError(f"{path}: not UTF-8 text (byte {exc.start})") from None
-    except OSError as exc:
-        raise ScenarioError(f"{path}: {exc.strerror}") from None
-
-
-def value_text(value: object) -> str:
-    """An override value as the engine reads it (booleans as TOML true/false)."""
-    return ("true" if value else "false") if isinstance(value, bool) else str(value)
-
-
-def _overrides(set: Overrides, label: str = "") -> list[tuple[str, str]]:
-    """`{"k": v}` or `["k=v", ...]` as the engine's list of (key, value text)."""
-    from ._core import ScenarioError
-
-    set = _args.overrides(set)
-    if set is None:
-        return []
-    if isinstance(set, Mapping):
-        return [(str(k), value_text(v)) for k, v in set.items()]
-    if isinstance(set, str):
-        set = [set]
-    pairs = []
-    for item in set:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise ScenarioError(f"{label + ': ' if label else ''}--set {item!r}: expected key=value")
-        pairs.append((key.strip(), value.strip()))
-    return pairs
-
-
 def check(scenario: Scenario, set: Overrides = None) -> str:
     """Validate a scenario; return it resolved (defaults filled, overrides applied) as TOML."""
     from . import _core
 
-    text, path = _source(scenario)
-    return _core.check(text, path, _overrides(set, path))
+    text, path = source(scenario)
+    return _core.check(text, path, overrides(set, path))
 
 
 def describe(scenario: Scenario, set: Overrides = None) -> dict:
@@ -94,18 +45,8 @@ def describe(scenario: Scenario, set: Overrides = None) -> dict:
 
     from . import _core
 
-    text, path = _source(scenario)
-    return json.loads(_core.describe(text, path, _overrides(set, path)))
-
-
-def metric_declarations() -> list[dict]:
-    """Every raw statistic of the engine's stats document, declared once in the engine (by the
-    engine itself and by each protocol): [{scope, name, unit, kind, doc}]."""
-    import json
-
-    from . import _core
-
-    return json.loads(_core.metric_declarations())
+    text, path = source(scenario)
+    return json.loads(_core.describe(text, path, overrides(set, path)))
 
 
 def run(
@@ -141,7 +82,7 @@ def run(
     """
     from .outputs import check_output, locked
 
-    text, path = _source(scenario)
+    text, path = source(scenario)
     if seed is not None:
         seed = _args.seed(seed)
     if out is None:
@@ -158,13 +99,13 @@ def _run(text, path, set, seed, out, progress, figures, force, pcap, trace) -> R
 
     if out is not None:
         check_output(out, force=force)
-    overrides = _overrides(set, path)
-    sim = _core.Simulation(text, path, overrides, seed)
+    pairs = overrides(set, path)
+    sim = _core.Simulation(text, path, pairs, seed)
     if LOG.isEnabledFor(logging.DEBUG):  # -vv: what exactly runs
         from .identity import build_id
 
         LOG.debug("%s: cnsim %s; overrides %s; %.6f s simulated", path, build_id(),
-                  ", ".join(f"{k}={v}" for k, v in overrides) or "none", sim.duration_ps / 1e12)
+                  ", ".join(f"{k}={v}" for k, v in pairs) or "none", sim.duration_ps / 1e12)
     for message in sim.warnings():
         warnings.warn(message, ScenarioWarning, stacklevel=3)  # the caller of `run`
     taps = _enable_taps(sim, pcap, trace)
@@ -195,8 +136,8 @@ def lint(scenario: Scenario, set: Overrides = None) -> list[str]:
     """Likely mistakes in a scenario (it is built, not run): one sentence each."""
     from . import _core
 
-    text, path = _source(scenario)
-    return list(_core.Simulation(text, path, _overrides(set, path), None).warnings())
+    text, path = source(scenario)
+    return list(_core.Simulation(text, path, overrides(set, path), None).warnings())
 
 
 def _enable_taps(sim, pcap, trace) -> dict:
@@ -267,11 +208,6 @@ def drive(sim, after_chunk) -> None:
         after_chunk()
 
 
-def _short(name: str, width: int = 16) -> str:
-    """`name` cut to `width` characters (…) so that a progress bar keeps to one 80-column line."""
-    return name if len(name) <= width else name[: width - 1] + "…"
-
-
 def _drive_with_progress(sim, label: str) -> None:
     """A bar that fits 80 columns: name, bar, percentage, simulated time, events/s, elapsed and ETA."""
     from rich.console import Console
@@ -288,9 +224,11 @@ def _drive_with_progress(sim, label: str) -> None:
         TextColumn("eta"),
         TimeRemainingColumn(),
     )
+    from .execution import short
+
     start = time.perf_counter()
     with Progress(*columns, console=Console(stderr=True)) as bar:
-        task = bar.add_task(_short(Path(label).name), total=sim.duration_ps / 1e12, rate="")
+        task = bar.add_task(short(Path(label).name), total=sim.duration_ps / 1e12, rate="")
 
         def update() -> None:
             rate = sim.events / max(time.perf_counter() - start, 1e-9)

@@ -263,40 +263,57 @@ def run(scenario: Path, out: Path | None, sets, seed, no_figures: bool, force: b
         click.echo(f"stopped early: {result.stats['stopped_by']}", err=True)
 
 
-# entity scope of the summary → (definitions' scope, default ranking metric, columns shown)
+# entity scope of the summary → (definitions' scope, default ranking metric, columns shown where the
+# run has what they need: `cnsim.metrics.shown`)
 ENTITY_SCOPES = {
     "queue": ("queues", "q_mean_frames", ("q_mean_frames", "q_std_frames", "utilisation", "drops", "cnms_sent")),
-    "flow": ("flows", "throughput_mbps", ("throughput_mbps", "goodput_mbps", "loss_pct", "source_loss_pct")),
+    "flow": ("flows", "throughput_mbps", ("throughput_mbps", "goodput_mbps", "slowdown", "loss_pct", "source_loss_pct")),
     "port": ("ports", "paused_s", ("paused_s", "pause_sent", "pause_received")),
 }
 
 
 def _print_summary(result, out: Path, top: int = 5, rank: str | None = None) -> None:
-    """The global metrics (the main CP's queue among them), then the `top` entities of each scope
-    that did something (a queue that held or dropped frames, a flow, a port that paused), ranked
-    by their default metric or by `rank` where it belongs to the scope."""
+    """What ran, the global metrics that mean something for it (the main CP's queue among them),
+    then the `top` entities of each scope that did something (a queue that held or dropped frames,
+    a flow, a port that paused), ranked by their default metric or by `rank` where it belongs to the
+    scope, and the FCT slowdown per flow size of a run with transfers."""
     from rich.console import Console
     from rich.table import Table
 
+    from .metrics import mechanisms, ran, shown
+
+    present = mechanisms(result.stats)
     defs = {(d["scope"], d["metric"]): d for d in result.summary["definitions"]}
-    table = Table("metric", "value", "unit", "window", box=None)
-    for key, value in seed_metrics(result.summary).items():
-        d = defs.get(("global", key)) or defs["queue", key]
-        table.add_row(key, _format(value), d["unit"], d["window"])
     console = Console()
+    what = ran(result.stats)
+    if what:
+        console.print(f"ran: {what}", highlight=False)
+    table = Table("metric", "value", "unit", "window", box=None)
+    row = seed_metrics(result.summary)
+    for key in shown("global", row, present):
+        d = defs.get(("global", key)) or defs["queue", key]
+        table.add_row(key, _format(row[key]), d["unit"], d["window"])
     console.print(table)
     for scope, (section, default, columns) in ENTITY_SCOPES.items() if top else ():
         entities = result.summary.get(section, {})
         active = {n: e for n, e in entities.items() if _active(scope, e)}
         if not active:
             continue
+        columns = shown(scope, columns, present)
         key = rank if rank in columns or (scope, rank) in defs else default
         ranked = sorted(active.items(), key=lambda item: -(item[1].get(key) or 0.0))[:top]
-        shown = list(dict.fromkeys([key, *columns]))
-        t = Table(section[:-1], *(f"{c} ({defs[scope, c]['unit']})" for c in shown), box=None,
+        cols = list(dict.fromkeys([key, *columns]))
+        t = Table(section[:-1], *(f"{c} ({defs[scope, c]['unit']})" for c in cols), box=None,
                   title=f"{min(top, len(active))} of {len(active)} {section} by {key}", title_justify="left")
         for name, e in ranked:
-            t.add_row(name, *(_format(e.get(c)) for c in shown))
+            t.add_row(name, *(_format(e.get(c)) for c in cols))
+        console.print(t)
+    fct = result.summary.get("fct", {})
+    if fct:
+        columns = list(result.table("fct").columns)
+        t = Table("size", *columns, box=None, title="FCT slowdown (fct ÷ ideal) by transfer size", title_justify="left")
+        for bucket, metrics in fct.items():
+            t.add_row(bucket, *(_format(metrics.get(c)) for c in columns))
         console.print(t)
     if result.stats.get("stopped_by"):
         console.print(f"[yellow]stopped early: {result.stats['stopped_by']}[/]")
@@ -455,7 +472,7 @@ def sweep(scenario: Path | None, grid: dict, zipped: dict, sets, seeds: int, job
     Each finished run is kept in OUT/runs/ as it completes; running the same sweep again runs only
     the missing ones (and the failed ones with --retry-failed), then rebuilds sweep.parquet.
     """
-    from .sweep import PARQUET, _sweep
+    from .sweep import PARQUET, sweep_with_counts
 
     if status_dir is not None:
         _print_status(status_dir)
@@ -469,7 +486,7 @@ def sweep(scenario: Path | None, grid: dict, zipped: dict, sets, seeds: int, job
     client = _dask_client(dask_address) if dask_address else None
     try:
         kept = () if "none" in keep else (keep or ("tables",))
-        df, counts = _sweep(scenario, grid, seeds, jobs, False if quiet() else None, out, sets, client, retry_failed,
+        df, counts = sweep_with_counts(scenario, grid, seeds, jobs, False if quiet() else None, out, sets, client, retry_failed,
                             zipped, kept)
     finally:
         if client is not None:
@@ -515,15 +532,15 @@ def _print_sweep(df, keys: list[str], path: Path, counts: dict | None = None, er
     written; with `errors_only` (-q) only the failures, on stderr."""
     from rich.console import Console
     from rich.markup import escape
-    from rich.table import Table
+    from rich.table import Column, Table
 
     failed = df[df["error"].notna()]
     if errors_only:
         for message, count in failed["error"].value_counts(sort=False).items():
             click.echo(f"error: {count} run(s) failed: {message}", err=True)
         return
-    metrics = ("feedback_rate_pct", "loss_rate_pct", "cr_std_mbps")
-    table = Table(*keys, "seeds", *metrics, box=None)
+    metrics = _sweep_metrics(df[df["error"].isna()])
+    table = Table(*keys, "seeds", *(Column(m, min_width=len(m)) for m in metrics), box=None)  # names whole
     groups = df.groupby(keys, sort=False, dropna=False) if keys else [((), df)]
     for point, rows in groups:
         ok = rows[rows["error"].isna()]
@@ -531,6 +548,8 @@ def _print_sweep(df, keys: list[str], path: Path, counts: dict | None = None, er
         cells = [_mean_std(ok[m].dropna()) for m in metrics]
         table.add_row(*(escape(str(v)) for v in (point if isinstance(point, tuple) else (point,))), n, *cells)
     console = Console()
+    if not console.is_terminal:  # a log or a pipe: the whole table, not cut to 80 columns
+        console.width = max(console.width, console.measure(table, options=console.options.update_width(1000)).maximum)
     console.print(table)
     for message, count in failed["error"].value_counts(sort=False).items():
         console.print(f"[red]{count} run(s) failed:[/] {escape(message)}", highlight=False)
@@ -540,6 +559,17 @@ def _print_sweep(df, keys: list[str], path: Path, counts: dict | None = None, er
     if counts and counts["skipped"]:
         console.print(f"{counts['skipped']} run(s) already in the store, {counts['ran']} run now")
     console.print(f"wrote {path}")
+
+
+def _sweep_metrics(ok) -> list[str]:
+    """The columns of a sweep's table for what its runs had: the feedback rate where they had
+    congestion points, the spread of the sources' rates where they had reaction points (else the
+    receivers' mean throughput and its fairness), the loss rate always."""
+    from .metrics import MARKERS, row_mechanisms, shown
+
+    present = set().union(*map(row_mechanisms, ok.to_dict("records"))) if len(ok) else set(MARKERS)
+    metrics = shown("global", ["feedback_rate_pct", "loss_rate_pct", "cr_std_mbps"], present)
+    return metrics if "rp" in present else [*metrics, "throughput_mean_mbps", "jain_throughput"]
 
 
 def _mean_std(values) -> str:
@@ -650,6 +680,7 @@ def results(paths, where, by, agg, metrics, csv_path, parquet_path, plot_metric,
         except Exception as exc:  # pandas raises many kinds for a bad expression
             raise click.BadParameter(f"{where!r}: {exc}", param_hint="--where") from None
     known = query.metric_columns(df)
+    hidden = [] if metrics else query.hidden_metrics(df)  # by default, what means something for these runs
     wanted = None
     if metrics:
         wanted = list(dict.fromkeys(m.strip() for m in metrics.split(",") if m.strip()))
@@ -677,11 +708,12 @@ def results(paths, where, by, agg, metrics, csv_path, parquet_path, plot_metric,
     keys = [c.strip() for c in by.split(",")] if by else (grid if agg else None)
     if keys is not None:
         try:
-            table = query.aggregate(df, keys, wanted)
+            default = [m for m in query.metric_columns(df, exclude=keys) if m not in hidden]
+            table = query.aggregate(df, keys, wanted or default or None)
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="--by") from None
     else:
-        table = df if wanted is None else df[[c for c in df.columns if c not in known] + wanted]
+        table = df.drop(columns=hidden) if wanted is None else df[[c for c in df.columns if c not in known] + wanted]
     if csv_path:
         table.to_csv(csv_path, index=False)
         click.echo(f"wrote {csv_path}", err=True)

@@ -18,6 +18,11 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
 
 
+def short(name: str, width: int = 16) -> str:
+    """`name` cut to `width` characters (…) so that a progress bar keeps to one 80-column line."""
+    return name if len(name) <= width else name[: width - 1] + "…"
+
+
 def execute(
     fn: Callable[[Any], Any],
     tasks: Sequence[Any],
@@ -245,9 +250,7 @@ class RunProgress:
             transient=self.transient,
         )
         self._bar.start()
-        from .api import _short
-
-        self._task = self._bar.add_task(_short(self.label, 18), total=self.total, ok=0, failed=0, running=self.running)
+        self._task = self._bar.add_task(short(self.label, 18), total=self.total, ok=0, failed=0, running=self.running)
 
     def advance(self, ok: bool = True) -> None:
         if ok:

@@ -1,12 +1,10 @@
 """Paper-style figures of one run (matplotlib, Agg canvas; no pyplot state).
 
-One function per figure; each returns a `Figure`, or None when the run has nothing to draw.
+One function per figure; each returns a `Figure`, or None when the run has nothing to draw
+(`cnsim.outputs.draw_run_figures` writes them as files).
 A dotted vertical line marks the start of the measurement window.
 """
 
-from pathlib import Path
-
-import matplotlib
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
@@ -105,34 +103,10 @@ def throughput_figure(result) -> Figure | None:
     return fig
 
 
-def _plotted_queues(stats: dict) -> list[dict]:
-    """The CP queues that carried data (the MAX_QUEUES busiest); without any, the busiest queue."""
+def plotted_queues(stats: dict) -> list[dict]:
+    """The queues a run's figures show: the CP queues that carried data (the MAX_QUEUES busiest);
+    without any, the busiest queue."""
     cps = [q for q in stats["queues"] if q["cp"] and q["arrivals"] > 0]
     if cps or not stats["queues"]:
         return sorted(cps, key=lambda q: -q["arrivals"])[:MAX_QUEUES]
     return [max(stats["queues"], key=lambda q: q["arrivals"])]
-
-
-def _file_name(text: str) -> str:
-    from .outputs import file_name  # long names: truncated with a short hash
-
-    return file_name(text)
-
-
-def draw_run_figures(result, directory: str | Path) -> list[Path]:
-    """Draw every figure of the run into `directory` as PNG; return the files written."""
-    directory = Path(directory)
-    directory.mkdir(parents=True, exist_ok=True)
-    written = []
-    with matplotlib.rc_context(STYLE):
-        figures = [("cr", cr_figure(result)), ("throughput", throughput_figure(result))]
-        figures += [
-            (f"queue_{_file_name(q['name'])}", queue_figure(result, q))
-            for q in _plotted_queues(result.stats)
-        ]
-        for stem, fig in figures:
-            if fig is not None:
-                path = directory / f"{stem}.png"
-                fig.savefig(path)
-                written.append(path)
-    return written

@@ -8,6 +8,8 @@ ranges keep the file short: E1.., A1.., C1.., H1... Routing is ECMP (`[routing] 
 of them sharing the smallest-named one.
 """
 
+from .scenario import to_toml
+
 
 def fat_tree(k: int, *, rate: str = "10Gbps", delay: str = "1us", duration: str = "1ms",
              traffic_rate: str = "1Gbps", qcn: bool = False, capacity: str = "100 frames",
@@ -22,34 +24,30 @@ def fat_tree(k: int, *, rate: str = "10Gbps", delay: str = "1us", duration: str 
     n_edge = n_agg = k * half
     n_core = half * half
     n_hosts = k * half * half
-    marking = ', discipline = "dcqcn"' if dcqcn else ""
-    lines = [
-        "[simulation]", f'duration = "{duration}"', 'record_interval = "0s"', "",
-        "[defaults]", f'link = {{ rate = "{rate}", delay = "{delay}" }}', f'queue = {{ capacity = "{capacity}"{marking} }}', "",
-        "[routing]", f"ecmp = {'true' if ecmp else 'false'}", "",
-    ]
-    if dcqcn:
-        lines += ["[flow_control.pfc]", ""]
-    if qcn:
-        lines += ["[cp.qcn]", ""]
-    lines += ["[[switch]]", f'names = ["E1..E{n_edge}", "A1..A{n_agg}", "C1..C{n_core}"]',
-              "[[host]]", f'names = "H1..H{n_hosts}"', ""]
+    queue = {"capacity": capacity, **({"discipline": "dcqcn"} if dcqcn else {})}
+    doc: dict = {
+        "simulation": {"duration": duration, "record_interval": "0s"},
+        "defaults": {"link": {"rate": rate, "delay": delay}, "queue": queue},
+        "routing": {"ecmp": ecmp},
+        **({"flow_control": {"pfc": {}}} if dcqcn else {}),
+        **({"cp": {"qcn": {}}} if qcn else {}),
+        "switch": [{"names": [f"E1..E{n_edge}", f"A1..A{n_agg}", f"C1..C{n_core}"]}],
+        "host": [{"names": f"H1..H{n_hosts}"}],
+        "link": [],
+    }
     for e in range(n_edge):
         pod = e // half
         hosts = f"H{e * half + 1}..H{(e + 1) * half}"
         aggs = f"A{pod * half + 1}..A{(pod + 1) * half}"
-        lines += ["[[link]]", f'between = ["E{e + 1}", ["{hosts}", "{aggs}"]]']
+        doc["link"].append({"between": [f"E{e + 1}", [hosts, aggs]]})
     for a in range(n_agg):
         i = a % half
-        lines += ["[[link]]", f'between = ["A{a + 1}", "C{i * half + 1}..C{(i + 1) * half}"]']
-    rp = "rp = { qcn = {} }" if qcn else "rp = { dcqcn = {} }" if dcqcn else ""
+        doc["link"].append({"between": [f"A{a + 1}", f"C{i * half + 1}..C{(i + 1) * half}"]})
+    rp = {"rp": {"qcn": {}}} if qcn else {"rp": {"dcqcn": {}}} if dcqcn else {}
     if workload:
-        lines += ["[[workload]]", f'hosts = ["H1..H{n_hosts}"]', f'sizes = "{workload}"', f"load = {load}",
-                  'start = "0s"', f'stop = "{duration}"',
-                  'traffic = "transfer"', rp]
-        return "\n".join(lines) + "\n"
-    for h in range(n_hosts):
-        dst = (h + n_hosts // 2) % n_hosts
-        lines += ["[[flow]]", f'from = "H{h + 1}"', f'to = "H{dst + 1}"',
-                  f'traffic = {{ kind = "cbr", rate = "{traffic_rate}" }}', rp]
-    return "\n".join(lines) + "\n"
+        doc["workload"] = [{"hosts": [f"H1..H{n_hosts}"], "sizes": workload, "load": load, "start": "0s",
+                            "stop": duration, "traffic": "transfer", **rp}]
+    else:
+        doc["flow"] = [{"from": f"H{h + 1}", "to": f"H{(h + n_hosts // 2) % n_hosts + 1}",
+                        "traffic": {"kind": "cbr", "rate": traffic_rate}, **rp} for h in range(n_hosts)]
+    return to_toml(doc)

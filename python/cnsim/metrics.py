@@ -1,77 +1,270 @@
 """Summary metrics of a run, computed from the engine's stats document (`sim.stats_json()`).
 
-This table is the single definition of every metric in `summary.json`; `summarize` parses it into
+`CATALOGUE` is the single definition of every metric in `summary.json`; `summarize` copies it into
 `summary["definitions"]`, so each number states its window. Windows: `measure` is
 [simulation.measure_from, end of run], `run` is [0, end of run]. Rates are over frame *copies*
 (one per wire, as the engine counts them). A metric whose denominator is zero is `null`.
 
-| metric | scope | window | unit | definition |
-|---|---|---|---|---|
-| `feedback_rate_pct` | global | measure | % | window.cnm_sent / window.data_injected × 100 |
-| `loss_rate_pct` | global | measure | % | window.data_dropped / (window.data_injected + window.data_replicated) × 100: every frame copy, including those made at multicast branching points, is delivered, dropped or in flight, so this stays ≤ 100 |
-| `source_loss_pct` | global | measure | % | window.data_source_dropped / window.data_generated × 100 |
-| `total_loss_pct` | global | measure | % | (window.data_source_dropped + window.data_dropped) / (window.data_generated + window.data_replicated) × 100: copies lost in a full rate limiter at the source or in a switch, over the copies the applications generated plus those made at multicast branching points |
-| `fb_negative_samples_pct` | global | measure | % | Σ cp_fb_negative_window over the QCN CP queues / window.data_injected × 100: samples with Fb < 0, on `feedback_rate_pct`'s scale; above it because a sample whose Fb is negative by less than one quantum (QntzFb = 0) sends no CNM (docs/modelling.md); null without a QCN CP |
-| `feedback_per_cp_frame_pct` | global | measure | % | Σ cnms_sent_window / Σ arrivals_window × 100 over the CP queues: feedback relative to the frames arriving at the CPs |
-| `feedback_busiest_cp_pct` | global | measure | % | max over CP queues with arrivals of cnms_sent_window / arrivals_window × 100 |
-| `feedback_per_delivered_pct` | global | measure | % | window.cnm_sent / window.data_delivered × 100: CNMs per data copy received |
-| `first_cnm_s` | global | run | s | earliest `first_cnm_s` over the RPs |
-| `cr_mean_mbps` | global | measure | Mb/s | mean over sessions of the session CR's time-weighted mean (session CR = min over its RPs, Mliki et al. 2016a §3) |
-| `cr_std_mbps` | global | measure | Mb/s | mean over sessions of the session CR's time-weighted std-dev |
-| `cr_spread_mbps` | global | measure | Mb/s | population std-dev over sessions of the session CR's mean |
-| `jain_cr` | global | measure | 1 | Jain index (Σr)²/(k·Σr²) (Mliki et al. 2016a eq. 9) over the sessions' mean CR |
-| `jain_throughput` | global | measure | 1 | Jain index over `throughput_mbps` of every (flow, receiver) |
-| `throughput_mean_mbps` | global | measure | Mb/s | mean of `throughput_mbps` over every (flow, receiver) |
-| `cr_min_mbps` | global | measure | Mb/s | lowest session CR in the window (RP CR where there are no sessions) |
-| `main_cp` | global | run | name | the CP queue with the most arrivals (whole run) |
-| `q_mean_frames` | global | measure | frames | the main CP's `q_mean_frames` (queue scope) |
-| `q_std_frames` | global | measure | frames | the main CP's `q_std_frames` (queue scope) |
-| `q_dev_from_qeq_frames` | global | measure | frames | the main CP's `q_dev_from_qeq_frames` (queue scope) |
-| `first_cnm_s` | rp | run | s | time the RP received its first CNM |
-| `cr_mean_mbps` | rp | measure | Mb/s | time-weighted mean of CR |
-| `cr_std_mbps` | rp | measure | Mb/s | time-weighted std-dev of CR |
-| `cnms_received` | rp | measure | frames | CNMs received by the RP |
-| `limiters_created` | rp | run | 1 | rate limiters the RP created |
-| `q_mean_frames` | queue | measure | frames | time-weighted mean queue length: bytes queued ÷ simulation.frame_size |
-| `q_std_frames` | queue | measure | frames | time-weighted std-dev of the queue length (bytes queued ÷ simulation.frame_size) |
-| `q_dev_from_qeq_frames` | queue | measure | frames | `q_mean_frames` − Qeq, both in frames of simulation.frame_size (CP queues only) |
-| `utilisation` | queue | measure | 1 | busy_s_window / window_s |
-| `arrivals` | queue | measure | frames | frames that arrived at the queue |
-| `drops` | queue | measure | frames | frames dropped at the queue |
-| `cnms_sent` | queue | measure | frames | CNMs the queue's CP sent |
-| `source_loss_pct` | flow | run | % | source_dropped / frames_generated × 100 |
-| `throughput_mbps` | flow | measure | Mb/s | Σ over the flow's receivers of their `throughput_mbps` |
-| `goodput_mbps` | flow | measure | Mb/s | TCP flows: bytes acknowledged in the window × 8 ÷ window (`tcp_goodput_bps`); null for other flows |
-| `loss_pct` | flow | measure | % | dropped_window / (injected_window + replicated_window) × 100: the flow's copies dropped in switches |
-| `pause_sent` | port | run | frames | PAUSE/PFC frames the port sent |
-| `pause_received` | port | run | frames | PAUSE/PFC frames the port received |
-| `paused_s` | port | measure | s | longest time any priority of the port's transmitter was paused, in the window |
-| `throughput_mbps` | receiver | measure | Mb/s | data delivered to the receiver (bytes_window × 8 / window_s) |
-| `slowdown` | flow | run | 1 | transfers: fct_s / fct_ideal_s (the engine's FCT over its ideal alone on the network, from the route: docs/scenarios.md); null while incomplete, absent for other flows |
-| `flows` | fct bucket | run | 1 | transfers whose size_bytes falls in the bucket (`FCT_BUCKETS`: < 100 KB, 100 KB – 1 MB, 1 – 10 MB, ≥ 10 MB; 1 KB = 1000 B, lower bound included) |
-| `completed` | fct bucket | run | 1 | those of them that completed |
-| `slowdown_median` | fct bucket | run | 1 | median of `slowdown` over the bucket's completed transfers (nearest rank: the ⌈n/2⌉-th smallest) |
-| `slowdown_p99` | fct bucket | run | 1 | 99th percentile of `slowdown` over the bucket's completed transfers (nearest rank: the ⌈0.99·n⌉-th smallest) |
+The engine declares the raw statistics (`metric_declarations()`); each entry here names
+the declared statistics it is computed from (`Metric.engine`, as paths into the stats document),
+so a renamed or dropped engine statistic is caught by tests/test_metrics.py, not by a reader.
 """
 
 import math
+from collections import Counter
 from statistics import fmean, pstdev
+from typing import NamedTuple
 
 MBPS = 1e6
 MAIN_CP_METRICS = ["q_mean_frames", "q_std_frames", "q_dev_from_qeq_frames"]
 
 
-def _definitions(doc: str) -> list[dict]:
-    """The rows of the metric table in `doc`."""
-    keys = ("metric", "scope", "window", "unit", "definition")
-    return [
-        dict(zip(keys, (cell.strip().strip("`") for cell in line.strip("|").split("|"))))
-        for line in doc.splitlines()
-        if line.startswith("| `")
-    ]
+class Metric(NamedTuple):
+    """One summary metric: where it is in the summary (`scope`), its window, unit and definition;
+    `engine`, the stats-document paths ("window.cnm_sent", "queues.arrivals_window",
+    "receivers.throughput_bps") of the engine statistics it is computed from; `needs`, what a run
+    must have for the metric to be shown (a feedback rate is 0 in a run without congestion points,
+    but says nothing there)."""
+
+    metric: str
+    scope: str
+    window: str
+    unit: str
+    definition: str
+    engine: tuple[str, ...]
+    needs: str | None = None  # the mechanism (`MECHANISMS`) without which the metric means nothing
+
+    def row(self) -> dict:
+        """The entry of `summary["definitions"]` (without `engine`)."""
+        return {"metric": self.metric, "scope": self.scope, "window": self.window, "unit": self.unit,
+                "definition": self.definition}
 
 
-DEFINITIONS = _definitions(__doc__)
+CATALOGUE: tuple[Metric, ...] = (
+    Metric("feedback_rate_pct", "global", "measure", "%",
+           "window.cnm_sent / window.data_injected × 100",
+           ("window.cnm_sent", "window.data_injected"), needs="cp"),
+    Metric("loss_rate_pct", "global", "measure", "%",
+           "window.data_dropped / (window.data_injected + window.data_replicated) × 100: every frame copy, "
+           "including those made at multicast branching points, is delivered, dropped or in flight, so this "
+           "stays ≤ 100",
+           ("window.data_dropped", "window.data_injected", "window.data_replicated")),
+    Metric("source_loss_pct", "global", "measure", "%",
+           "window.data_source_dropped / window.data_generated × 100",
+           ("window.data_source_dropped", "window.data_generated")),
+    Metric("total_loss_pct", "global", "measure", "%",
+           "(window.data_source_dropped + window.data_dropped) / (window.data_generated + "
+           "window.data_replicated) × 100: copies lost in a full rate limiter at the source or in a switch, over "
+           "the copies the applications generated plus those made at multicast branching points",
+           ("window.data_source_dropped", "window.data_dropped", "window.data_generated", "window.data_replicated")),
+    Metric("fb_negative_samples_pct", "global", "measure", "%",
+           "Σ cp_fb_negative_window over the QCN CP queues / window.data_injected × 100: samples with Fb < 0, on "
+           "`feedback_rate_pct`'s scale; above it because a sample whose Fb is negative by less than one quantum "
+           "(QntzFb = 0) sends no CNM (docs/modelling.md); null without a QCN CP",
+           ("queues.cp_fb_negative_window", "window.data_injected"), needs="qcn"),
+    Metric("feedback_per_cp_frame_pct", "global", "measure", "%",
+           "Σ cnms_sent_window / Σ arrivals_window × 100 over the CP queues: feedback relative to the frames "
+           "arriving at the CPs",
+           ("queues.cnms_sent_window", "queues.arrivals_window"), needs="cp"),
+    Metric("feedback_busiest_cp_pct", "global", "measure", "%",
+           "max over CP queues with arrivals of cnms_sent_window / arrivals_window × 100",
+           ("queues.cnms_sent_window", "queues.arrivals_window"), needs="cp"),
+    Metric("feedback_per_delivered_pct", "global", "measure", "%",
+           "window.cnm_sent / window.data_delivered × 100: CNMs per data copy received",
+           ("window.cnm_sent", "window.data_delivered"), needs="cp"),
+    Metric("first_cnm_s", "global", "run", "s",
+           "earliest `first_cnm_s` over the RPs",
+           ("rps.first_cnm_s", "rps.first_message_s"), needs="cp"),
+    Metric("cr_mean_mbps", "global", "measure", "Mb/s",
+           "mean over sessions of the session CR's time-weighted mean (session CR = min over its RPs, Mliki et "
+           "al. 2016a §3)",
+           ("sessions.cr_mean_bps", "rps.cr_mean_bps"), needs="rp"),
+    Metric("cr_std_mbps", "global", "measure", "Mb/s",
+           "mean over sessions of the session CR's time-weighted std-dev",
+           ("sessions.cr_std_bps", "rps.cr_std_bps"), needs="rp"),
+    Metric("cr_spread_mbps", "global", "measure", "Mb/s",
+           "population std-dev over sessions of the session CR's mean",
+           ("sessions.cr_mean_bps", "rps.cr_mean_bps"), needs="rp"),
+    Metric("jain_cr", "global", "measure", "1",
+           "Jain index (Σr)²/(k·Σr²) (Mliki et al. 2016a eq. 9) over the sessions' mean CR",
+           ("sessions.cr_mean_bps", "rps.cr_mean_bps"), needs="rp"),
+    Metric("jain_throughput", "global", "measure", "1",
+           "Jain index over `throughput_mbps` of every (flow, receiver)",
+           ("receivers.throughput_bps",)),
+    Metric("throughput_mean_mbps", "global", "measure", "Mb/s",
+           "mean of `throughput_mbps` over every (flow, receiver)",
+           ("receivers.throughput_bps",)),
+    Metric("cr_min_mbps", "global", "measure", "Mb/s",
+           "lowest session CR in the window (RP CR where there are no sessions)",
+           ("sessions.cr_min_bps", "rps.cr_min_bps"), needs="rp"),
+    Metric("main_cp", "global", "run", "name",
+           "the CP queue with the most arrivals (whole run)",
+           ("queues.arrivals",), needs="cp"),
+    Metric("q_mean_frames", "global", "measure", "frames",
+           "the main CP's `q_mean_frames` (queue scope)",
+           ("queues.q_mean_frames",), needs="cp"),
+    Metric("q_std_frames", "global", "measure", "frames",
+           "the main CP's `q_std_frames` (queue scope)",
+           ("queues.q_std_frames",), needs="cp"),
+    Metric("q_dev_from_qeq_frames", "global", "measure", "frames",
+           "the main CP's `q_dev_from_qeq_frames` (queue scope)",
+           ("queues.q_mean_frames", "queues.qeq_frames"), needs="cp"),
+    Metric("first_cnm_s", "rp", "run", "s",
+           "time the RP received its first CNM",
+           ("rps.first_cnm_s", "rps.first_message_s"), needs="cp"),
+    Metric("cr_mean_mbps", "rp", "measure", "Mb/s",
+           "time-weighted mean of CR",
+           ("rps.cr_mean_bps",), needs="rp"),
+    Metric("cr_std_mbps", "rp", "measure", "Mb/s",
+           "time-weighted std-dev of CR",
+           ("rps.cr_std_bps",), needs="rp"),
+    Metric("cnms_received", "rp", "measure", "frames",
+           "CNMs received by the RP",
+           ("rps.cnms_received_window",), needs="cp"),
+    Metric("limiters_created", "rp", "run", "1",
+           "rate limiters the RP created",
+           ("rps.limiters_created", "rps.regulators_created"), needs="rp"),
+    Metric("q_mean_frames", "queue", "measure", "frames",
+           "time-weighted mean queue length: bytes queued ÷ simulation.frame_size",
+           ("queues.q_mean_frames",)),
+    Metric("q_std_frames", "queue", "measure", "frames",
+           "time-weighted std-dev of the queue length (bytes queued ÷ simulation.frame_size)",
+           ("queues.q_std_frames",)),
+    Metric("q_dev_from_qeq_frames", "queue", "measure", "frames",
+           "q_mean_frames` − Qeq, both in frames of simulation.frame_size (CP queues only)",
+           ("queues.q_mean_frames", "queues.qeq_frames"), needs="cp"),
+    Metric("utilisation", "queue", "measure", "1",
+           "busy_s_window / window_s",
+           ("queues.busy_s_window", "time.window_s")),
+    Metric("arrivals", "queue", "measure", "frames",
+           "frames that arrived at the queue",
+           ("queues.arrivals_window",)),
+    Metric("drops", "queue", "measure", "frames",
+           "frames dropped at the queue",
+           ("queues.drops_window",)),
+    Metric("cnms_sent", "queue", "measure", "frames",
+           "CNMs the queue's CP sent",
+           ("queues.cnms_sent_window",), needs="cp"),
+    Metric("source_loss_pct", "flow", "run", "%",
+           "source_dropped / frames_generated × 100",
+           ("flows.source_dropped", "flows.frames_generated")),
+    Metric("throughput_mbps", "flow", "measure", "Mb/s",
+           "Σ over the flow's receivers of their `throughput_mbps",
+           ("receivers.throughput_bps",)),
+    Metric("goodput_mbps", "flow", "measure", "Mb/s",
+           "TCP flows: bytes acknowledged in the window × 8 ÷ window (`tcp_goodput_bps`); null for other flows",
+           ("flows.tcp_goodput_bps",), needs="tcp"),
+    Metric("loss_pct", "flow", "measure", "%",
+           "dropped_window / (injected_window + replicated_window) × 100: the flow's copies dropped in switches",
+           ("flows.dropped_window", "flows.injected_window", "flows.replicated_window")),
+    Metric("pause_sent", "port", "run", "frames",
+           "PAUSE/PFC frames the port sent",
+           ("ports.pause_sent",), needs="pause"),
+    Metric("pause_received", "port", "run", "frames",
+           "PAUSE/PFC frames the port received",
+           ("ports.pause_received",), needs="pause"),
+    Metric("paused_s", "port", "measure", "s",
+           "longest time any priority of the port's transmitter was paused, in the window",
+           ("ports.paused_s_window",), needs="pause"),
+    Metric("throughput_mbps", "receiver", "measure", "Mb/s",
+           "data delivered to the receiver (bytes_window × 8 / window_s)",
+           ("receivers.throughput_bps",)),
+    Metric("slowdown", "flow", "run", "1",
+           "transfers: fct_s / fct_ideal_s (the engine's FCT over its ideal alone on the network, from the "
+           "route: docs/scenarios.md); null while incomplete, absent for other flows",
+           ("flows.fct_s", "flows.fct_ideal_s"), needs="transfer"),
+    Metric("flows", "fct bucket", "run", "1",
+           "transfers whose size_bytes falls in the bucket (`FCT_BUCKETS`: < 100 KB, 100 KB – 1 MB, 1 – 10 MB, ≥ "
+           "10 MB; 1 KB = 1000 B, lower bound included)",
+           ("flows.size_bytes",), needs="transfer"),
+    Metric("completed", "fct bucket", "run", "1",
+           "those of them that completed",
+           ("flows.size_bytes", "flows.fct_s"), needs="transfer"),
+    Metric("slowdown_median", "fct bucket", "run", "1",
+           "median of `slowdown` over the bucket's completed transfers (nearest rank: the ⌈n/2⌉-th smallest)",
+           ("flows.size_bytes", "flows.fct_s", "flows.fct_ideal_s"), needs="transfer"),
+    Metric("slowdown_p99", "fct bucket", "run", "1",
+           "99th percentile of `slowdown` over the bucket's completed transfers (nearest rank: the ⌈0.99·n⌉-th "
+           "smallest)",
+           ("flows.size_bytes", "flows.fct_s", "flows.fct_ideal_s"), needs="transfer"),
+)
+
+DEFINITIONS = [m.row() for m in CATALOGUE]
+
+# What a metric can need (`Metric.needs`): mechanism → what marks it in the stats document.
+MECHANISMS = {
+    "cp": "a congestion point that sends feedback (QCN, E-QCN, BCN, ECM): a queue with `cp`",
+    "qcn": "a QCN congestion point (its Fb samples): a queue with `cp_fb_negative_window`",
+    "rp": "reaction points (rate limiters at the sources: QCN, BCN, DCQCN…): `rps`",
+    "tcp": "TCP flows: a flow with `tcp_goodput_bps`",
+    "transfer": "transfers (flows of a given size, workloads): a flow with `size_bytes`",
+    "pause": "PAUSE/PFC flow control: `ports`",
+}
+# The global metric that is null exactly when a run lacks the mechanism: how a run's flat row
+# (a sweep's, a reproduction's) tells what ran.
+MARKERS = {"cp": "main_cp", "qcn": "fb_negative_samples_pct", "rp": "cr_mean_mbps"}
+
+
+def mechanisms(stats: dict) -> set[str]:
+    """The `MECHANISMS` a run had, from its stats document."""
+    queues, flows = stats.get("queues", []), stats.get("flows", [])
+    found = {
+        "cp": any(q.get("cp") for q in queues),
+        "qcn": any("cp_fb_negative_window" in q for q in queues),
+        "rp": bool(stats.get("rps")),
+        "tcp": any("tcp_goodput_bps" in f for f in flows),
+        "transfer": any("size_bytes" in f for f in flows),
+        "pause": bool(stats.get("ports")),
+    }
+    return {m for m, yes in found.items() if yes}
+
+
+def row_mechanisms(row) -> set[str]:
+    """The mechanisms (of `MARKERS`) a run had, from its flat row (`seed_metrics`; NaN is null)."""
+    return {m for m, marker in MARKERS.items() if not _null(row.get(marker))}
+
+
+def _null(value) -> bool:
+    try:
+        return value is None or bool(value != value)  # None or NaN
+    except TypeError:  # pandas' NA
+        return True
+
+
+def shown(scope: str, metrics, present: set[str]) -> list:
+    """`metrics` of `scope` without those that need a mechanism not in `present` (names not in
+    the catalogue are kept)."""
+    needs = {m.metric: m.needs for m in CATALOGUE if m.scope == scope}
+    return [m for m in metrics if needs.get(m) is None or needs[m] in present]
+
+
+def ran(stats: dict) -> str:
+    """What ran, in a few words: the reaction points' protocols, congestion points, marking
+    queues, (DC)TCP flows, transfers and ports with flow control, with their numbers ("" for
+    plain traffic)."""
+    protocols = Counter(rp.get("protocol", "rp") for rp in stats.get("rps", []))
+    parts = [f"{name} reaction points ×{n}" for name, n in protocols.items()]
+    counts = {
+        "congestion points": sum(1 for q in stats.get("queues", []) if q.get("cp")),
+        "marking queues": sum(1 for q in stats.get("queues", []) if q.get("aqm")
+                              or "threshold_marks" in q or "dcqcn_marks" in q),
+        "DCTCP flows": sum(1 for f in stats.get("flows", []) if f.get("tcp_dctcp_alpha") is not None),
+        "TCP flows": sum(1 for f in stats.get("flows", []) if "tcp_goodput_bps" in f and f.get("tcp_dctcp_alpha") is None),
+        "transfers": sum(1 for f in stats.get("flows", []) if "size_bytes" in f),
+        "ports with flow control": len(stats.get("ports", [])),
+    }
+    parts += [f"{what} ×{n}" for what, n in counts.items() if n]
+    return ", ".join(parts)
+
+
+def metric_declarations() -> list[dict]:
+    """Every raw statistic of the engine's stats document, declared once in the engine (by the
+    engine itself and by each protocol): [{scope, name, unit, kind, doc}]."""
+    import json
+
+    from . import _core  # here, not at import: the summary is computed without the engine
+
+    return json.loads(_core.metric_declarations())
 
 
 def jain(values: list[float]) -> float | None:

@@ -237,12 +237,30 @@ def _write_files(result, directory: Path, figures: bool) -> None:
     if getattr(result, "trace", None) is not None:
         result.trace.to_parquet(directory / TRACE, index=False)
     if figures:
-        from .figures import draw_run_figures  # matplotlib is slow to import; only when drawing
-
         try:
             draw_run_figures(result, directory / "figures")
         except Exception as exc:  # a figure never costs a run its results
             warnings.warn(f"figures not drawn ({type(exc).__name__}: {exc}); the results are written", stacklevel=4)
+
+
+def draw_run_figures(result, directory: str | Path) -> list[Path]:
+    """Draw every figure of the run into `directory` as PNG; return the files written."""
+    import matplotlib  # slow to import: only when drawing
+
+    from .figures import STYLE, cr_figure, plotted_queues, queue_figure, throughput_figure
+
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    written = []
+    with matplotlib.rc_context(STYLE):
+        figures = [("cr", cr_figure(result)), ("throughput", throughput_figure(result))]
+        figures += [(f"queue_{file_name(q['name'])}", queue_figure(result, q)) for q in plotted_queues(result.stats)]
+        for stem, fig in figures:
+            if fig is not None:
+                path = directory / f"{stem}.png"
+                fig.savefig(path)
+                written.append(path)
+    return written
 
 
 def _write_manifest(directory: Path) -> None:

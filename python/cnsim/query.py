@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .metrics import seed_metrics
+from .metrics import MARKERS, row_mechanisms, seed_metrics, shown
 
 NOT_METRICS = {"seed", "events", "error", "stopped_by", "source", "scenario"}
 
@@ -145,6 +145,17 @@ def metric_columns(df: pd.DataFrame, exclude=()) -> list[str]:
     grid = set(df.attrs.get("grid", [])) | set(exclude)
     return [c for c in df.columns if c not in NOT_METRICS and c not in grid and not c.endswith("]")
             and pd.api.types.is_numeric_dtype(df[c]) and not pd.api.types.is_bool_dtype(df[c])]
+
+
+def hidden_metrics(df: pd.DataFrame) -> list[str]:
+    """The columns of `df` that are metrics meaning nothing for any of its runs: a feedback rate
+    where no run had congestion points, the sources' rates where none had reaction points, …
+    (`cnsim.metrics.shown`; each run's mechanisms told by its row, `cnsim.metrics.MARKERS`; a
+    mechanism whose marker column is missing counts as present)."""
+    present = {m for m, marker in MARKERS.items() if marker not in df.columns}
+    present |= set().union(*map(row_mechanisms, df.to_dict("records"))) if len(df) else set()
+    keep = set(shown("global", list(df.columns), present))
+    return [c for c in df.columns if c not in keep]
 
 
 def aggregate(df: pd.DataFrame, by: list[str], metrics: list[str] | None = None) -> pd.DataFrame:

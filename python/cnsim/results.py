@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .metrics import summarize
+from .metrics import metric_declarations, summarize
 from .outputs import write_run
 
 
@@ -62,7 +62,8 @@ def stat_rows(stats: dict) -> list[dict]:
     return rows
 
 
-SCOPES = {"rps": "rp", "queues": "queue", "flows": "flow", "ports": "port"}  # table → definitions' scope
+# table → definitions' scope
+SCOPES = {"rps": "rp", "queues": "queue", "flows": "flow", "ports": "port", "fct": "fct bucket"}
 
 
 class Result:
@@ -101,7 +102,8 @@ class Result:
     def table(self, scope: str = "global") -> pd.DataFrame:
         """The summary of one scope as a DataFrame: "global" (one row), or one row per entity of
         "rps", "queues", "flows" (a flow's throughput summed over its receivers) or "ports" (runs
-        with flow control), indexed by name."""
+        with flow control), indexed by name; or "fct", one row per flow-size bucket (runs with
+        transfers: their FCT slowdown), indexed by bucket. A scope the run lacks gives no rows."""
         if scope == "global":
             return pd.DataFrame([self.summary["global"]])
         if not isinstance(scope, str) or scope not in SCOPES:
@@ -110,14 +112,12 @@ class Result:
         rows = {name: {k: v for k, v in d.items() if not isinstance(v, dict)} for name, d in entities.items()}
         columns = [d["metric"] for d in self.summary.get("definitions", []) if d["scope"] == SCOPES[scope]]
         table = pd.DataFrame.from_dict(rows, orient="index") if rows else pd.DataFrame(columns=columns)
-        return table.rename_axis("name")
+        return table.rename_axis("bucket" if scope == "fct" else "name")
 
     @cached_property
     def stats_frame(self) -> pd.DataFrame:
         """The raw stats document in long format (`stat_rows`), with each metric's declared unit,
         kind and meaning (`cnsim.metric_declarations()`; needs the engine)."""
-        from .api import metric_declarations
-
         declared = pd.DataFrame(metric_declarations()).rename(columns={"name": "metric"})
         return pd.DataFrame(stat_rows(self.stats)).merge(declared, on=["scope", "metric"], how="left")
 
@@ -170,16 +170,16 @@ class Result:
     def queue_figure(self, queue: str | None = None):
         """The figure of one CP queue's length over time (`figures/queue_*.png`); default: the
         first queue the CLI draws."""
-        from .figures import _plotted_queues, queue_figure
+        from .figures import plotted_queues, queue_figure
 
-        queues = _plotted_queues(self.stats) if queue is None else [q for q in self.stats["queues"] if q["name"] == queue]
+        queues = plotted_queues(self.stats) if queue is None else [q for q in self.stats["queues"] if q["name"] == queue]
         if not queues:
             raise KeyError(f"no queue {queue!r}; see Result.table('queues')")
         return queue_figure(self, queues[0])
 
     def draw_figures(self, directory: str | Path) -> list[Path]:
         """Draw every figure `cnsim run` draws into `directory` (PNG); return the files."""
-        from .figures import draw_run_figures
+        from .outputs import draw_run_figures
 
         return draw_run_figures(self, directory)
 

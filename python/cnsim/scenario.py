@@ -14,11 +14,12 @@ The dict is written as TOML text for the engine (`to_toml`), so errors name a li
 (its label is "<dict>"); the schema is docs/scenarios.md.
 """
 
-import json
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+
+Overrides = Mapping[str, object] | Iterable[str] | None  # {"k": v} or ["k=v", ...]
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,50 @@ class Scenario:
         return cls(to_toml(doc), label)
 
 
+def source(scenario) -> tuple[str, str]:
+    """(TOML text, label) of what every function that takes a scenario accepts: a `Scenario`, a
+    dict (the TOML document as data), a path, or — kept for compatibility — a str holding a
+    newline, read as TOML text."""
+    from . import _args
+
+    if isinstance(scenario, Scenario):
+        return scenario.text, scenario.label
+    if isinstance(scenario, Mapping):
+        s = Scenario.from_dict(scenario)
+        return s.text, s.label
+    scenario = _args.scenario(scenario)
+    if isinstance(scenario, str):
+        return scenario, "<string>"
+    return _read(scenario), str(scenario)
+
+
+def value_text(value: object) -> str:
+    """An override value as the engine reads it (booleans as TOML true/false)."""
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
+def overrides(set: Overrides, label: str = "") -> list[tuple[str, str]]:
+    """`{"k": v}` or `["k=v", ...]` as the engine's list of (key, value text); a malformed item is a
+    ScenarioError naming `label`."""
+    from . import _args
+    from ._core import ScenarioError
+
+    set = _args.overrides(set)
+    if set is None:
+        return []
+    if isinstance(set, Mapping):
+        return [(str(k), value_text(v)) for k, v in set.items()]
+    if isinstance(set, str):
+        set = [set]
+    pairs = []
+    for item in set:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise ScenarioError(f"{label + ': ' if label else ''}--set {item!r}: expected key=value")
+        pairs.append((key.strip(), value.strip()))
+    return pairs
+
+
 def _read(path: Path) -> str:
     from ._core import ScenarioError
 
@@ -58,68 +103,34 @@ def _read(path: Path) -> str:
         raise ScenarioError(f"{path}: {exc.strerror}") from None
 
 
-def _value(v, where: str) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, int):
-        return str(v)
+def _check(v, where: str) -> None:
+    """Refuse, naming the key, what has no TOML form, and NaN and infinities (TOML has them, no
+    scenario quantity does), before `tomli_w` writes the document."""
+    if isinstance(v, bool | int | str):
+        return
     if isinstance(v, float):
         if not math.isfinite(v):
             raise ValueError(f"{where}: {v!r} is not a TOML number")
-        return repr(v)
-    if isinstance(v, str):
-        return json.dumps(v, ensure_ascii=False)  # a TOML basic string
-    if isinstance(v, Mapping):
-        return "{ " + ", ".join(f"{_key(k, where)} = {_value(x, f'{where}.{k}')}" for k, x in v.items()) + " }"
-    if isinstance(v, list | tuple):
-        return "[" + ", ".join(_value(x, f"{where}[]") for x in v) + "]"
-    raise TypeError(f"{where}: {v!r} has no TOML form (use str, int, float, bool, list or dict)")
-
-
-def _key(k, where: str) -> str:
-    if not isinstance(k, str) or not k:
-        raise TypeError(f"{where}: keys must be non-empty str, got {k!r}")
-    return k if all(c.isalnum() or c in "_-" for c in k) else json.dumps(k)
+    elif isinstance(v, Mapping):
+        for k, x in v.items():
+            if not isinstance(k, str) or not k:
+                raise TypeError(f"{where or 'scenario'}: keys must be non-empty str, got {k!r}")
+            _check(x, f"{where}.{k}" if where else k)
+    elif isinstance(v, list | tuple):
+        for x in v:
+            _check(x, f"{where}[]")
+    else:
+        raise TypeError(f"{where}: {v!r} has no TOML form (use str, int, float, bool, list or dict)")
 
 
 def to_toml(doc: Mapping) -> str:
-    """A TOML document of `doc`: top-level dicts as [tables], lists of dicts as [[arrays of
-    tables]], everything deeper inline."""
+    """A TOML document of `doc` (written by `tomli_w`; `tomllib.loads` gives `doc` back)."""
+    import tomli_w
+
     if not isinstance(doc, Mapping):
         raise TypeError(f"scenario: expected a dict, got {doc!r}")
-    lines: list[str] = []
-    plain = {k: v for k, v in doc.items() if not _is_table(v) and not _is_table_array(v)}
-    for k, v in plain.items():
-        lines.append(f"{_key(k, 'scenario')} = {_value(v, k)}")
-    for k, v in doc.items():
-        if _is_table(v):
-            _table(lines, [k], v)
-        elif _is_table_array(v):
-            for item in v:
-                lines.append(f"\n[[{_key(k, 'scenario')}]]")
-                lines += [f"{_key(ik, k)} = {_value(iv, f'{k}.{ik}')}" for ik, iv in item.items()]
-    return "\n".join(lines).lstrip("\n") + "\n"
-
-
-def _table(lines: list[str], path: list[str], table: Mapping) -> None:
-    where = ".".join(path)
-    lines.append(f"\n[{'.'.join(_key(p, where) for p in path)}]")
-    subs = []
-    for k, v in table.items():
-        if _is_table(v) and any(_is_table(x) for x in v.values()):
-            subs.append((k, v))  # a nested table with tables inside: its own header
-        else:
-            lines.append(f"{_key(k, where)} = {_value(v, f'{where}.{k}')}")
-    for k, v in subs:
-        _table(lines, [*path, k], v)
-
-
-def _is_table(v) -> bool:
-    return isinstance(v, Mapping)
-
-
-def _is_table_array(v) -> bool:
-    return isinstance(v, list | tuple) and bool(v) and all(isinstance(x, Mapping) for x in v)
+    _check(doc, "")
+    return tomli_w.dumps(doc)
 
 
 class Builder:

@@ -30,7 +30,8 @@ from pathlib import Path
 import pandas as pd
 
 from . import _args
-from .api import Overrides, Scenario, _overrides, _source, value_text
+from .api import Scenario
+from .scenario import Overrides, overrides, source, value_text
 from .metrics import DEFINITIONS, seed_metrics, summarize
 
 PARQUET = "sweep.parquet"
@@ -100,16 +101,17 @@ def sweep(
     or the message of the run's failure; its metrics are then missing). Rows are in (grid order,
     seed) order, so the same arguments give the same table whatever `jobs` or `client` is.
     """
-    return _sweep(scenario, grid, seeds, jobs, progress, out, set, client, retry_failed, zip, keep)[0]
+    return sweep_with_counts(scenario, grid, seeds, jobs, progress, out, set, client, retry_failed, zip, keep)[0]
 
 
-def _sweep(scenario, grid, seeds, jobs, progress, out, set, client, retry_failed, zipped=None,
-           keep=KEEP_DEFAULT) -> tuple[pd.DataFrame, dict]:
-    """`sweep`, also returning counts: {"runs", "skipped", "ran"}."""
+def sweep_with_counts(scenario, grid, seeds, jobs, progress, out, set, client, retry_failed, zipped=None,
+                      keep=KEEP_DEFAULT) -> tuple[pd.DataFrame, dict]:
+    """`sweep` (positional arguments), also returning counts {"runs", "skipped", "ran"}: the CLI
+    says how many runs the store already held."""
     from . import _core
 
-    text, label = _source(scenario)
-    base = _overrides(set, label)
+    text, label = source(scenario)
+    base = overrides(set, label)
     keys, values = _grid_values(grid)
     seeds = _args.seeds(seeds)
     jobs = _args.jobs(jobs)

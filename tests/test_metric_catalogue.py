@@ -1,0 +1,120 @@
+"""The summary catalogue (`cnsim.metrics.CATALOGUE`) against the engine's declarations
+(`cnsim.metric_declarations()`): every statistic a summary metric is computed from is declared,
+and its window and unit agree with the declared kind and unit."""
+
+import pytest
+
+import cnsim
+from cnsim.metrics import CATALOGUE, DEFINITIONS, summarize
+
+# Kinds of engine statistics counted in the measurement window, and over the whole run.
+WINDOWED = {"counter-window", "time-average"}
+WHOLE_RUN = {"counter", "time", "parameter"}
+# Summary scope → the engine's scope of the statistic of the same name.
+ENGINE_SCOPE = {"rp": "rps", "queue": "queues", "flow": "flows", "port": "ports", "receiver": "receivers"}
+# Units the summary shows in place of the engine's (metrics.py converts).
+CONVERTED = {"bit/s": "Mb/s"}
+# Summary metrics named like an engine statistic of their scope but not the same number: renaming
+# them would change summary.json's keys. (scope, metric) → what differs.
+HOMONYMS = {
+    ("rp", "cnms_received"): "window",
+    ("rp", "limiters_created"): "unit",
+    ("queue", "arrivals"): "window",
+    ("queue", "drops"): "window",
+    ("queue", "cnms_sent"): "window",
+    ("port", "paused_s"): "window",
+}
+
+
+@pytest.fixture(scope="module")
+def declared() -> dict[tuple[str, str], dict]:
+    return {(d["scope"], d["name"]): d for d in cnsim.metric_declarations()}
+
+
+def declaration(declared: dict, path: str) -> dict | None:
+    """The declaration of a stats-document path; "window.X" is the frames counter X counted in the window."""
+    section, _, name = path.partition(".")
+    d = declared.get(("frames" if section == "window" else section, name))
+    return {**d, "kind": "counter-window"} if d is not None and section == "window" else d
+
+
+def test_definitions_are_the_catalogue():
+    assert DEFINITIONS == [m.row() for m in CATALOGUE]
+    assert len({(m.scope, m.metric) for m in CATALOGUE}) == len(CATALOGUE)
+    assert all(m.engine for m in CATALOGUE)
+
+
+def test_every_source_is_declared_by_the_engine(declared):
+    missing = [f"{m.scope}.{m.metric}: {p}" for m in CATALOGUE for p in m.engine if declaration(declared, p) is None]
+    assert missing == []
+
+
+def test_windows_agree_with_the_sources_kinds(declared):
+    """A metric computed only from windowed statistics is over the window; one computed only from
+    whole-run statistics is over the run."""
+    wrong = []
+    for m in CATALOGUE:
+        kinds = {d["kind"] for p in m.engine if (d := declaration(declared, p))}
+        expected = "measure" if kinds <= WINDOWED else "run" if kinds <= WHOLE_RUN else m.window
+        if m.window != expected:
+            wrong.append(f"{m.scope}.{m.metric}: {m.window}, from {sorted(kinds)}")
+    assert wrong == []
+
+
+def test_units_agree_with_the_sources_units(declared):
+    """A metric with a dimension (not a ratio: %, 1) has its sources' one unit, or its converted form."""
+    wrong = []
+    for m in CATALOGUE:
+        units = {d["unit"] for p in m.engine if (d := declaration(declared, p))}
+        if m.unit in ("%", "1", "name") or len(units) != 1:
+            continue
+        (unit,) = units
+        if m.unit not in (unit, CONVERTED.get(unit)):
+            wrong.append(f"{m.scope}.{m.metric}: {m.unit}, from {unit}")
+    assert wrong == []
+
+
+def test_metrics_named_like_an_engine_statistic_agree_with_it(declared):
+    """Where the engine declares a statistic of the same scope and name, the summary metric has its
+    unit and window — but for the known homonyms, which must stay as they are listed."""
+    differs = {}
+    for m in CATALOGUE:
+        d = declared.get((ENGINE_SCOPE.get(m.scope, ""), m.metric))
+        if d is None:
+            continue
+        window = "measure" if d["kind"] in WINDOWED else "run" if d["kind"] in WHOLE_RUN else m.window
+        if window != m.window:
+            differs[m.scope, m.metric] = "window"
+        elif d["unit"] != m.unit:
+            differs[m.scope, m.metric] = "unit"
+    assert differs == HOMONYMS
+
+
+def test_a_real_run_reads_only_declared_statistics(declared):
+    """Every statistic the summary of a real run reads is one the catalogue names: removing the
+    others from the stats document changes nothing."""
+    named: dict[str, set[str]] = {}
+    for m in CATALOGUE:
+        for p in m.engine:
+            section, _, name = p.partition(".")
+            named.setdefault(section, set()).add(name)
+    identity = {"name", "host", "node", "cp", "group", "flows", "receivers"}  # names and links, not metrics
+    for path in ("scenarios/examples/unicast-qcn.toml", "scenarios/examples/tcp-bcn.toml",
+                 "scenarios/examples/websearch-fattree.toml", "scenarios/examples/incast-pause.toml"):
+        stats = cnsim.run(path, figures=False, progress=False).stats
+
+        def keep(items: list[dict], section: str) -> list[dict]:
+            out = []
+            for item in items:
+                kept = {k: v for k, v in item.items() if k in named.get(section, set()) | identity}
+                if "receivers" in item:
+                    kept["receivers"] = keep(item["receivers"], "receivers")
+                out.append(kept)
+            return out
+
+        pruned = {
+            "time": {k: v for k, v in stats["time"].items() if k in named["time"] | {"measure_from_s", "end_s"}},
+            "window": {k: v for k, v in stats["window"].items() if k in named["window"]},
+            **{s: keep(stats[s], s) for s in ("rps", "queues", "flows", "sessions", "ports") if s in stats},
+        }
+        assert summarize(pruned) == summarize(stats), path
