@@ -105,6 +105,8 @@ def configs() -> list[Config]:
                starts=((2, 1.0),)),
         Config("table5", "bcn", SCEN + "asymmetric.toml", traces=("ES5>DT1", "ES5>DT2")),
         Config("table5", "none", SCEN + "asymmetric.toml", {**NO_BCN, **no_rp(2)}, traces=("ES5>DT1", "ES5>DT2")),
+        # diagnostic: the other reading of Fig. 10, all four sources through one core link CS→ES5
+        Config("table5-core", "bcn", SCEN + "asymmetric-core.toml", traces=("CS>ES5", "ES5>DT2")),
         Config("table6", "bcn", **mixed),
         Config("table6", "none", sets={**NO_BCN, **no_rp(2)}, **mixed),
         Config("table6", "bcn-10conn", sets={"flow.0.traffic": '{ kind = "tcp-bulk", connections = 10 }'}, **mixed),

@@ -25,20 +25,14 @@ PARK = [f"ST{i}" for i in range(1, 7)]
 FIG8_STABLE_MS = (5.0, 6.9, 1.0)
 
 R5_R1 = PaperValue(TABLE3[4] / TABLE3[0], "1", f"{PAPER} Table III", derived="r5 ÷ r1 = 3.08 ÷ 1.46")
-TABLE2_CV = {k: PaperValue(v[1], "%", f"{PAPER} Table II") for k, v in TABLE2.items()}
-TABLE6_TCP = PaperValue(sum(TABLE6[:4]) / 4, "Gb/s", f"{PAPER} Table VI", derived="mean of ST1..ST4 = 1.16")
-TABLE6_UDP = PaperValue(sum(TABLE6[4:]) / 4, "Gb/s", f"{PAPER} Table VI", derived="mean of SU1..SU4 = 1.34")
-UTIL = PaperValue(TABLE2["bcn"][2], "%", f"{PAPER} Table II")
-# §VI.D: "Note that the link utilization is about 93%" (Table IV's run, the last two seconds).
+# §VI.D: "Note that the link utilization is about 93%" (after Table IV's paragraph; claims.py also reads it on Table III's run).
 TABLE4_UTIL = PaperValue(93.0, "%", f"{PAPER} §VI.D")
-PARK_SCENARIO = "scenarios/jiang2007/parking-lot-tcp.toml"   # Table IV's run (Fig. 9's parking lot)
 PARK_C_GBPS = 10.0   # §VI.D: "both links have capacity C"; 10 Gb/s (§VI.A's links), for Table IV's derived utilisation
-FIG8_STABLE = PaperValue(max(FIG8_STABLE_MS), "ms", f"{PAPER} Fig. 8",
-                         derived="the largest of the legible panel annotations 5.0, 6.9 and 1 ms")
 # §VI.E: "For single source simulation, e_i(t) ≈ 1, while in four sources scenario, e_i(t) is much
 # larger, sometimes e_i = ±6, or ±7" (e in packets, eq. 1).
 E_ONE = PaperValue(1.0, "frames", f"{PAPER} §VI.E")
 E_FOUR = PaperValue(6.0, "frames", f"{PAPER} §VI.E", derived="the smaller of the stated magnitudes ±6 and ±7")
+E_EXTREMES = (6.0, 7.0)   # the stated magnitudes
 
 # §VI.F: "the average throughput for TCP sources is 1.16 Gbps and for UDP sources it is 1.34 Gbps.
 # These rates are very close." The paper's own measure of "close": with the rounding of the two
