@@ -4,6 +4,6 @@ experiment.py (configurations, runs, what a run yields), tables.py (the paper's 
 (the checks), report.py (tables beside the paper's, the differences explained), figures.py.
 """
 
-from .experiment import Jiang2007
+from ..paper import FolderPaper
 
-PAPER = Jiang2007()
+PAPER = FolderPaper(__name__)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..paper import Paper, Report, Runs, Task
+from ..paper import Task
 from .tables import BAND, QEQ
 
 NAME = "jiang2007-bcn"
@@ -22,6 +22,7 @@ SCEN = "scenarios/jiang2007/"
 NO_BCN = {"cp": '"none"'}
 PAUSE = {"flow_control": "{ pause = {} }"}   # 802.3x PAUSE with cnsim's documented defaults
 QUICK_SCALE = 0.05  # --quick: every duration (and window) × this
+RESTART_TRANSFERS = 20   # six-source-restart.toml: SR2's 10-kB transfers, flows 2..21
 
 
 def no_rp(n: int) -> dict:
@@ -46,6 +47,7 @@ class Config:
     measure_from: float = 0.2      # s
     traces: tuple[str, ...] = ()   # queues whose length is kept as a trace (figures, settling time)
     windows: tuple[tuple[float, float], ...] = ()   # extra throughput windows (s), e.g. Table IV
+    starts: tuple[tuple[int, float], ...] = ()       # (flow index, start s): scaled with the durations
 
 
 def _symmetric() -> list[Config]:
@@ -89,6 +91,9 @@ def configs() -> list[Config]:
         Config("table1-2", "bcn", **six),
         # diagnostic (not BCN's model): the bulk hosts' ten connections each behind its own regulator
         Config("table1-2", "bcn-perconn", sets=per_connection(3), **six),
+        # diagnostic: each of SR2's transactions a fresh connection in slow start (the report's reading of ns-2)
+        Config("table1-restart", "bcn", SCEN + "six-source-restart.toml", duration=0.5, traces=("CS>ES5",),
+               starts=tuple((2 + k, 0.3 + 0.01 * k) for k in range(RESTART_TRANSFERS))),
         *_symmetric(),
         _one_source(),
         Config("table3", "bcn", park, traces=park_q),
@@ -96,10 +101,12 @@ def configs() -> list[Config]:
         Config("table3", "pause", park, {**NO_BCN, **no_rp(3), **PAUSE}, traces=park_q),
         Config("table3-udp", "bcn", SCEN + "parking-lot.toml", traces=park_q),
         Config("table3-udp", "pause", SCEN + "parking-lot.toml", {**NO_BCN, **no_rp(3), **PAUSE}, traces=park_q),
-        Config("table4", "bcn", park, {"flow.2.start": '"1s"'}, duration=3.0, measure_from=0.0,
-               windows=((0.0, 1.0), (1.0, 2.0), (2.0, 3.0))),
-        Config("table5", "bcn", SCEN + "asymmetric.toml", traces=("CS>ES5", "ES5>DT2")),
-        Config("table5", "none", SCEN + "asymmetric.toml", {**NO_BCN, **no_rp(2)}, traces=("CS>ES5", "ES5>DT2")),
+        Config("table4", "bcn", park, duration=3.0, measure_from=0.0, windows=((0.0, 1.0), (1.0, 2.0), (2.0, 3.0)),
+               starts=((2, 1.0),)),
+        Config("table5", "bcn", SCEN + "asymmetric.toml", traces=("ES5>DT1", "ES5>DT2")),
+        Config("table5", "none", SCEN + "asymmetric.toml", {**NO_BCN, **no_rp(2)}, traces=("ES5>DT1", "ES5>DT2")),
+        # diagnostic: the other reading of Fig. 10, all four sources through one core link CS→ES5
+        Config("table5-core", "bcn", SCEN + "asymmetric-core.toml", traces=("CS>ES5", "ES5>DT2")),
         Config("table6", "bcn", **mixed),
         Config("table6", "none", sets={**NO_BCN, **no_rp(2)}, **mixed),
         Config("table6", "bcn-10conn", sets={"flow.0.traffic": '{ kind = "tcp-bulk", connections = 10 }'}, **mixed),
@@ -136,7 +143,7 @@ def settling_time(t: np.ndarray, q: np.ndarray, end: float, block: float = 1e-3)
     return None if first >= n else first * block
 
 
-def extract(stats: dict, ser: dict, spec: dict) -> tuple[list[list], dict]:
+def run_values(stats: dict, ser: dict, spec: dict) -> tuple[list[list], dict]:
     """([part, metric, value] of a finished run: per source host, per queue, "all"; the traces of
     the queues the paper plots)."""
     window = stats["time"]["window_s"]
@@ -145,7 +152,7 @@ def extract(stats: dict, ser: dict, spec: dict) -> tuple[list[list], dict]:
     hosts: dict[str, dict] = {}
     for f in stats["flows"]:
         h = hosts.setdefault(f["source"], {"thr_gbps": 0.0, "goodput_gbps": 0.0, "tps": 0.0, "lat": [],
-                                           "retransmissions": 0, "timeouts": 0, "flows": []})
+                                           "retransmissions": 0, "timeouts": 0, "flows": [], "fct": []})
         h["flows"].append(f["name"])
         h["thr_gbps"] += sum(r["throughput_bps"] for r in f["receivers"]) / 1e9
         h["goodput_gbps"] += (f.get("tcp_goodput_bps") or 0.0) / 1e9
@@ -153,12 +160,16 @@ def extract(stats: dict, ser: dict, spec: dict) -> tuple[list[list], dict]:
         if f.get("tcp_transaction_latency_s") is not None:
             h["lat"].append(f["tcp_transaction_latency_s"] * 1e6)
         h["retransmissions"] += f.get("tcp_retransmissions") or 0
+        if f.get("fct_s") is not None:   # a finite transfer that completed: its completion time
+            h["fct"].append(f["fct_s"] * 1e6)
         h["timeouts"] += f.get("tcp_timeouts") or 0
     for name, h in hosts.items():
         for m in ("thr_gbps", "goodput_gbps", "tps", "retransmissions", "timeouts"):
             parts.append([name, m, float(h[m])])
         if h["lat"]:
             parts.append([name, "latency_us", float(np.mean(h["lat"]))])
+        if h["fct"]:
+            parts += [[name, "fct_us", float(np.mean(h["fct"]))], [name, "transfers_done", len(h["fct"])]]
     for a, b in spec.get("windows", []):   # throughput per window, from the rx series
         for name, h in hosts.items():
             bits = 0.0
@@ -197,36 +208,29 @@ def extract(stats: dict, ser: dict, spec: dict) -> tuple[list[list], dict]:
     return [p for p in parts if isinstance(p[2], (int, float))], traces
 
 
-class Jiang2007(Paper):
-    name, title = NAME, TITLE
+def tasks(seeds: int, quick: bool) -> list[Task]:
+    """Every configuration `seeds` times (--quick: durations and windows × QUICK_SCALE)."""
+    scale = QUICK_SCALE if quick else 1.0
+    out = []
+    for c in configs():
+        sets = {**c.sets, "simulation.duration": _us(c.duration * scale),
+                "simulation.measure_from": _us(c.measure_from * scale)}
+        if c.windows:
+            sets["simulation.record_interval"] = _us(1e-3 * scale)
+        sets.update({f"flow.{i}.start": f'"{_us(t * scale)}"' for i, t in c.starts})
+        for seed in range(1, seeds + 1):
+            spec = {"traces": list(c.traces), "windows": [[a * scale, b * scale] for a, b in c.windows],
+                    "keep_traces": seed == 1}
+            out.append(Task({"experiment": c.experiment, "variant": c.variant}, c.scenario, sets, seed, spec))
+    return out
 
-    def tasks(self, seeds: int, quick: bool) -> list[Task]:
-        """Every configuration `seeds` times (--quick: durations and windows × QUICK_SCALE)."""
-        scale = QUICK_SCALE if quick else 1.0
-        out = []
-        for c in configs():
-            sets = {**c.sets, "simulation.duration": _us(c.duration * scale),
-                    "simulation.measure_from": _us(c.measure_from * scale)}
-            if c.windows:
-                sets["simulation.record_interval"] = _us(1e-3 * scale)
-            if "flow.2.start" in sets and quick:
-                sets["flow.2.start"] = f'"{_us(scale)}"'
-            for seed in range(1, seeds + 1):
-                spec = {"traces": list(c.traces), "windows": [[a * scale, b * scale] for a, b in c.windows],
-                        "keep_traces": seed == 1}
-                out.append(Task({"experiment": c.experiment, "variant": c.variant}, c.scenario, sets, seed, spec))
-        return out
 
-    def extract(self, result, spec) -> dict:
-        parts, traces = extract(result.stats, _series(result), spec)
-        return {"values": parts, "extra": {"traces": traces} if spec.get("keep_traces") else None}
+def extract(result, spec) -> dict:
+    """In the worker: the run's values (`parts`) and, for seed 1, the traces of the queues the paper plots."""
+    values, traces = run_values(result.stats, _series(result), spec)
+    return {"values": values, "extra": {"traces": traces} if spec.get("keep_traces") else None}
 
-    def checks(self, runs: Runs) -> list:
-        from .claims import checks
-
-        return checks(runs)
-
-    def report(self, runs: Runs) -> Report:
-        from .report import report
-
-        return report(runs)
+# The sequential design (runs.py): 5 seeds, then 10, then 20 while a claim is inconclusive. The
+# censoring-aware settling rows need 10 (5 of 5 runs cannot put a Clopper–Pearson share above ½ at
+# the looks' level); the worst case, 20 seeds of every configuration, is four times the 5-seed run.
+SCHEDULE = (5, 10, 20)

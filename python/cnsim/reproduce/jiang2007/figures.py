@@ -83,8 +83,8 @@ def draw(df: pd.DataFrame, traces: dict, out: Path) -> list[tuple[str, str]]:
 
     fig, axes = plt.subplots(1, 2, figsize=(10, 3.2))
     _bars(axes[0], df, "table5", [("bcn", "BCN"), ("none", "no BCN")], ["ST1", "ST2", "ST3", "ST4"], TABLE5)
-    for q in ("CS>ES5", "ES5>DT2"):
-        _trace(axes[1], traces, "table5/bcn", q, q, until=0.1)
+    for q, sw in (("ES5>DT1", "SW1"), ("ES5>DT2", "SW2")):
+        _trace(axes[1], traces, "table5/bcn", q, f"{q} ({sw})", until=0.1)
     axes[1].legend(fontsize=7)
     axes[1].set_ylabel("queue (frames)")
     save(fig, "table5_fig11_asymmetric.png", "Table V and Fig. 11: asymmetric topology, throughputs and the two congested queues with BCN")
