@@ -123,7 +123,10 @@ def test_quick_reproduction_runs_resumes_and_reports(tmp_path):
     assert set(df.variant) == set(experiment.VARIANTS)
     verdicts = json.loads((out / "verdicts.json").read_text())
     assert len(verdicts["states"]) >= 15 and "--quick" in text
-    assert set(verdicts["states"].values()) <= {"supported", "not supported", "inconclusive", "holds by construction"}
+    assert set(verdicts["states"].values()) <= {"supported", "not supported", "inconclusive", "holds by construction",
+                                                "not testable as stated"}
+    assert verdicts["states"]["ecm.stability-margins"] == "not testable as stated"
+    assert "(censoring-aware)" in text                                   # W's reaction time, censored phases counted
     assert "PAUSE frames sent" in text                                   # PAUSE activity reported
     for key in ("fbhat.hai-less-stable", "fbhat.optimal-w-depends-on-rtt", "fbhat.larger-w-slower", "ecm.stability-margins",
                 "summary.closed-loop-better", "twenty-stage.ecm-queue-jitter", "ecm-unit.tuned-not-worse.1500B"):
