@@ -35,9 +35,11 @@ def rate_cut_reaction(result, hotspot: str, phases: list) -> dict:
     """QCN-FbHat's reaction time in the oscillating hotspot: per on-phase [start, length] (s), from
     the phase's start until the rate the RPs allow the flows bound to the hotspot's host — Σ over
     those flows of min(CR, the flow's generated rate) — first falls to half its value at the phase's
-    start (the time the sources take to halve what they send into the hotspot); a phase in which it
-    never does counts its full length (censored). `reaction_ms`: the mean over the phases;
-    `reaction_censored`: how many phases were censored. Needs the rp_cr_bps series."""
+    start (the time the sources take to halve what they send into the hotspot). A phase in which it
+    never does is *censored*: its reaction time is only known to be at least the phase's length.
+    `phases`: [(ms, censored)] per phase — a censored phase's ms is that lower bound, never a value
+    (claims.py reads them censoring-aware); `reaction_censored`: how many phases were censored.
+    Needs the rp_cr_bps series."""
     stats = result.stats
     dst = hotspot.split(">")[1]
     window = stats["time"].get("window_s") or stats["time"]["duration_s"]
@@ -50,20 +52,16 @@ def rate_cut_reaction(result, hotspot: str, phases: list) -> dict:
         return {}
     cap = d.name.astype(str).str.removeprefix("rp_cr_bps.").map(offered)
     allowed = d.assign(value=d.value.clip(upper=cap)).groupby("t")["value"].sum()
-    times, censored = [], 0
+    out = []
     for start, length in phases:
         ph = allowed[(allowed.index > start) & (allowed.index <= start + length + 1e-9)]
         if ph.empty:
             continue
         low = ph[ph <= ph.iloc[0] / 2]
-        if low.empty:
-            censored += 1
-            times.append(length * 1e3)
-        else:
-            times.append((float(low.index[0]) - start) * 1e3)
-    if not times:
+        out.append((length * 1e3, True) if low.empty else ((float(low.index[0]) - start) * 1e3, False))
+    if not out:
         return {}
-    return {"reaction_ms": sum(times) / len(times), "reaction_censored": float(censored)}
+    return {"phases": out, "reaction_censored": float(sum(c for _, c in out))}
 
 
 SERIES_POINTS = 1000   # at most this many samples per kept time series (the figures' resolution)
@@ -184,6 +182,13 @@ def metrics(stats: dict, hotspot: str | None, scenario_toml: str) -> dict:
     return m
 
 
+def ideal_throughput(on_fraction: float) -> float:
+    """The oscillating hotspot's ideal throughput (Gb/s of frames) when `on_fraction` of the window is
+    spent in on-phases (`with_bandwidth_loss`)."""
+    k = 1500 / 1520
+    return 20 * 8.5 * k - on_fraction * (8.5 - 1.0) * k
+
+
 def with_bandwidth_loss(df: pd.DataFrame) -> pd.DataFrame:
     """Oscillating hotspot: bandwidth loss = the throughput an ideal scheme would deliver in the
     window minus what was delivered. Ideal: every flow not bound to N1 is delivered in full (each
@@ -194,11 +199,9 @@ def with_bandwidth_loss(df: pd.DataFrame) -> pd.DataFrame:
     d = df[(df.scenario == "oscillating") & (df.metric == "total_throughput_gbps")]
     if d.empty:
         return df
-    k = 1500 / 1520
     on = df[(df.scenario == "oscillating") & (df.metric == "on_fraction")].set_index(["point", "variant", "seed"])["value"]
     frac = [on.get((p, v, s), 0.5) for p, v, s in zip(d.point, d.variant, d.seed)]
-    ideal = [20 * 8.5 * k - f * (8.5 - 1.0) * k for f in frac]
-    loss = d.assign(metric="bandwidth_loss_gbps", value=[i - x for i, x in zip(ideal, d.value)])
+    loss = d.assign(metric="bandwidth_loss_gbps", value=[ideal_throughput(f) - x for f, x in zip(frac, d.value)])
     return pd.concat([df, loss], ignore_index=True)
 
 
@@ -216,7 +219,7 @@ SECTIONS = {
                      "cpid_top_bottom_ratio", "total_throughput_gbps", "pause_sent", "paused_share_max",
                      "cm_messages_per_s", "fb_hat_mean"],
     "fbhat": ["hotspot_active_gbps", "hotspot_q_std_kb", "hotspot_q_max_kb", "reaction_ms", "pause_sent"],
-    "oscillating-w": ["reaction_ms", "reaction_censored", "total_throughput_gbps", "hotspot_throughput_gbps", "pause_sent"],
+    "oscillating-w": ["reaction_censored", "total_throughput_gbps", "hotspot_throughput_gbps", "pause_sent"],
     "ecm-margins": ["hotspot_active_gbps", "hotspot_q_std_kb", "pause_sent", "drops_window"],
     "ecm-unit": ["hotspot_active_gbps", "hotspot_q_std_kb", "hotspot_q_max_kb", "pause_sent", "drops_window"],
 }
