@@ -1,10 +1,10 @@
 //! The run's statistics as a JSON document (schema: docs/internals/core-api.md). Protocol fields
 //! come from each protocol slot's `report()`; every field is declared once, in `METRICS` here for
-//! the engine's own and in the protocol modules for theirs (`protocols::metrics::all()`).
+//! the engine's own and in the protocol modules for theirs (`registry::metrics`).
 
 use crate::core::time::to_secs;
-use crate::protocols::metrics::Metric;
-use crate::slots::transport::TcpFlow;
+use crate::slots::metrics::Metric;
+use crate::registry::transport::TcpFlow;
 use crate::sim::{Counters, Sim};
 use serde_json::{json, Value};
 

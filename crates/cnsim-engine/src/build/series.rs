@@ -2,12 +2,12 @@
 //! `QUANTITY_UNIT.ENTITY`: the part before the first `.` ends with the unit (`_bps`, `_frames`,
 //! `_s`, `_segments`; `level` has none), the entity after it may contain dots.
 
-use crate::net::flow::{Flow, Session};
+use crate::net::flow::Session;
 use crate::net::node::Node;
-use crate::net::port::Port;
+use crate::registry::{Endpoint, Flow, Port};
 use crate::sim::{Probe, Series};
 
-pub fn series(nodes: &[Node], ports: &[Port], flows: &[Flow], sessions: &[Session], endpoints: &[crate::net::endpoint::Endpoint]) -> Series {
+pub fn series(nodes: &[Node], ports: &[Port], flows: &[Flow], sessions: &[Session], endpoints: &[Endpoint]) -> Series {
     let mut s = Series::default();
     let mut add = |name: String, probe: Probe| {
         s.names.push(name);

@@ -5,7 +5,6 @@
 
 use crate::core::arena::Arena;
 use crate::core::time::Time;
-use crate::slots::Proto;
 
 pub type FrameId = u32;
 pub type NodeId = u32;
@@ -42,6 +41,17 @@ pub const ECN_CE: u8 = 0b11;
 #[inline]
 pub fn ce(ecn: u8) -> bool {
     ecn & 0b11 == ECN_CE
+}
+
+/// Which protocol wrote a frame's tag area (0: none). The engine only carries it; the protocols'
+/// values are listed with the slots' shared vocabulary (`slots::Proto`'s constants).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Proto(pub u8);
+
+#[allow(non_upper_case_globals)]
+impl Proto {
+    /// No protocol wrote the tag area.
+    pub const None: Proto = Proto(0);
 }
 
 /// Destination: a host or a multicast group.

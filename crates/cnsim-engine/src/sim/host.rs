@@ -367,7 +367,7 @@ impl Sim {
     /// it, and complete an open-loop transfer with its last byte (None: `node` is no receiver of
     /// the flow).
     #[inline(always)]
-    pub(crate) fn count_delivery<'a>(fl: &'a mut crate::net::flow::Flow, c: &mut super::Counters, node: u32, size: u32, at: Time) -> Option<&'a mut crate::net::flow::Receiver> {
+    pub(crate) fn count_delivery<'a>(fl: &'a mut crate::registry::Flow, c: &mut super::Counters, node: u32, size: u32, at: Time) -> Option<&'a mut crate::registry::Receiver> {
         let r = fl.receivers.iter_mut().find(|r| r.host == node)?;
         r.frames += 1;
         r.bytes += size as u64;
@@ -420,7 +420,7 @@ impl Sim {
             FrameKind::MacControl => self.discard(fid), // consumed on arrival; never routed here
             FrameKind::Probe => {
                 self.frames.release(fid);
-                match crate::slots::cp::probe_at_destination(&f, node, self.now) {
+                match crate::registry::cp::probe_at_destination(&f, node, self.now) {
                     Some(ans) => {
                         self.c.probe_answered += 1;
                         self.c.feedback_sent += 1;

@@ -81,7 +81,7 @@ impl Sim {
         // Active queue management (and a router's link meter) before the drop-tail check, out of
         // line: most ports have neither.
         let p = &self.ports[port as usize];
-        let early_drop = kind == FrameKind::Data && (p.aqm.is_some() || p.meter.is_some()) && crate::slots::aqm::offer(&mut self.ports[port as usize], self.frames.get_mut(fid), now);
+        let early_drop = kind == FrameKind::Data && (p.aqm.is_some() || p.meter.is_some()) && crate::registry::aqm::offer(&mut self.ports[port as usize], self.frames.get_mut(fid), now);
         let p = &mut self.ports[port as usize];
         let accepted;
         if early_drop {

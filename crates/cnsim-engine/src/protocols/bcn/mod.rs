@@ -33,7 +33,7 @@ use crate::core::rng::Rng;
 use crate::core::time::{Time, PS_PER_S};
 use crate::net::frame::{Dest, Frame, FrameKind, NodeId, NONE};
 use crate::slots::Proto;
-use crate::protocols::metrics::Metric;
+use crate::slots::metrics::Metric;
 use crate::slots::cp::CpMachine;
 use crate::slots::rp::RpMachine;
 use crate::slots::QueueView;

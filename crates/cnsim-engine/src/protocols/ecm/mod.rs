@@ -48,7 +48,7 @@ use crate::core::time::Time;
 use crate::net::frame::{Dest, Frame, FrameKind, NodeId, NONE};
 use crate::slots::Proto;
 use crate::protocols::bcn::{Association, Rrt};
-use crate::protocols::metrics::Metric;
+use crate::slots::metrics::Metric;
 use crate::slots::cp::CpMachine;
 use crate::slots::rp::RpMachine;
 use crate::slots::QueueView;

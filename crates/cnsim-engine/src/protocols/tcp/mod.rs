@@ -60,7 +60,7 @@ mod sender;
 pub use receiver::TcpReceiver;
 pub use sender::TcpSender;
 
-use super::metrics::Metric;
+use crate::slots::metrics::Metric;
 use crate::core::time::Time;
 use crate::net::frame::{Frame, FrameKind};
 use crate::slots::Proto;
