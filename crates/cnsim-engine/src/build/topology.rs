@@ -5,7 +5,7 @@ use super::{protocols, Ctx, R};
 use crate::core::stats::TimeAvg;
 use crate::core::time::{Time, PS_PER_S};
 use crate::net::node::{Node, NodeKind};
-use crate::net::oscillation::Oscillation;
+use crate::traffic::oscillation::Oscillation;
 use crate::net::port::{PortCounters, TxHold};
 use crate::registry::{FlowControl, Port};
 use crate::net::qdisc::{Discipline, Qdisc};

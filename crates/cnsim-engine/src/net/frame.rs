@@ -27,9 +27,10 @@ pub enum FrameKind {
     /// A transport acknowledgement (TCP): routed like data to the flow's source, delivered to its
     /// transport endpoint. Not sampled by congestion points.
     Ack,
-    /// A congestion-management probe (Roeck 2007): routed like data towards the flow's
+    /// A reaction point's control frame along its flow's path (QCN's probes, Roeck 2007, are the
+    /// one kind today; its protocol is in `proto`): routed like data towards the flow's
     /// destination; congestion points on the way may stamp it or answer it (and consume it).
-    Probe,
+    PathControl,
 }
 
 /// ECN codepoints in the two low bits of `Frame::ecn` (RFC 3168 §5).

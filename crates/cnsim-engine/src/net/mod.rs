@@ -6,7 +6,6 @@ pub mod flow;
 pub mod frame;
 pub mod group;
 pub mod node;
-pub mod oscillation;
 pub mod port;
 pub mod qdisc;
 pub mod routing;

@@ -136,7 +136,7 @@ pub struct Port<S: Slots> {
     pub peak_frames: u64,
     pub peak_bytes: u64,
     /// An oscillating service rate and its timer.
-    pub osc: Option<crate::net::oscillation::Oscillation>,
+    pub osc: Option<crate::traffic::oscillation::Oscillation>,
     pub osc_timer: TimerId,
 }
 

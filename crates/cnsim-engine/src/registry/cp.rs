@@ -31,8 +31,8 @@ impl Cp {
     pub fn on_data(&mut self, f: &Frame, accepted: bool, q: QueueView, cpid: u32, node: NodeId, now: Time) -> Option<Frame> {
         each!(self, c => CpMachine::on_data(c, f, accepted, q, cpid, node, now))
     }
-    pub fn on_probe(&mut self, f: &mut Frame, q: QueueView, cpid: u32, node: NodeId, now: Time) -> Option<Frame> {
-        each!(self, c => CpMachine::on_probe(c, f, q, cpid, node, now))
+    pub fn on_path_control(&mut self, f: &mut Frame, q: QueueView, cpid: u32, node: NodeId, now: Time) -> Option<Frame> {
+        each!(self, c => CpMachine::on_path_control(c, f, q, cpid, node, now))
     }
     pub fn feedback_value(&self, fb: &Frame) -> f64 {
         each!(self, c => CpMachine::feedback_value(c, fb))
@@ -46,10 +46,4 @@ impl Cp {
     pub fn qeq(&self, frame: u64) -> u64 {
         each!(self, c => CpMachine::qeq(c, frame))
     }
-}
-
-/// A probe reached the destination host `node`: the answer to send back, if any (the path probes
-/// of Roeck 2007's QCN variants, `protocols::qcn::probe`).
-pub fn probe_at_destination(f: &Frame, node: NodeId, now: Time) -> Option<Frame> {
-    qcn::slot::probe_at_destination(f, node, now)
 }

@@ -6,7 +6,7 @@ use crate::core::time::Time;
 use crate::net::frame::{Dest, Frame, NodeId};
 use crate::protocols::{bcn, dcqcn, ecm, eqcn, qcn};
 use crate::slots::rp::RpMachine;
-use crate::slots::{Sent, TimerAction};
+use crate::slots::{Proto, Sent, TimerAction};
 use serde_json::Value;
 
 /// The reaction point of one flow: one variant per protocol.
@@ -64,14 +64,24 @@ impl Rp {
         each!(self, r => RpMachine::on_feedback(r, f, now, rng))
     }
     #[inline]
-    pub fn take_probe(&mut self, src: NodeId, dst: Dest, flow: u32, prio: u8, now: Time) -> Option<Frame> {
-        each!(self, r => RpMachine::take_probe(r, src, dst, flow, prio, now))
+    pub fn take_path_control(&mut self, src: NodeId, dst: Dest, flow: u32, prio: u8, now: Time) -> Option<Frame> {
+        each!(self, r => RpMachine::take_path_control(r, src, dst, flow, prio, now))
     }
     pub fn on_timer(&mut self, now: Time, queue_empty: bool, rng: &mut Rng) -> TimerAction {
         each!(self, r => RpMachine::on_timer(r, now, queue_empty, rng))
     }
     pub fn report(&self) -> Value {
         each!(self, r => RpMachine::report(r))
+    }
+}
+
+/// A path control frame reached its destination host `node`: the answer to send back, if the
+/// protocol that wrote it (`Frame::proto`) makes one (QCN's path probes, Roeck 2007,
+/// `protocols::qcn::probe`).
+pub fn path_control_at_destination(f: &Frame, node: NodeId, now: Time) -> Option<Frame> {
+    match f.proto {
+        Proto::QcnProbe => qcn::slot::probe_at_destination(f, node, now),
+        _ => None,
     }
 }
 
@@ -89,7 +99,7 @@ mod tests {
         let p = qcn::RpParams { jitter: false, probe: qcn::ProbeMode::Cp, ..qcn::RpParams::standard(G) };
         let mut rp = Rp::Qcn(ReactionPoint::new(p));
         let mut rng = Rng::stream(0, "t", "rp");
-        let idle = Sent { timer: TimerAction::None, limit: None, rate_changed: false, probe_due: false };
+        let idle = Sent { timer: TimerAction::None, limit: None, rate_changed: false, path_control_due: false };
         assert_eq!(rp.on_sent(1500, false, &mut rng), idle, "no limiter before a CNM");
         let Rp::Qcn(r) = &mut rp else { unreachable!() };
         r.prober.on_cnm(5);
@@ -103,8 +113,8 @@ mod tests {
         // The 101st ends the first cycle: fast recovery, CR = (CR + TR) / 2, and a probe is due
         // to CP 5 (`ProbeMode::Cp`).
         let s = rp.on_sent(1500, false, &mut rng);
-        assert_eq!(s, Sent { timer: TimerAction::None, limit: Some((cut + G) / 2.0), rate_changed: true, probe_due: true });
-        assert!(rp.take_probe(1, Dest::Node(2), 0, 0, 0).is_some());
-        assert!(!rp.on_sent(1500, false, &mut rng).probe_due, "the probe was taken");
+        assert_eq!(s, Sent { timer: TimerAction::None, limit: Some((cut + G) / 2.0), rate_changed: true, path_control_due: true });
+        assert!(rp.take_path_control(1, Dest::Node(2), 0, 0, 0).is_some());
+        assert!(!rp.on_sent(1500, false, &mut rng).path_control_due, "the probe was taken");
     }
 }

@@ -4,7 +4,7 @@
 
 use crate::core::time::Time;
 use crate::core::timer::TimerId;
-pub use crate::protocols::tcp::{Ack, Segment};
+pub use crate::protocols::tcp::{Ack, Segment, SERIES};
 use crate::protocols::tcp::{TcpReceiver, TcpSender};
 
 /// What a TCP connection's application does (the endpoint slot of closed-loop flows).
@@ -38,13 +38,9 @@ pub struct TcpFlow {
 }
 
 impl TcpFlow {
-    /// The congestion window in segments (a recorded series).
-    pub fn cwnd(&self) -> f64 {
-        self.snd.cwnd() as f64
-    }
-    /// The smoothed RTT in seconds, NaN before the first sample (a recorded series).
-    pub fn srtt_s(&self) -> f64 {
-        self.snd.srtt().map_or(f64::NAN, crate::core::time::to_secs)
+    /// The value of its series `k` now (`SERIES[k]`).
+    pub fn series(&self, k: usize) -> f64 {
+        self.snd.series(k)
     }
     /// The measurement window starts: keep the counts' values.
     pub fn start_window(&mut self) {

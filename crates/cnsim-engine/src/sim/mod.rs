@@ -91,10 +91,12 @@ pub struct Counters {
     pub ack_sent: u64,
     pub ack_delivered: u64,
     pub ack_dropped: u64,
-    pub probe_sent: u64,
-    pub probe_answered: u64,
-    pub probe_unanswered: u64,
-    pub probe_dropped: u64,
+    /// Path control frames (`FrameKind::PathControl`): sent by reaction points, answered by a
+    /// congestion point or the destination, reaching the destination unanswered, dropped.
+    pub path_control_sent: u64,
+    pub path_control_answered: u64,
+    pub path_control_unanswered: u64,
+    pub path_control_dropped: u64,
     /// Frames routers dropped because their TTL reached 0 (also counted in `*_dropped`).
     pub ttl_expired: u64,
 }

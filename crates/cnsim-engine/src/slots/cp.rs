@@ -12,9 +12,9 @@ pub trait CpMachine {
     /// A data frame `f` was offered to the CP's queue (`accepted` or dropped); `q` is the queue
     /// right after the offer; `cpid` the port. Returns the feedback frame to send, if any.
     fn on_data(&mut self, f: &Frame, accepted: bool, q: QueueView, cpid: u32, node: NodeId, now: Time) -> Option<Frame>;
-    /// A probe frame `f` reaches this CP's queue: it may stamp it (in place) or answer it; returns
-    /// the answer frame, and the probe is then consumed.
-    fn on_probe(&mut self, _f: &mut Frame, _q: QueueView, _cpid: u32, _node: NodeId, _now: Time) -> Option<Frame> {
+    /// A path control frame `f` reaches this CP's queue: it may stamp it (in place) or answer it;
+    /// returns the answer frame, and `f` is then consumed.
+    fn on_path_control(&mut self, _f: &mut Frame, _q: QueueView, _cpid: u32, _node: NodeId, _now: Time) -> Option<Frame> {
         None
     }
     /// The unquantized feedback of a feedback frame this CP sent, for the event trace.

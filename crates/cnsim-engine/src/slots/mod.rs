@@ -44,8 +44,8 @@ pub struct Sent {
     pub limit: Option<f64>,
     /// The rate moved (QCN: at the end of a byte-counter cycle, or the limiter went away).
     pub rate_changed: bool,
-    /// A probe is due (`Rp::take_probe` makes it).
-    pub probe_due: bool,
+    /// A path control frame is due (`Rp::take_path_control` makes it).
+    pub path_control_due: bool,
 }
 
 /// The queue a CP or an AQM watches, as it is when a frame is offered to it.

@@ -36,8 +36,9 @@ pub trait RpMachine {
     fn on_sent(&mut self, len: u32, queue_empty: bool, rng: &mut Rng) -> Sent;
     /// A feedback frame for this flow arrived at its source.
     fn on_feedback(&mut self, f: &Frame, now: Time, rng: &mut Rng) -> TimerAction;
-    /// The probe frame the RP wants to send now from `src` to `dst`, if any.
-    fn take_probe(&mut self, _src: NodeId, _dst: Dest, _flow: u32, _prio: u8, _now: Time) -> Option<Frame> {
+    /// The path control frame (`FrameKind::PathControl`) the RP wants to send now from `src` to
+    /// `dst`, if any.
+    fn take_path_control(&mut self, _src: NodeId, _dst: Dest, _flow: u32, _prio: u8, _now: Time) -> Option<Frame> {
         None
     }
     /// The RP's timer fired.

@@ -52,7 +52,13 @@ pub fn build(f: &Frame, c: &Ctx, cpid_of: &dyn Fn(u32) -> u64, b: &mut Vec<u8>) 
                 f.size as usize
             }
         },
-        FrameKind::Probe => qcn::wire::pcap_probe(f, c, cpid_of, b),
+        FrameKind::PathControl => match f.proto {
+            Proto::QcnProbe => qcn::wire::pcap_probe(f, c, cpid_of, b),
+            _ => {
+                eth_vlan(b, c, f.prio);
+                f.size as usize
+            }
+        },
         FrameKind::Data => {
             eth_vlan(b, c, f.prio);
             let next = if c.tcp { ETH_IPV4 } else { ETH_CNSIM };

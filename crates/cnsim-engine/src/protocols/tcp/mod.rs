@@ -278,5 +278,9 @@ pub const METRICS: &[Metric] = &[
     Metric { scope: "series", name: "tcp_srtt_s.FLOW", unit: "s", kind: "series", doc: "smoothed RTT of a TCP flow's sender (NaN before the first RTT sample)" },
 ];
 
+/// The series a TCP flow records (`TcpSender::series` gives their values), each named
+/// `NAME.FLOW` and declared in `METRICS`.
+pub const SERIES: [&str; 2] = ["tcp_cwnd_segments", "tcp_srtt_s"];
+
 #[cfg(test)]
 mod tests;
