@@ -8,35 +8,19 @@ use crate::net::frame::{Frame, ECN_CE, ECN_ECT0};
 use crate::protocols::{dcqcn, red, sirens, threshold};
 use crate::slots::aqm::AqmMachine;
 use crate::slots::{QueueView, Verdict};
+use super::slot::slot;
 use serde_json::Value;
 
-/// Active queue management in front of an output queue's drop-tail check: one variant per
-/// protocol.
-pub enum Aqm {
-    Red(red::RedAqm),
-    Threshold(threshold::Threshold),
-    Dcqcn(dcqcn::slot::MarkingAqm),
-}
-
-/// `$body` with `$a` bound to the protocol's state, whichever variant `$aqm` holds.
-macro_rules! each {
-    ($aqm:expr, $a:ident => $body:expr) => {
-        match $aqm {
-            Aqm::Red($a) => $body,
-            Aqm::Threshold($a) => $body,
-            Aqm::Dcqcn($a) => $body,
-        }
-    };
-}
-
-impl Aqm {
-    #[inline]
-    pub fn on_arrival(&mut self, q: QueueView, idle: Option<Time>, ect: bool) -> Verdict {
-        each!(self, a => AqmMachine::on_arrival(a, q, idle, ect))
+slot! {
+    /// Active queue management in front of an output queue's drop-tail check: one variant per
+    /// protocol.
+    pub enum Aqm: AqmMachine {
+        Red(red::RedAqm),
+        Threshold(threshold::Threshold),
+        Dcqcn(dcqcn::slot::MarkingAqm),
     }
-    pub fn report(&self) -> Value {
-        each!(self, a => AqmMachine::report(a))
-    }
+    #[inline] fn on_arrival(&mut self, q: QueueView, idle: Option<Time>, ect: bool) -> Verdict;
+    fn report(&self) -> Value;
 }
 
 /// A data frame `f` is offered to port `p`, which has an AQM or a meter: the AQM decides (mark,

@@ -1,5 +1,6 @@
-//! The registry: the layer above the protocols that lists them. Each slot's enum has one variant
-//! per protocol and dispatches to its trait (`slots/`) with a `match`, never `dyn`; the slots one
+//! The registry: the layer above the protocols that lists them. Each trait slot's enum has one
+//! variant per protocol and dispatches to its trait (`slots/`) with a `match`, never `dyn`, both
+//! written by one macro (`slot.rs`); the slots one
 //! protocol fills today are that protocol's types. [`Registry`] gives `net`'s entities these slot
 //! types, and the aliases below are the entities the rest of the engine uses.
 
@@ -11,6 +12,7 @@ pub mod metrics;
 pub mod np;
 pub mod rf;
 pub mod rp;
+mod slot;
 pub mod transport;
 
 pub use aqm::Aqm;

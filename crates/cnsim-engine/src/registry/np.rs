@@ -5,23 +5,15 @@ use crate::core::time::Time;
 use crate::net::frame::{Frame, NodeId};
 use crate::protocols::dcqcn;
 use crate::slots::np::NpMachine;
+use super::slot::slot;
 use serde_json::Value;
 
-/// The notification point of one receiver of a flow: one variant per protocol.
-pub enum Np {
-    Dcqcn(dcqcn::slot::Np),
+slot! {
+    /// The notification point of one receiver of a flow: one variant per protocol.
+    pub enum Np: NpMachine {
+        Dcqcn(dcqcn::slot::Np),
+    }
+    #[inline] fn on_data(&mut self, f: &Frame, node: NodeId, now: Time) -> Option<Frame>;
+    fn report(&self) -> Value;
 }
 
-impl Np {
-    #[inline]
-    pub fn on_data(&mut self, f: &Frame, node: NodeId, now: Time) -> Option<Frame> {
-        match self {
-            Np::Dcqcn(n) => NpMachine::on_data(n, f, node, now),
-        }
-    }
-    pub fn report(&self) -> Value {
-        match self {
-            Np::Dcqcn(n) => NpMachine::report(n),
-        }
-    }
-}

@@ -7,72 +7,30 @@ use crate::net::frame::{Dest, Frame, NodeId};
 use crate::protocols::{bcn, dcqcn, ecm, eqcn, qcn};
 use crate::slots::rp::RpMachine;
 use crate::slots::{Proto, Sent, TimerAction};
+use super::slot::slot;
 use serde_json::Value;
 
-/// The reaction point of one flow: one variant per protocol.
-pub enum Rp {
-    Qcn(qcn::ReactionPoint),
-    Eqcn(eqcn::EqcnReactionPoint),
-    Bcn(bcn::ReactionPoint),
-    Ecm(ecm::ReactionPoint),
-    Dcqcn(dcqcn::ReactionPoint),
-}
-
-/// `$body` with `$r` bound to the protocol's state, whichever variant `$rp` holds.
-macro_rules! each {
-    ($rp:expr, $r:ident => $body:expr) => {
-        match $rp {
-            Rp::Qcn($r) => $body,
-            Rp::Eqcn($r) => $body,
-            Rp::Bcn($r) => $body,
-            Rp::Ecm($r) => $body,
-            Rp::Dcqcn($r) => $body,
-        }
-    };
-}
-
-impl Rp {
-    #[inline]
-    pub fn limit(&self) -> Option<f64> {
-        each!(self, r => RpMachine::limit(r))
+slot! {
+    /// The reaction point of one flow: one variant per protocol.
+    pub enum Rp: RpMachine {
+        Qcn(qcn::ReactionPoint),
+        Eqcn(eqcn::EqcnReactionPoint),
+        Bcn(bcn::ReactionPoint),
+        Ecm(ecm::ReactionPoint),
+        Dcqcn(dcqcn::ReactionPoint),
     }
-    #[inline]
-    pub fn rate(&self) -> f64 {
-        each!(self, r => RpMachine::rate(r))
-    }
-    pub fn target(&self) -> f64 {
-        each!(self, r => RpMachine::target(r))
-    }
-    pub fn cn_tagged(&self) -> bool {
-        each!(self, r => RpMachine::cn_tagged(r))
-    }
-    pub fn representative(&self) -> Option<(u8, u32)> {
-        each!(self, r => RpMachine::representative(r))
-    }
-    pub fn feedback_received(&self) -> u64 {
-        each!(self, r => RpMachine::feedback_received(r))
-    }
-    #[inline]
-    pub fn stamp(&mut self, f: &mut Frame, now: Time) {
-        each!(self, r => RpMachine::stamp(r, f, now))
-    }
-    #[inline]
-    pub fn on_sent(&mut self, len: u32, queue_empty: bool, rng: &mut Rng) -> Sent {
-        each!(self, r => RpMachine::on_sent(r, len, queue_empty, rng))
-    }
-    pub fn on_feedback(&mut self, f: &Frame, now: Time, rng: &mut Rng) -> TimerAction {
-        each!(self, r => RpMachine::on_feedback(r, f, now, rng))
-    }
-    #[inline]
-    pub fn take_path_control(&mut self, src: NodeId, dst: Dest, flow: u32, prio: u8, now: Time) -> Option<Frame> {
-        each!(self, r => RpMachine::take_path_control(r, src, dst, flow, prio, now))
-    }
-    pub fn on_timer(&mut self, now: Time, queue_empty: bool, rng: &mut Rng) -> TimerAction {
-        each!(self, r => RpMachine::on_timer(r, now, queue_empty, rng))
-    }
-    pub fn report(&self) -> Value {
-        each!(self, r => RpMachine::report(r))
-    }
+    #[inline] fn limit(&self) -> Option<f64>;
+    #[inline] fn rate(&self) -> f64;
+    fn target(&self) -> f64;
+    fn cn_tagged(&self) -> bool;
+    fn representative(&self) -> Option<(u8, u32)>;
+    fn feedback_received(&self) -> u64;
+    #[inline] fn stamp(&mut self, f: &mut Frame, now: Time);
+    #[inline] fn on_sent(&mut self, len: u32, queue_empty: bool, rng: &mut Rng) -> Sent;
+    fn on_feedback(&mut self, f: &Frame, now: Time, rng: &mut Rng) -> TimerAction;
+    #[inline] fn take_path_control(&mut self, src: NodeId, dst: Dest, flow: u32, prio: u8, now: Time) -> Option<Frame>;
+    fn on_timer(&mut self, now: Time, queue_empty: bool, rng: &mut Rng) -> TimerAction;
+    fn report(&self) -> Value;
 }
 
 /// A path control frame reached its destination host `node`: the answer to send back, if the
