@@ -213,6 +213,22 @@ def test_no_cycle_within_a_layer():
     assert not cycles, f"modules in an import cycle within their layer: {cycles}; edges: {edges}"
 
 
+def test_the_event_loop_calls_no_method_defined_above_it():
+    """A method of `Sim` written in a higher layer (`impl Sim` in build/, report.rs …) is reached
+    without a path, so the check above cannot see it: the event loop must not call one."""
+    sim_code = "".join(strip_comments(p.read_text(encoding="utf-8")) for p in files() if layer_of(p) == "sim")
+    bad = []
+    for p in files():
+        if RANK[layer_of(p)] <= RANK["sim"]:
+            continue
+        code = strip_comments(p.read_text(encoding="utf-8"))
+        for block in re.finditer(r"\bimpl\s+(?:crate::sim::)?Sim\s*\{", code):
+            for m in re.finditer(r"\bfn\s+(\w+)", code[block.end():]):
+                if re.search(rf"\b(self|Self|Sim|sim)\s*(\.|::)\s*{m.group(1)}\s*\(", sim_code):
+                    bad.append(f"{p.relative_to(SRC)}: Sim::{m.group(1)}")
+    assert not bad, "the event loop calls methods defined above it:\n" + "\n".join(sorted(set(bad)))
+
+
 def test_the_checker_sees_every_kind_of_path():
     """The parser itself: grouped uses, inline paths, `super` from nested modules, serde paths."""
     assert expand("crate::{a::{b, c}, d}") == ["crate::a::b", "crate::a::c", "crate::d"]
