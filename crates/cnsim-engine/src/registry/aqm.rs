@@ -1,27 +1,30 @@
-//! The queue-management slot's occupants: one variant per protocol, each dispatched to its
+//! The queue-management slot's enum, built from the registered occupants (`protocols.rs`), each dispatched to its
 //! `slots::aqm::AqmMachine` with a `match`; and the offer of a data frame to a port's AQM and
 //! router meter.
 
 use super::Port;
 use crate::core::time::Time;
 use crate::net::frame::{Frame, ECN_CE, ECN_ECT0};
-use crate::protocols::{dcqcn, red, sirens, threshold};
+use crate::protocols::*;
 use crate::slots::aqm::AqmMachine;
 use crate::slots::{QueueView, Verdict};
+use super::protocols::occupants;
 use super::slot::slot;
 use serde_json::Value;
 
-slot! {
-    /// Active queue management in front of an output queue's drop-tail check: one variant per
-    /// protocol.
-    pub enum Aqm: AqmMachine {
-        Red(red::RedAqm),
-        Threshold(threshold::Threshold),
-        Dcqcn(dcqcn::slot::MarkingAqm),
-    }
-    #[inline] fn on_arrival(&mut self, q: QueueView, idle: Option<Time>, ect: bool) -> Verdict;
-    fn report(&self) -> Value;
+/// Writes the slot's enum from its registered occupants (`protocols.rs`) and its dispatch.
+macro_rules! aqm {
+    ($($variant:ident($ty:ty),)+) => {
+        slot! {
+            /// Active queue management in front of an output queue's drop-tail check: one variant per
+            /// protocol.
+            pub enum Aqm: AqmMachine { $($variant($ty),)+ }
+            #[inline] fn on_arrival(&mut self, q: QueueView, idle: Option<Time>, ect: bool) -> Verdict;
+            fn report(&self) -> Value;
+        }
+    };
 }
+occupants!(Aqm => aqm);
 
 /// A data frame `f` is offered to port `p`, which has an AQM or a meter: the AQM decides (mark,
 /// or drop early: true) and the meter counts the offer and stamps the frame.

@@ -10,6 +10,7 @@ pub mod flow_control;
 pub mod mcast;
 pub mod metrics;
 pub mod np;
+mod protocols;
 pub mod rf;
 pub mod rp;
 mod slot;

@@ -1,37 +1,38 @@
-//! The reaction-point slot's occupants: one variant per protocol, each dispatched to its
+//! The reaction-point slot's enum, built from the registered occupants (`protocols.rs`), each dispatched to its
 //! `slots::rp::RpMachine` with a `match`.
 
 use crate::core::rng::Rng;
 use crate::core::time::Time;
 use crate::net::frame::{Dest, Frame, NodeId};
-use crate::protocols::{bcn, dcqcn, ecm, eqcn, qcn};
+use crate::protocols::*;
 use crate::slots::rp::RpMachine;
 use crate::slots::{Proto, Sent, TimerAction};
+use super::protocols::occupants;
 use super::slot::slot;
 use serde_json::Value;
 
-slot! {
-    /// The reaction point of one flow: one variant per protocol.
-    pub enum Rp: RpMachine {
-        Qcn(qcn::ReactionPoint),
-        Eqcn(eqcn::EqcnReactionPoint),
-        Bcn(bcn::ReactionPoint),
-        Ecm(ecm::ReactionPoint),
-        Dcqcn(dcqcn::ReactionPoint),
-    }
-    #[inline] fn limit(&self) -> Option<f64>;
-    #[inline] fn rate(&self) -> f64;
-    fn target(&self) -> f64;
-    fn cn_tagged(&self) -> bool;
-    fn representative(&self) -> Option<(u8, u32)>;
-    fn feedback_received(&self) -> u64;
-    #[inline] fn stamp(&mut self, f: &mut Frame, now: Time);
-    #[inline] fn on_sent(&mut self, len: u32, queue_empty: bool, rng: &mut Rng) -> Sent;
-    fn on_feedback(&mut self, f: &Frame, now: Time, rng: &mut Rng) -> TimerAction;
-    #[inline] fn take_path_control(&mut self, src: NodeId, dst: Dest, flow: u32, prio: u8, now: Time) -> Option<Frame>;
-    fn on_timer(&mut self, now: Time, queue_empty: bool, rng: &mut Rng) -> TimerAction;
-    fn report(&self) -> Value;
+/// Writes the slot's enum from its registered occupants (`protocols.rs`) and its dispatch.
+macro_rules! rp {
+    ($($variant:ident($ty:ty),)+) => {
+        slot! {
+            /// The reaction point of one flow: one variant per protocol.
+            pub enum Rp: RpMachine { $($variant($ty),)+ }
+            #[inline] fn limit(&self) -> Option<f64>;
+            #[inline] fn rate(&self) -> f64;
+            fn target(&self) -> f64;
+            fn cn_tagged(&self) -> bool;
+            fn representative(&self) -> Option<(u8, u32)>;
+            fn feedback_received(&self) -> u64;
+            #[inline] fn stamp(&mut self, f: &mut Frame, now: Time);
+            #[inline] fn on_sent(&mut self, len: u32, queue_empty: bool, rng: &mut Rng) -> Sent;
+            fn on_feedback(&mut self, f: &Frame, now: Time, rng: &mut Rng) -> TimerAction;
+            #[inline] fn take_path_control(&mut self, src: NodeId, dst: Dest, flow: u32, prio: u8, now: Time) -> Option<Frame>;
+            fn on_timer(&mut self, now: Time, queue_empty: bool, rng: &mut Rng) -> TimerAction;
+            fn report(&self) -> Value;
+        }
+    };
 }
+occupants!(Rp => rp);
 
 /// A path control frame reached its destination host `node`: the answer to send back, if the
 /// protocol that wrote it (`Frame::proto`) makes one (QCN's path probes, Roeck 2007,
