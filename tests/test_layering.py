@@ -7,7 +7,8 @@ top-level module they reach. Within a layer, the top-level modules must not form
 import re
 from pathlib import Path
 
-SRC = Path(__file__).resolve().parents[1] / "crates/cnsim-engine/src"
+ROOT = Path(__file__).resolve().parents[1]
+SRC = ROOT / "crates/cnsim-engine/src"
 
 # The layer order, lowest first: each layer's top-level modules (`lib` is the crate root's own
 # items, e.g. `crate::simulation`). Declared once here and mirrored in docs/architecture.md.
@@ -186,6 +187,18 @@ def test_every_module_has_a_layer():
     tops = {layer_of(p) for p in files()}
     assert not tops - set(RANK), f"modules missing from LAYERS: {sorted(tops - set(RANK))}"
     assert not set(RANK) - tops, f"LAYERS names modules that do not exist: {sorted(set(RANK) - tops)}"
+
+
+def test_the_architecture_page_states_the_same_order():
+    """docs/architecture.md's "Layers" table lists the same modules in the same layers."""
+    page = (ROOT / "docs/architecture.md").read_text(encoding="utf-8")
+    section = page.split("## Layers", 1)[1].split("\n## ", 1)[0]
+    rows = [r for r in section.splitlines() if re.match(r"\|\s*\d+\s*\|", r)]
+    documented = []
+    for r in rows:
+        cells = [c.strip() for c in r.strip("|").split("|")]
+        documented.append([re.sub(r"(\.rs|/)$", "", m) for m in re.findall(r"`([^`]+)`", cells[2])])
+    assert documented == LAYERS
 
 
 def test_no_upward_reference():
