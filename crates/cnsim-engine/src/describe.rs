@@ -62,5 +62,5 @@ impl Sim {
 
 /// Every metric declaration, as JSON (name, scope, unit, kind, doc).
 pub fn metric_declarations() -> Value {
-    json!(crate::protocols::metrics::all())
+    json!(std::iter::once(crate::report::METRICS).chain(crate::registry::metrics::PROTOCOLS).flatten().collect::<Vec<_>>())
 }

@@ -1,16 +1,19 @@
 //! cnsim engine: a packet-level discrete-event simulator for congestion notification in Ethernet
-//! (IEEE 802.1Qau QCN and relatives). See docs/architecture.md: `core` (time, events, timers,
-//! arena, random streams — no protocol), `net` (frames, ports, queue disciplines, routing),
-//! `protocols` (sans-IO state machines in slots), `sim` (the event loop), `build` (scenario →
-//! simulator), `scenario` (the TOML schema), `report` (statistics).
+//! (IEEE 802.1Qau QCN and relatives). See docs/architecture.md, "Layers": `core` (time, events,
+//! timers, arena, random streams — no protocol), `net` (frames, ports, queue disciplines,
+//! routing), `slots` (the traits protocols implement, the slots' shared vocabulary), `protocols`
+//! (sans-IO state machines), `registry` (the slot enums listing the protocols), `sim` (the event
+//! loop), `build` (scenario → simulator), `scenario` (the TOML schema), `report` (statistics).
 
 pub mod bench;
 mod build;
 pub mod core;
+mod defaults;
 pub mod describe;
 mod lint;
 pub mod net;
 pub mod protocols;
+pub mod registry;
 pub mod report;
 pub mod scenario;
 pub mod sim;

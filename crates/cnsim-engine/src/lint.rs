@@ -9,7 +9,7 @@ impl Sim {
     /// One sentence per likely mistake, naming the entity.
     pub fn lint(&self) -> Vec<String> {
         let mut out = Vec::new();
-        let name = |p: &crate::net::port::Port| format!("{}>{}", self.nodes[p.node as usize].name, self.nodes[p.peer_node as usize].name);
+        let name = |p: &crate::registry::Port| format!("{}>{}", self.nodes[p.node as usize].name, self.nodes[p.peer_node as usize].name);
         // Ports that carry data of some flow, and of a flow with a reaction point.
         let mut carried = vec![false; self.ports.len()];
         let mut fed = vec![false; self.ports.len()];

@@ -1,10 +1,10 @@
 //! The run's statistics as a JSON document (schema: docs/internals/core-api.md). Protocol fields
 //! come from each protocol slot's `report()`; every field is declared once, in `METRICS` here for
-//! the engine's own and in the protocol modules for theirs (`protocols::metrics::all()`).
+//! the engine's own and in the protocol modules for theirs (`registry::metrics`).
 
 use crate::core::time::to_secs;
-use crate::protocols::metrics::Metric;
-use crate::slots::transport::TcpFlow;
+use crate::slots::metrics::Metric;
+use crate::registry::transport::TcpFlow;
 use crate::sim::{Counters, Sim};
 use serde_json::{json, Value};
 
@@ -99,10 +99,11 @@ fn counters(c: &Counters, fc: bool, tcp: bool, probes: bool) -> Value {
         v["ack_dropped"] = json!(c.ack_dropped);
     }
     if probes {
-        v["probe_sent"] = json!(c.probe_sent);
-        v["probe_answered"] = json!(c.probe_answered);
-        v["probe_unanswered"] = json!(c.probe_unanswered);
-        v["probe_dropped"] = json!(c.probe_dropped);
+        // Path control frames keep their first protocol's word in the document (QCN's probes).
+        v["probe_sent"] = json!(c.path_control_sent);
+        v["probe_answered"] = json!(c.path_control_answered);
+        v["probe_unanswered"] = json!(c.path_control_unanswered);
+        v["probe_dropped"] = json!(c.path_control_dropped);
     }
     v
 }
@@ -123,10 +124,10 @@ fn diff(a: &Counters, b: &Counters) -> Counters {
         ack_sent: a.ack_sent - b.ack_sent,
         ack_delivered: a.ack_delivered - b.ack_delivered,
         ack_dropped: a.ack_dropped - b.ack_dropped,
-        probe_sent: a.probe_sent - b.probe_sent,
-        probe_answered: a.probe_answered - b.probe_answered,
-        probe_unanswered: a.probe_unanswered - b.probe_unanswered,
-        probe_dropped: a.probe_dropped - b.probe_dropped,
+        path_control_sent: a.path_control_sent - b.path_control_sent,
+        path_control_answered: a.path_control_answered - b.path_control_answered,
+        path_control_unanswered: a.path_control_unanswered - b.path_control_unanswered,
+        path_control_dropped: a.path_control_dropped - b.path_control_dropped,
         ttl_expired: a.ttl_expired - b.ttl_expired,
     }
 }
@@ -246,7 +247,7 @@ impl Sim {
             .collect();
         let fc = self.fc.is_some();
         let tcp = self.flows.iter().any(|f| f.transport.is_some());
-        let probes = self.c.probe_sent > 0;
+        let probes = self.c.path_control_sent > 0;
         let mut frames = counters(&self.c, fc, tcp, probes);
         let (data, fb, ctrl, acks, probe) = self.in_flight();
         if probes {

@@ -3,14 +3,13 @@
 
 use super::{Ctx, R};
 use crate::core::stats::TimeAvg;
-use crate::net::endpoint::Endpoint;
-use crate::net::flow::Flow;
+use crate::registry::{Endpoint, Flow};
 use crate::net::frame::NONE;
 use crate::net::group::Group;
 use crate::net::routing::McastTable;
 use crate::protocols::emcast::{AddStep, Emcast, EmcastParams};
 use crate::protocols::rlm::{Rlm, RlmParams};
-use crate::slots::McastCc;
+use crate::registry::McastCc;
 use crate::scenario::*;
 use std::collections::HashMap;
 

@@ -12,8 +12,10 @@ mod topology;
 mod traffic;
 mod cdf;
 mod workload;
+#[cfg(test)]
+mod routing_tests;
 
-use crate::slots::transport::TransportTimer;
+use crate::registry::transport::TransportTimer;
 use crate::core::event::EventQueue;
 use crate::core::timer::{TimerStep, Timers};
 use crate::net::frame::NONE;
@@ -81,7 +83,7 @@ fn check_simulation(loaded: &Loaded) -> R<()> {
 }
 
 /// Unicast routes for every end of a flow; each unicast pair must be reachable.
-fn routes(ctx: &Ctx, nodes: &[Node], ports: &[crate::net::port::Port], needs: &traffic::Needs) -> R<Routes> {
+fn routes(ctx: &Ctx, nodes: &[Node], ports: &[crate::registry::Port], needs: &traffic::Needs) -> R<Routes> {
     let size = Routes::size_for(nodes, ports, &needs.ends);
     if size > MAX_ROUTE_ENTRIES {
         return Err(ctx.loaded.source().err(None, format!("routing would need {size} table entries (more than {MAX_ROUTE_ENTRIES}): too many flow end points for this topology")));
@@ -109,7 +111,7 @@ type Scheduled = (crate::core::time::Time, Event);
 fn membership(
     ctx: &Ctx,
     groups: &HashMap<String, (usize, Vec<usize>)>,
-    flows: &[crate::net::flow::Flow],
+    flows: &[crate::registry::Flow],
     mcast: &mut McastTable,
 ) -> R<(Vec<Group>, Vec<Scheduled>)> {
     let mut out: Vec<Option<Group>> = (0..groups.len()).map(|_| None).collect();

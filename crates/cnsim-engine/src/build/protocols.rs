@@ -10,7 +10,7 @@ use crate::protocols::{bcn, dcqcn, ecm, red, sirens, threshold};
 use crate::protocols::bcn::BcnCp;
 use crate::protocols::ecm::EcmCp;
 use crate::protocols::qcn::slot::QcnCp;
-use crate::slots::{Aqm, Cp, Np, Rp};
+use crate::registry::{Aqm, Cp, Np, Rp};
 use crate::scenario::*;
 use crate::protocols::tcp::TcpParams;
 use crate::units::{Amount, Bytes};

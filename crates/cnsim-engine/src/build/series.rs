@@ -2,12 +2,12 @@
 //! `QUANTITY_UNIT.ENTITY`: the part before the first `.` ends with the unit (`_bps`, `_frames`,
 //! `_s`, `_segments`; `level` has none), the entity after it may contain dots.
 
-use crate::net::flow::{Flow, Session};
+use crate::net::flow::Session;
 use crate::net::node::Node;
-use crate::net::port::Port;
+use crate::registry::{transport, Endpoint, Flow, Port};
 use crate::sim::{Probe, Series};
 
-pub fn series(nodes: &[Node], ports: &[Port], flows: &[Flow], sessions: &[Session], endpoints: &[crate::net::endpoint::Endpoint]) -> Series {
+pub fn series(nodes: &[Node], ports: &[Port], flows: &[Flow], sessions: &[Session], endpoints: &[Endpoint]) -> Series {
     let mut s = Series::default();
     let mut add = |name: String, probe: Probe| {
         s.names.push(name);
@@ -31,8 +31,9 @@ pub fn series(nodes: &[Node], ports: &[Port], flows: &[Flow], sessions: &[Sessio
     }
     for (i, f) in flows.iter().enumerate() {
         if f.transport.is_some() {
-            add(format!("tcp_cwnd_segments.{}", f.name), Probe::Cwnd(i as u32));
-            add(format!("tcp_srtt_s.{}", f.name), Probe::Srtt(i as u32));
+            for (k, name) in transport::SERIES.iter().enumerate() {
+                add(format!("{name}.{}", f.name), Probe::Transport(i as u32, k as u8));
+            }
         }
     }
     for (i, e) in endpoints.iter().enumerate() {

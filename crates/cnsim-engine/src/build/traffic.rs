@@ -5,12 +5,12 @@ use super::{protocols, Ctx, R};
 use crate::core::rng::Rng;
 use crate::core::stats::TimeAvg;
 use crate::core::time::{pace_time, tx_time, Time, MAX_TIME};
-use crate::net::flow::{Flow, Receiver, Sender, Session};
-use crate::slots::transport::{TcpApp, TcpFlow};
+use crate::net::flow::{Sender, Session};
+use crate::registry::{Flow, Port, Receiver};
+use crate::registry::transport::{App, TcpFlow};
 use crate::protocols::tcp::{TcpReceiver, TcpSender};
 use crate::net::frame::{Dest, NONE};
 use crate::net::node::{Node, NodeKind};
-use crate::net::port::Port;
 use crate::net::routing;
 use crate::scenario::*;
 use crate::traffic::TrafficGen;
@@ -317,17 +317,17 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
 }
 
 /// The application of a TCP flow, or None for open-loop traffic; the keys each kind takes.
-fn tcp_app(t: &TrafficSpec, mode: Mode) -> Result<Option<TcpApp>, String> {
+fn tcp_app(t: &TrafficSpec, mode: Mode) -> Result<Option<App>, String> {
     let app = match t.kind {
-        TrafficKind::TcpBulk => TcpApp::Bulk,
+        TrafficKind::TcpBulk => App::Bulk,
         TrafficKind::TcpTransactions => {
             let size = t.size.map_or(10_000, |b| b.0);
             if size == 0 {
                 return Err("traffic.size must be positive".into());
             }
-            TcpApp::Transactions { size, idle: t.idle.map_or(0, |d| d.0) }
+            App::Transactions { size, idle: t.idle.map_or(0, |d| d.0) }
         }
-        TrafficKind::TcpTransfer => TcpApp::Transfer { size: t.size.map_or(0, |b| b.0) },
+        TrafficKind::TcpTransfer => App::Transfer { size: t.size.map_or(0, |b| b.0) },
         _ => {
             if (t.size.is_some() && t.kind != TrafficKind::Transfer) || t.connections.is_some() {
                 return Err("traffic.size is for transfers and tcp traffic, traffic.connections for tcp traffic".into());
@@ -338,8 +338,8 @@ fn tcp_app(t: &TrafficSpec, mode: Mode) -> Result<Option<TcpApp>, String> {
     if mode != Mode::Unicast {
         return Err("tcp traffic goes to one host (mode unicast)".into());
     }
-    let idle_ok = matches!(app, TcpApp::Transactions { .. });
-    if t.rate.is_some() || t.load.is_some() || t.burst.is_some() || t.shape.is_some() || (t.idle.is_some() && !idle_ok) || (t.size.is_some() && app == TcpApp::Bulk) {
+    let idle_ok = matches!(app, App::Transactions { .. });
+    if t.rate.is_some() || t.load.is_some() || t.burst.is_some() || t.shape.is_some() || (t.idle.is_some() && !idle_ok) || (t.size.is_some() && app == App::Bulk) {
         return Err("tcp traffic takes no rate, load, burst, idle or shape (tcp-transactions takes size and idle, tcp-transfer size)".into());
     }
     if !(1..=10_000).contains(&t.connections.unwrap_or(1)) {

@@ -11,7 +11,7 @@ use super::{Ctx, R};
 use crate::core::rng::Rng;
 use crate::core::time::{Time, PS_PER_S};
 use crate::net::node::{Node, NodeKind};
-use crate::net::port::Port;
+use crate::registry::Port;
 use crate::scenario::*;
 use crate::units::{Bytes, Duration};
 

@@ -6,8 +6,7 @@ use crate::core::rng::Rng;
 use crate::core::stats::TimeAvg;
 use crate::core::time::Time;
 use crate::core::timer::TimerId;
-use crate::slots::transport::Transport;
-use crate::slots::{Np, Rp};
+use super::Slots;
 use crate::traffic::TrafficGen;
 use crate::core::ring::Ring;
 use std::ops::Range;
@@ -20,7 +19,7 @@ pub struct Sender {
     pub gen: TrafficGen,
     pub frame: u32,
     /// Its flows are closed-loop transport connections: it sends when the transport lets it
-    /// (`slots/transport.rs`).
+    /// (`sim/transport.rs`).
     pub closed_loop: bool,
     pub prio: u8,
     pub start: Time,
@@ -80,12 +79,12 @@ pub struct Session {
     pub cr: TimeAvg,
 }
 
-pub struct Receiver {
+pub struct Receiver<S: Slots> {
     pub host: NodeId,
     /// The receiver's table of router feedback, when the flow's frames carry requests.
-    pub rf: Option<Box<crate::slots::rf::RfTable>>,
+    pub rf: Option<Box<S::RfTable>>,
     /// The receiver's notification point (it answers data frames with feedback to the source).
-    pub np: Option<Box<Np>>,
+    pub np: Option<Box<S::Np>>,
     /// The multi-rate multicast endpoint this host runs for the flow (NONE: none), and the next
     /// sequence number it expects (NONE: not known since it joined).
     pub endpoint: u32,
@@ -95,7 +94,7 @@ pub struct Receiver {
     pub bytes_w0: u64,
 }
 
-pub struct Flow {
+pub struct Flow<S: Slots> {
     pub name: String,
     pub sender: u32,
     pub session: u32,
@@ -108,16 +107,16 @@ pub struct Flow {
     pub src_port: u32,
     pub mode: &'static str,
     pub group: Option<String>,
-    pub receivers: Vec<Receiver>,
+    pub receivers: Vec<Receiver<S>>,
     /// Every receiver only counts what arrives (no transport, notification point, multi-rate
     /// endpoint or router-feedback table):
     /// its deliveries need no event (`sim/switch.rs`, lazy delivery). Set at the end of the build.
     pub passive_rx: bool,
-    pub rp: Option<Rp>,
+    pub rp: Option<S::Rp>,
     /// The router-feedback request writer of the flow's source, when configured.
-    pub rf: Option<Box<crate::slots::rf::RfSender>>,
+    pub rf: Option<Box<S::RfSender>>,
     /// A transport connection (closed-loop flows); None for open-loop generators.
-    pub transport: Option<Box<Transport>>,
+    pub transport: Option<Box<S::Transport>>,
     pub rp_rng: Rng,
     /// Feedback frames reach the RP this long after they arrive at the source host.
     pub feedback_latency: Time,
@@ -140,16 +139,4 @@ pub struct Flow {
     /// Bytes its receiver must have for an open-loop transfer to complete (`u64::MAX` for any
     /// other flow, TCP included: a TCP transfer completes on its last ACK).
     pub complete_bytes: u64,
-}
-
-impl Flow {
-    /// Record the RP's current rate into the window statistics; its CR, if it has an RP.
-    #[inline]
-    pub fn note_cr(&mut self, now: Time) -> Option<f64> {
-        let cr = self.rp.as_ref()?.rate();
-        if cr != self.cr.value() {
-            self.cr.set(now, cr);
-        }
-        Some(cr)
-    }
 }

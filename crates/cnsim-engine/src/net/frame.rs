@@ -5,7 +5,6 @@
 
 use crate::core::arena::Arena;
 use crate::core::time::Time;
-use crate::slots::Proto;
 
 pub type FrameId = u32;
 pub type NodeId = u32;
@@ -28,9 +27,10 @@ pub enum FrameKind {
     /// A transport acknowledgement (TCP): routed like data to the flow's source, delivered to its
     /// transport endpoint. Not sampled by congestion points.
     Ack,
-    /// A congestion-management probe (Roeck 2007): routed like data towards the flow's
+    /// A reaction point's control frame along its flow's path (QCN's probes, Roeck 2007, are the
+    /// one kind today; its protocol is in `proto`): routed like data towards the flow's
     /// destination; congestion points on the way may stamp it or answer it (and consume it).
-    Probe,
+    PathControl,
 }
 
 /// ECN codepoints in the two low bits of `Frame::ecn` (RFC 3168 §5).
@@ -42,6 +42,17 @@ pub const ECN_CE: u8 = 0b11;
 #[inline]
 pub fn ce(ecn: u8) -> bool {
     ecn & 0b11 == ECN_CE
+}
+
+/// Which protocol wrote a frame's tag area (0: none). The engine only carries it; the protocols'
+/// values are listed with the slots' shared vocabulary (`slots::Proto`'s constants).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Proto(pub u8);
+
+#[allow(non_upper_case_globals)]
+impl Proto {
+    /// No protocol wrote the tag area.
+    pub const None: Proto = Proto(0);
 }
 
 /// Destination: a host or a multicast group.

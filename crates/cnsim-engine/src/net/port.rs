@@ -6,9 +6,7 @@ use super::qdisc::Qdisc;
 use crate::core::stats::TimeAvg;
 use crate::core::time::Time;
 use crate::core::timer::TimerId;
-use crate::slots::rf::Meter;
-use crate::slots::flow_control::FcGen;
-use crate::slots::{Aqm, Cp};
+use super::Slots;
 use crate::core::ring::Ring;
 use std::collections::VecDeque;
 
@@ -76,8 +74,8 @@ impl TxHold {
 /// The flow-control slot of a switch port: the generator of its MAC-control frames towards this
 /// port's neighbour and, for the egress trigger, whether this port's own queue is congested (per class).
 #[derive(Clone, Debug, Default)]
-pub struct FlowControl {
-    pub gen: FcGen,
+pub struct FlowControl<G> {
+    pub gen: G,
     pub egress_high: [bool; 8],
     pub refresh_timer: TimerId,
 }
@@ -92,7 +90,7 @@ pub struct Delivery {
 }
 
 /// One direction of a full-duplex link: the output port of `node` towards `peer_node`.
-pub struct Port {
+pub struct Port<S: Slots> {
     pub node: NodeId,
     pub peer_node: NodeId,
     /// The port of `peer_node` back towards `node`.
@@ -121,12 +119,12 @@ pub struct Port {
     pub hold_timer: TimerId,
     /// Senders of this host waiting for room in this queue (back-pressure).
     pub blocked: Vec<u32>,
-    pub cp: Option<Cp>,
-    pub fc: Option<FlowControl>,
+    pub cp: Option<S::Cp>,
+    pub fc: Option<FlowControl<S::FcGen>>,
     /// Active queue management in front of the drop-tail check.
-    pub aqm: Option<Aqm>,
+    pub aqm: Option<S::Aqm>,
     /// A router's measurements of this port's link, stamped into passing frames.
-    pub meter: Option<Meter>,
+    pub meter: Option<S::Meter>,
     pub c: PortCounters,
     pub c_w0: PortCounters,
     /// Queued bytes (all classes), time-weighted over the window; reported in frames of
@@ -138,11 +136,11 @@ pub struct Port {
     pub peak_frames: u64,
     pub peak_bytes: u64,
     /// An oscillating service rate and its timer.
-    pub osc: Option<crate::net::oscillation::Oscillation>,
+    pub osc: Option<crate::traffic::oscillation::Oscillation>,
     pub osc_timer: TimerId,
 }
 
-impl Port {
+impl<S: Slots> Port<S> {
     /// Serve at `rate_bps` from the next frame on (an oscillating port).
     pub fn set_rate(&mut self, rate_bps: u64) {
         self.rate_bps = rate_bps;

@@ -95,29 +95,20 @@ impl<T: Clone> OneOrMany<T> {
     }
 }
 
-macro_rules! default_fns {
-    ($($name:ident: $t:ty = $e:expr;)*) => { $(pub(crate) fn $name() -> $t { $e })* };
-}
-pub(crate) use default_fns;
+use crate::defaults::default_fns;
+use crate::defaults::d_frame;
 default_fns! {
     d_duration: Duration = Duration(1_000_000_000_000);
     d_seed: u64 = 1;
     d_record: Duration = Duration(1_000_000_000);
-    d_frame: Bytes = Bytes(1500);
     d_rate: Rate = Rate(1_000_000_000);
     d_delay: Duration = Duration(1_000_000);
     d_overhead: Bytes = Bytes(20);
     d_capacity: Amount = Amount::Frames(100);
-    d_w: f64 = 2.0;
-    d_sample_base: Amount = Amount::Bytes(150_000);
-    d_true: bool = true;
-    d_cnm_size: Bytes = Bytes(64);
-    d_min_dec: f64 = 0.5;
     d_buffer: u32 = 100;
     d_series_mem: Bytes = Bytes(1_000_000_000);
     d_max_frames: u64 = 4_000_000;
     d_level: usize = 1;
-    d_sirens_window: Duration = Duration(200_000_000_000);
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]

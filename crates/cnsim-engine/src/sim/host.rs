@@ -214,10 +214,10 @@ impl Sim {
                 if let Some(r) = sent.limit {
                     rate = rate.min(r);
                 }
-                let probe = if sent.probe_due { rp.take_probe(host, fl.dst, f, prio, now) } else { None };
+                let pc = if sent.path_control_due { rp.take_path_control(host, fl.dst, f, prio, now) } else { None };
                 self.apply_timer(f, sent.timer);
-                if let Some(p) = probe {
-                    self.send_probe(host, p);
+                if let Some(p) = pc {
+                    self.send_path_control(host, p);
                 }
                 if sent.rate_changed {
                     self.note_rate(f);
@@ -319,19 +319,19 @@ impl Sim {
         let (empty, prio, src) = (snd.buf.is_empty(), snd.prio, fl.src);
         if let Some(rp) = &mut fl.rp {
             let act = rp.on_timer(now, empty, &mut fl.rp_rng);
-            let probe = rp.take_probe(src, fl.dst, f, prio, now);
+            let pc = rp.take_path_control(src, fl.dst, f, prio, now);
             self.apply_timer(f, act);
             self.note_rate(f);
-            if let Some(p) = probe {
-                self.send_probe(src, p);
+            if let Some(p) = pc {
+                self.send_path_control(src, p);
             }
         }
     }
 
-    /// A reaction point's probe leaves its host (Roeck 2007's probing QCN variants).
-    fn send_probe(&mut self, host: u32, probe: Frame) {
-        self.c.probe_sent += 1;
-        let id = self.frames.alloc(probe);
+    /// A reaction point's path control frame leaves its host.
+    fn send_path_control(&mut self, host: u32, frame: Frame) {
+        self.c.path_control_sent += 1;
+        let id = self.frames.alloc(frame);
         self.forward(host, id, NONE);
     }
 
@@ -367,7 +367,7 @@ impl Sim {
     /// it, and complete an open-loop transfer with its last byte (None: `node` is no receiver of
     /// the flow).
     #[inline(always)]
-    pub(crate) fn count_delivery<'a>(fl: &'a mut crate::net::flow::Flow, c: &mut super::Counters, node: u32, size: u32, at: Time) -> Option<&'a mut crate::net::flow::Receiver> {
+    pub(crate) fn count_delivery<'a>(fl: &'a mut crate::registry::Flow, c: &mut super::Counters, node: u32, size: u32, at: Time) -> Option<&'a mut crate::registry::Receiver> {
         let r = fl.receivers.iter_mut().find(|r| r.host == node)?;
         r.frames += 1;
         r.bytes += size as u64;
@@ -418,16 +418,16 @@ impl Sim {
             }
             FrameKind::Ack => self.on_transport_ack(fid),
             FrameKind::MacControl => self.discard(fid), // consumed on arrival; never routed here
-            FrameKind::Probe => {
+            FrameKind::PathControl => {
                 self.frames.release(fid);
-                match crate::slots::cp::probe_at_destination(&f, node, self.now) {
+                match crate::registry::rp::path_control_at_destination(&f, node, self.now) {
                     Some(ans) => {
-                        self.c.probe_answered += 1;
+                        self.c.path_control_answered += 1;
                         self.c.feedback_sent += 1;
                         let id = self.frames.alloc(ans);
                         self.forward(node, id, NONE);
                     }
-                    None => self.c.probe_unanswered += 1,
+                    None => self.c.path_control_unanswered += 1,
                 }
             }
         }

@@ -2,13 +2,18 @@
 //! behaviour stays in its module (docs/architecture.md). Split by concern:
 //! `host.rs` (traffic sources, rate limiters, delivery), `switch.rs` (forwarding, queues,
 //! transmitters), `record.rs` (series, window, accounting), `membership.rs` (group joins and
-//! leaves). What a protocol does at these points is a slot call (`crate::slots`), which also
-//! holds the wiring of the slots that own timers or frames of their own.
+//! leaves), and the event-loop side of the slots that own timers or frames of their own
+//! (`transport.rs`, `flow_control.rs`, `mcast.rs`) and of the taps (`hooks.rs`). What a protocol
+//! does at these points is a call on its slot's enum (`crate::registry`).
 
+mod flow_control;
+mod hooks;
 mod host;
+mod mcast;
 mod membership;
 mod record;
 mod switch;
+mod transport;
 
 pub use host::{NOT_DEFERRED, STALLED};
 pub use record::{Probe, Series};
@@ -17,13 +22,13 @@ use crate::core::arena::Arena;
 use crate::core::event::EventQueue;
 use crate::core::time::Time;
 use crate::core::timer::{TimerId, TimerStep, Timers};
-use crate::net::flow::{Flow, Sender, Session};
+use crate::net::flow::{Sender, Session};
 use crate::net::frame::{Frame, FrameId};
 use crate::net::node::Node;
-use crate::net::port::Port;
 use crate::net::routing::{McastTable, Routes};
-use crate::slots::flow_control::FcCfg;
-use crate::slots::transport::TransportTimer;
+use crate::registry::flow_control::FcCfg;
+use crate::registry::transport::TransportTimer;
+use crate::registry::{Endpoint, Flow, Port};
 
 /// Small `Copy` events that refer to entities by index; no allocation per event.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,10 +91,12 @@ pub struct Counters {
     pub ack_sent: u64,
     pub ack_delivered: u64,
     pub ack_dropped: u64,
-    pub probe_sent: u64,
-    pub probe_answered: u64,
-    pub probe_unanswered: u64,
-    pub probe_dropped: u64,
+    /// Path control frames (`FrameKind::PathControl`): sent by reaction points, answered by a
+    /// congestion point or the destination, reaching the destination unanswered, dropped.
+    pub path_control_sent: u64,
+    pub path_control_answered: u64,
+    pub path_control_unanswered: u64,
+    pub path_control_dropped: u64,
     /// Frames routers dropped because their TTL reached 0 (also counted in `*_dropped`).
     pub ttl_expired: u64,
 }
@@ -126,7 +133,7 @@ pub struct Sim {
     /// Multicast groups and their run-time membership.
     pub groups: Vec<crate::net::group::Group>,
     /// Multi-rate multicast receivers.
-    pub endpoints: Vec<crate::net::endpoint::Endpoint>,
+    pub endpoints: Vec<Endpoint>,
     /// Link-level flow control on switch ports, when configured.
     pub fc: Option<FcCfg>,
     /// Frames waiting in rate limiters (one per sender buffer entry).

@@ -21,9 +21,8 @@ pub enum Probe {
     Level(u32),
     EndpointRx(u32),
     EndpointLost(u32),
-    /// A TCP flow's congestion window (segments) and smoothed RTT (s; NaN before the first sample).
-    Cwnd(u32),
-    Srtt(u32),
+    /// Series `k` of a flow's transport (its protocol names them: `registry::transport::SERIES`).
+    Transport(u32, u8),
 }
 
 #[derive(Default)]
@@ -74,8 +73,7 @@ impl Sim {
                     let ep = &self.endpoints[e as usize];
                     (ep.lost_total + ep.lost) as f64
                 }
-                Probe::Cwnd(f) => self.flows[f as usize].transport.as_ref().map_or(f64::NAN, |t| t.cwnd()),
-                Probe::Srtt(f) => self.flows[f as usize].transport.as_ref().map_or(f64::NAN, |t| t.srtt_s()),
+                Probe::Transport(f, k) => self.flows[f as usize].transport.as_ref().map_or(f64::NAN, |t| t.series(k as usize)),
             };
             series.idx.push(i as u32);
             series.t.push(t);
@@ -127,15 +125,15 @@ impl Sim {
     }
 
     /// Frames physically in queues and on wires, counted independently of the counters:
-    /// (data, feedback, MAC control, ACKs, probes).
+    /// (data, feedback, MAC control, ACKs, path control).
     pub fn in_flight(&self) -> (u64, u64, u64, u64, u64) {
-        let (mut data, mut fb, mut ctrl, mut ack, mut probe) = (0, 0, 0, 0, 0);
+        let (mut data, mut fb, mut ctrl, mut ack, mut pc) = (0, 0, 0, 0, 0);
         let mut count = |fid: FrameId| match self.frames.get(fid).kind {
             FrameKind::Data => data += 1,
             FrameKind::Feedback => fb += 1,
             FrameKind::MacControl => ctrl += 1,
             FrameKind::Ack => ack += 1,
-            FrameKind::Probe => probe += 1,
+            FrameKind::PathControl => pc += 1,
         };
         for p in &self.ports {
             p.qdisc.ids().for_each(&mut count);
@@ -147,6 +145,6 @@ impl Sim {
             }
         });
         let lazy: usize = self.ports.iter().map(|p| p.deliveries.len()).sum(); // data frames on wires to hosts
-        (data + lazy as u64, fb, ctrl, ack, probe)
+        (data + lazy as u64, fb, ctrl, ack, pc)
     }
 }

@@ -61,7 +61,7 @@ impl Sim {
             FrameKind::Feedback => self.c.feedback_dropped += 1,
             FrameKind::Ack => self.c.ack_dropped += 1,
             FrameKind::MacControl => {}
-            FrameKind::Probe => self.c.probe_dropped += 1,
+            FrameKind::PathControl => self.c.path_control_dropped += 1,
         }
         self.frames.release(fid);
     }
@@ -75,13 +75,13 @@ impl Sim {
             let f = self.frames.get(fid);
             (f.kind, f.prio, f.size)
         };
-        if kind == FrameKind::Probe && self.probe_at_cp(port, fid) {
+        if kind == FrameKind::PathControl && self.path_control_at_cp(port, fid) {
             return;
         }
         // Active queue management (and a router's link meter) before the drop-tail check, out of
         // line: most ports have neither.
         let p = &self.ports[port as usize];
-        let early_drop = kind == FrameKind::Data && (p.aqm.is_some() || p.meter.is_some()) && crate::slots::aqm::offer(&mut self.ports[port as usize], self.frames.get_mut(fid), now);
+        let early_drop = kind == FrameKind::Data && (p.aqm.is_some() || p.meter.is_some()) && crate::registry::aqm::offer(&mut self.ports[port as usize], self.frames.get_mut(fid), now);
         let p = &mut self.ports[port as usize];
         let accepted;
         if early_drop {
@@ -140,19 +140,19 @@ impl Sim {
         }
     }
 
-    /// A probe is about to enter `port`'s queue: its CP may stamp it or answer it (Roeck 2007).
+    /// A path control frame is about to enter `port`'s queue: its CP may stamp it or answer it.
     /// True when it was answered (and consumed).
-    fn probe_at_cp(&mut self, port: u32, fid: FrameId) -> bool {
+    fn path_control_at_cp(&mut self, port: u32, fid: FrameId) -> bool {
         let now = self.now;
         let p = &mut self.ports[port as usize];
         let node = p.node;
         let Some(cp) = &mut p.cp else { return false };
         let prio = self.frames.get(fid).prio;
         let q = QueueView { bytes: p.qdisc.class_bytes(prio), frames: p.qdisc.class_len(prio), rate_bps: p.rate_bps };
-        let Some(ans) = cp.on_probe(self.frames.get_mut(fid), q, port, node, now) else { return false };
+        let Some(ans) = cp.on_path_control(self.frames.get_mut(fid), q, port, node, now) else { return false };
         p.c.feedback_sent += 1;
         self.c.feedback_sent += 1;
-        self.c.probe_answered += 1;
+        self.c.path_control_answered += 1;
         self.frames.release(fid);
         let id = self.frames.alloc(ans);
         self.forward(node, id, NONE);

@@ -1,13 +1,9 @@
 //! The active-queue-management slot: what a router or switch does with a data frame offered to an
-//! output queue before the drop-tail check (enqueue, mark CE, drop early), and the router's
-//! link measurements that stamp passing frames. Each protocol implements [`AqmMachine`] in its
-//! own module; the enum lists them (one line each) and dispatches with a `match`.
+//! output queue before the drop-tail check (enqueue, mark CE, drop early). Each protocol
+//! implements [`AqmMachine`] in its own module; `registry::aqm` lists them.
 
 use super::{QueueView, Verdict};
 use crate::core::time::Time;
-use crate::net::frame::{Frame, ECN_CE, ECN_ECT0};
-use crate::net::port::Port;
-use crate::protocols::{dcqcn, red, sirens, threshold};
 use serde_json::Value;
 
 /// What the engine asks of a queue-management protocol.
@@ -17,58 +13,4 @@ pub trait AqmMachine {
     fn on_arrival(&mut self, q: QueueView, idle: Option<Time>, ect: bool) -> Verdict;
     /// The protocol's fields of the port's statistics (declared in its `METRICS`).
     fn report(&self) -> Value;
-}
-
-/// Active queue management in front of an output queue's drop-tail check: one variant per
-/// protocol.
-pub enum Aqm {
-    Red(red::RedAqm),
-    Threshold(threshold::Threshold),
-    Dcqcn(dcqcn::slot::MarkingAqm),
-}
-
-/// `$body` with `$a` bound to the protocol's state, whichever variant `$aqm` holds.
-macro_rules! each {
-    ($aqm:expr, $a:ident => $body:expr) => {
-        match $aqm {
-            Aqm::Red($a) => $body,
-            Aqm::Threshold($a) => $body,
-            Aqm::Dcqcn($a) => $body,
-        }
-    };
-}
-
-impl Aqm {
-    #[inline]
-    pub fn on_arrival(&mut self, q: QueueView, idle: Option<Time>, ect: bool) -> Verdict {
-        each!(self, a => AqmMachine::on_arrival(a, q, idle, ect))
-    }
-    pub fn report(&self) -> Value {
-        each!(self, a => AqmMachine::report(a))
-    }
-}
-
-/// A data frame `f` is offered to port `p`, which has an AQM or a meter: the AQM decides (mark,
-/// or drop early: true) and the meter counts the offer and stamps the frame.
-#[inline(never)]
-pub fn offer(p: &mut Port, f: &mut Frame, now: Time) -> bool {
-    let (prio, size) = (f.prio, f.size);
-    let mut early_drop = false;
-    if let Some(aqm) = &mut p.aqm {
-        let idle = (p.qdisc.is_empty() && now >= p.busy_until).then(|| now - p.busy_until);
-        let q = QueueView { bytes: p.qdisc.bytes(), frames: p.qdisc.len() as u64, rate_bps: p.rate_bps };
-        match aqm.on_arrival(q, idle, f.ecn & ECN_ECT0 != 0) {
-            Verdict::Enqueue => {}
-            Verdict::Mark => f.ecn |= ECN_CE, // keeps the bits above the IP ECN field (TCP's CWR)
-            Verdict::EarlyDrop | Verdict::ForcedDrop => early_drop = true,
-        }
-    }
-    if p.meter.is_some() {
-        let link = sirens::LinkState { rate_bps: p.rate_bps as f64, queue: p.qdisc.len() as u64, delay: p.delay, error_rate: p.loss.as_ref().map_or(0.0, |l| l.0) };
-        if let Some(m) = &mut p.meter {
-            m.on_offer(now, early_drop || !p.qdisc.fits(prio, size));
-            m.stamp(f, link, now);
-        }
-    }
-    early_drop
 }

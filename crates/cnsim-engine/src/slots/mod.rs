@@ -1,39 +1,30 @@
 //! Protocol slots: the boundary between the protocol-free engine (`core/`, `net/`, `sim/`) and
-//! the protocols' sans-IO state machines (`protocols/`). The engine holds a slot's enum in a port,
-//! flow or host and calls it at fixed points (a frame offered to a queue, sent, delivered; a timer;
-//! a MAC-control frame); the enum dispatches to the protocol with a `match`, never `dyn`. Each slot
-//! file holds its enum and the wiring that carries out what the protocols answer.
+//! the protocols' sans-IO state machines (`protocols/`). This layer sits between the two: it holds
+//! what every protocol of a slot implements — the trait the engine calls it through — and the
+//! vocabulary the slots share; it lists no protocol's state. The enums that list each slot's
+//! protocols and dispatch to them with a `match` (never `dyn`) are the layer above the
+//! protocols, `registry/`.
 //!
-//! | slot | file | held by | variants |
-//! |---|---|---|---|
-//! | congestion point `Cp` | `cp.rs` | `Port::cp` (switch output queue) | QCN (E-QCN's Algorithm 2 for E-QCN frames), BCN, ECM |
-//! | reaction point `Rp` | `rp.rs` | `Flow::rp` (source rate limiter) | QCN, E-QCN, BCN, ECM |
-//! | notification point `Np` | `np.rs` | `Receiver::np` (a flow's receiver) | none yet |
-//! | active queue management `Aqm` | `aqm.rs` | `Port::aqm` (before the drop-tail check) | RED, step marking |
-//! | router feedback | `rf.rs` | `Port::meter`, `Flow::rf`, `Receiver::rf`, `Endpoint::rf` | SIRENS |
-//! | flow control | `flow_control.rs` | `Sim::fc`, `Port::fc` | 802.3x PAUSE, 802.1Qbb PFC |
-//! | closed-loop transport | `transport.rs` | `Flow::transport` | TCP (Reno/NewReno, SACK, ECN, DCTCP) |
-//! | multi-rate multicast receiver `McastCc` | `mcast.rs` | `Sim::endpoints` | EMcast, RLM |
+//! | slot | trait | occupants (`registry/`) |
+//! |---|---|---|
+//! | congestion point | `cp.rs`: `CpMachine` | `registry::Cp` |
+//! | reaction point | `rp.rs`: `RpMachine` | `registry::Rp` |
+//! | notification point | `np.rs`: `NpMachine` | `registry::Np` |
+//! | active queue management | `aqm.rs`: `AqmMachine` | `registry::Aqm` |
 //!
 //! This module also owns the vocabulary every slot shares: [`TimerAction`], [`Sent`],
-//! [`QueueView`], [`Verdict`] and the tag-area owner [`Proto`].
+//! [`QueueView`], [`Verdict`], the tag-area owners ([`Proto`]'s constants), metric declarations
+//! (`metrics.rs`) and the shared writers of the on-wire bytes (`wire.rs`).
 
 pub mod aqm;
 pub mod cp;
-pub mod flow_control;
-pub mod mcast;
+pub mod metrics;
 pub mod np;
-pub mod rf;
 pub mod rp;
-pub mod transport;
-
-pub use aqm::Aqm;
-pub use cp::Cp;
-pub use mcast::McastCc;
-pub use np::Np;
-pub use rp::Rp;
+pub mod wire;
 
 use crate::core::time::Time;
+pub use crate::net::frame::Proto;
 
 /// What the engine must do with a protocol's timer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,8 +44,8 @@ pub struct Sent {
     pub limit: Option<f64>,
     /// The rate moved (QCN: at the end of a byte-counter cycle, or the limiter went away).
     pub rate_changed: bool,
-    /// A probe is due (`Rp::take_probe` makes it).
-    pub probe_due: bool,
+    /// A path control frame is due (`Rp::take_path_control` makes it).
+    pub path_control_due: bool,
 }
 
 /// The queue a CP or an AQM watches, as it is when a frame is offered to it.
@@ -79,21 +70,19 @@ pub enum Verdict {
     ForcedDrop,
 }
 
-/// Which protocol wrote a frame's tag area (so a reader never misreads another protocol's
-/// fields); `Frame::proto`. One byte in the header.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Proto {
-    #[default]
-    None,
-    Qcn,
-    Eqcn,
-    Pause,
-    Bcn,
-    Ecm,
-    QcnProbe,
-    Tcp,
+/// The owners of a frame's tag area (`net::frame::Proto`, one byte in the header), one per protocol
+/// that writes one: a reader checks it so that it never misreads another protocol's fields.
+#[allow(non_upper_case_globals)]
+impl Proto {
+    pub const Qcn: Proto = Proto(1);
+    pub const Eqcn: Proto = Proto(2);
+    pub const Pause: Proto = Proto(3);
+    pub const Bcn: Proto = Proto(4);
+    pub const Ecm: Proto = Proto(5);
+    pub const QcnProbe: Proto = Proto(6);
+    pub const Tcp: Proto = Proto(7);
     /// The SIRENS header (Nakauchi & Kobayashi 2006; `protocols::sirens`).
-    Sirens,
+    pub const Sirens: Proto = Proto(8);
     /// A DCQCN congestion notification packet (Zhu et al. 2015 §3.2; `protocols::dcqcn`).
-    Dcqcn,
+    pub const Dcqcn: Proto = Proto(9);
 }

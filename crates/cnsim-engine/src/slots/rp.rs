@@ -1,13 +1,11 @@
 //! The reaction-point slot: the rate controller of a flow's rate limiter at its source, told of
 //! each frame sent and each feedback frame received, answering with its rate and timer. Each
-//! protocol implements [`RpMachine`] in its own module; the enum below lists them (one line each)
-//! and dispatches with a `match`, never `dyn`.
+//! protocol implements [`RpMachine`] in its own module; `registry::rp` lists them.
 
 use super::{Sent, TimerAction};
 use crate::core::rng::Rng;
 use crate::core::time::Time;
 use crate::net::frame::{Dest, Frame, NodeId};
-use crate::protocols::{bcn, dcqcn, ecm, eqcn, qcn};
 use serde_json::Value;
 
 /// What the engine asks of a reaction point.
@@ -38,112 +36,13 @@ pub trait RpMachine {
     fn on_sent(&mut self, len: u32, queue_empty: bool, rng: &mut Rng) -> Sent;
     /// A feedback frame for this flow arrived at its source.
     fn on_feedback(&mut self, f: &Frame, now: Time, rng: &mut Rng) -> TimerAction;
-    /// The probe frame the RP wants to send now from `src` to `dst`, if any.
-    fn take_probe(&mut self, _src: NodeId, _dst: Dest, _flow: u32, _prio: u8, _now: Time) -> Option<Frame> {
+    /// The path control frame (`FrameKind::PathControl`) the RP wants to send now from `src` to
+    /// `dst`, if any.
+    fn take_path_control(&mut self, _src: NodeId, _dst: Dest, _flow: u32, _prio: u8, _now: Time) -> Option<Frame> {
         None
     }
     /// The RP's timer fired.
     fn on_timer(&mut self, now: Time, queue_empty: bool, rng: &mut Rng) -> TimerAction;
     /// The protocol's own fields of the run's statistics (declared in its `METRICS`).
     fn report(&self) -> Value;
-}
-
-/// The reaction point of one flow: one variant per protocol.
-pub enum Rp {
-    Qcn(qcn::ReactionPoint),
-    Eqcn(eqcn::EqcnReactionPoint),
-    Bcn(bcn::ReactionPoint),
-    Ecm(ecm::ReactionPoint),
-    Dcqcn(dcqcn::ReactionPoint),
-}
-
-/// `$body` with `$r` bound to the protocol's state, whichever variant `$rp` holds.
-macro_rules! each {
-    ($rp:expr, $r:ident => $body:expr) => {
-        match $rp {
-            Rp::Qcn($r) => $body,
-            Rp::Eqcn($r) => $body,
-            Rp::Bcn($r) => $body,
-            Rp::Ecm($r) => $body,
-            Rp::Dcqcn($r) => $body,
-        }
-    };
-}
-
-impl Rp {
-    #[inline]
-    pub fn limit(&self) -> Option<f64> {
-        each!(self, r => RpMachine::limit(r))
-    }
-    #[inline]
-    pub fn rate(&self) -> f64 {
-        each!(self, r => RpMachine::rate(r))
-    }
-    pub fn target(&self) -> f64 {
-        each!(self, r => RpMachine::target(r))
-    }
-    pub fn cn_tagged(&self) -> bool {
-        each!(self, r => RpMachine::cn_tagged(r))
-    }
-    pub fn representative(&self) -> Option<(u8, u32)> {
-        each!(self, r => RpMachine::representative(r))
-    }
-    pub fn feedback_received(&self) -> u64 {
-        each!(self, r => RpMachine::feedback_received(r))
-    }
-    #[inline]
-    pub fn stamp(&mut self, f: &mut Frame, now: Time) {
-        each!(self, r => RpMachine::stamp(r, f, now))
-    }
-    #[inline]
-    pub fn on_sent(&mut self, len: u32, queue_empty: bool, rng: &mut Rng) -> Sent {
-        each!(self, r => RpMachine::on_sent(r, len, queue_empty, rng))
-    }
-    pub fn on_feedback(&mut self, f: &Frame, now: Time, rng: &mut Rng) -> TimerAction {
-        each!(self, r => RpMachine::on_feedback(r, f, now, rng))
-    }
-    #[inline]
-    pub fn take_probe(&mut self, src: NodeId, dst: Dest, flow: u32, prio: u8, now: Time) -> Option<Frame> {
-        each!(self, r => RpMachine::take_probe(r, src, dst, flow, prio, now))
-    }
-    pub fn on_timer(&mut self, now: Time, queue_empty: bool, rng: &mut Rng) -> TimerAction {
-        each!(self, r => RpMachine::on_timer(r, now, queue_empty, rng))
-    }
-    pub fn report(&self) -> Value {
-        each!(self, r => RpMachine::report(r))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::net::frame::Dest;
-    use crate::protocols::qcn::ReactionPoint;
-
-    /// `Rp::on_sent` answers the sender's per-frame questions (timer, limit, rate moved, probe
-    /// due) in one call; each answer checked against QCN's byte counter by hand.
-    #[test]
-    fn on_sent_answers_per_frame() {
-        const G: f64 = 1e9;
-        let p = qcn::RpParams { jitter: false, probe: qcn::ProbeMode::Cp, ..qcn::RpParams::standard(G) };
-        let mut rp = Rp::Qcn(ReactionPoint::new(p));
-        let mut rng = Rng::stream(0, "t", "rp");
-        let idle = Sent { timer: TimerAction::None, limit: None, rate_changed: false, probe_due: false };
-        assert_eq!(rp.on_sent(1500, false, &mut rng), idle, "no limiter before a CNM");
-        let Rp::Qcn(r) = &mut rp else { unreachable!() };
-        r.prober.on_cnm(5);
-        r.on_cnm(63, 0); // CR = G · 65/128, byte counter reset to BC_LIMIT = 150 000 B
-        let cut = G * 65.0 / 128.0;
-        // 100 frames of 1500 B bring the counter to 0: no cycle ends, the rate holds.
-        for _ in 0..100 {
-            let s = rp.on_sent(1500, false, &mut rng);
-            assert_eq!(s, Sent { limit: Some(cut), ..idle });
-        }
-        // The 101st ends the first cycle: fast recovery, CR = (CR + TR) / 2, and a probe is due
-        // to CP 5 (`ProbeMode::Cp`).
-        let s = rp.on_sent(1500, false, &mut rng);
-        assert_eq!(s, Sent { timer: TimerAction::None, limit: Some((cut + G) / 2.0), rate_changed: true, probe_due: true });
-        assert!(rp.take_probe(1, Dest::Node(2), 0, 0, 0).is_some());
-        assert!(!rp.on_sent(1500, false, &mut rng).probe_due, "the probe was taken");
-    }
 }

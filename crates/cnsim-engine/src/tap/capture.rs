@@ -32,7 +32,7 @@ pub fn kind_bit(f: &Frame) -> u16 {
         FrameKind::Feedback => CNM,
         FrameKind::MacControl => PAUSE,
         FrameKind::Ack => ACK,
-        FrameKind::Probe => PROBE,
+        FrameKind::PathControl => PROBE,
     }
 }
 

@@ -3,6 +3,9 @@
 //! sent and received, E-QCN representative changes). Columns are typed vectors; `FIELDS` names,
 //! per kind, the fields a row fills, and Python builds its columns from it (`cnsim.trace`).
 
+use crate::net::frame::Frame;
+use crate::slots::Proto;
+
 /// Event kinds, as filter bits; `KIND_NAMES[i]` names bit i.
 pub const CNM_SENT: u16 = 1;
 pub const CNM_RECEIVED: u16 = 2;
@@ -14,10 +17,33 @@ pub const LIMITER_RELEASED: u16 = 64;
 pub const PAUSE_SENT: u16 = 128;
 pub const PAUSE_RECEIVED: u16 = 256;
 pub const REPRESENTATIVE: u16 = 512;
+/// Flow control's rows under the slot's name (one protocol fills it).
+pub const FC_SENT: u16 = PAUSE_SENT;
+pub const FC_RECEIVED: u16 = PAUSE_RECEIVED;
 pub const KIND_NAMES: [&str; 10] = [
     "cnm_sent", "cnm_received", "bcn_sent", "bcn_received", "drop", "limiter_created", "limiter_released",
     "pause_sent", "pause_received", "representative",
 ];
+
+/// A CP sent feedback frame `fb` (`cpid`: its wire CPID, `x`: its unquantized feedback): the
+/// row's kind and fields (QntzFb, Qoff, Qdelta, Fb; BCN: STOP and e).
+pub fn feedback_sent(fb: &Frame, cpid: u64, x: f64) -> (u16, Fields) {
+    let fields = Fields { a: fb.tag[0] as i64, b: fb.tag[2] as i32 as i64, c: fb.tag[3] as i32 as i64, cpid, x };
+    if fb.proto == Proto::Bcn {
+        (BCN_SENT, Fields { a: fb.tag[3] as i64, b: 0, c: 0, ..fields })
+    } else {
+        (CNM_SENT, fields)
+    }
+}
+
+/// Feedback frame `fb` reached its flow's source: the row's kind, its `a` field, the engine's CPID
+/// (a port) and `x`.
+pub fn feedback_received(fb: &Frame) -> (u16, i64, u32, f64) {
+    match fb.proto {
+        Proto::Bcn => (BCN_RECEIVED, fb.tag[3] as i64, fb.tag[0], f32::from_bits(fb.tag[1]) as f64),
+        _ => (CNM_RECEIVED, fb.tag[0] as i64, fb.tag[1], f64::NAN),
+    }
+}
 
 /// Why a frame was dropped (the `a` field of a DROP row); `REASON_NAMES[r]` names reason r.
 pub const QUEUE_FULL: i64 = 0;

@@ -1,7 +1,7 @@
 //! On-wire bytes of cnsim's frames, for pcap export (docs/protocols.md §10). Built only when a capture
 //! is on, from the frame header and the protocol's own typed view of its tag area. This file holds
-//! the shared writers (Ethernet and 802.1Q, CN-TAG, the cnsim shim and data header, IPv4) and
-//! `build`, which hands each frame to its protocol's writer, in that protocol's folder:
+//! `build`, which hands each frame to its protocol's writer, in that protocol's folder; the shared
+//! writers (Ethernet and 802.1Q, the cnsim shim and data header, IPv4) are `slots/wire.rs`:
 //!
 //! | frame | layout | written by |
 //! |---|---|---|
@@ -24,93 +24,14 @@
 //! its MSDU) cnsim rebuilds it from the flow: the sampled frame's creation time is not kept (0).
 
 use crate::net::frame::{Frame, FrameKind};
-use crate::slots::Proto;
 use crate::protocols::{bcn, dcqcn, ecm, eqcn, pause, qcn, tcp};
+use crate::slots::Proto;
+pub use crate::slots::wire::*;
 
-pub const ETH_VLAN: u16 = 0x8100;
-/// CN-TAG (IEEE 802.1Qau-2010 §33.3).
-pub const ETH_CN_TAG: u16 = 0x22E9;
-pub const ETH_IPV4: u16 = 0x0800;
-/// IEEE 802 Local Experimental EtherType 1: cnsim's own shim.
-pub const ETH_CNSIM: u16 = 0x88B5;
-/// IP protocol numbers.
-pub const IP_TCP: u8 = 6;
-pub const IP_UDP: u8 = 17;
-
-/// Subtypes of the cnsim shim (one list, so that no two protocols share one).
-pub const SUB_DATA: u8 = 1;
-pub const SUB_EQCN: u8 = 2;
-pub const SUB_BCN_RRT: u8 = 3;
-pub const SUB_BCN: u8 = 4;
-pub const SUB_ECM: u8 = 5;
-pub const SUB_PROBE: u8 = 6;
-const SHIM_VERSION: u8 = 1;
-
-pub fn mac(node: u32) -> [u8; 6] {
-    let b = node.to_be_bytes();
-    [0x02, 0xC5, b[0], b[1], b[2], b[3]]
-}
-
-pub fn group_mac(group: u32) -> [u8; 6] {
-    let b = group.to_be_bytes();
-    [0x03, 0xC5, b[0], b[1], b[2], b[3]]
-}
-
-pub fn ipv4(node: u32) -> u32 {
-    0x0A00_0000u32.wrapping_add(node).wrapping_add(1)
-}
-
-/// The 8-byte CPID of the CP at the port `index` (its position among the switch's ports) of `node`.
-pub fn cpid(node: u32, index: u32) -> u64 {
-    let m = mac(node);
-    let mut b = [0u8; 8];
-    b[..6].copy_from_slice(&m);
-    b[6..].copy_from_slice(&(index.min(u16::MAX as u32) as u16).to_be_bytes());
-    u64::from_be_bytes(b)
-}
-
-/// What the frame header does not say, looked up by the engine for one frame.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Ctx {
-    pub src: [u8; 6],
-    pub dst: [u8; 6],
-    /// IPv4 addresses (TCP frames).
-    pub ip_src: u32,
-    pub ip_dst: u32,
-    /// CN-TAG Flow ID, when the flow's source has a QCN/E-QCN reaction point.
-    pub rpid: Option<u16>,
-    /// TCP: bytes per segment (sequence numbers are segment indices in the engine).
-    pub mss: u32,
-    /// A TCP flow (its data frames carry IPv4 + TCP).
-    pub tcp: bool,
-    /// CNM: the sampled frame's DA, its MSDU length and its first MSDU bytes.
-    pub encap_da: [u8; 6],
-    pub encap_len: u16,
-}
-
-pub(crate) fn be16(b: &mut Vec<u8>, v: u16) {
-    b.extend_from_slice(&v.to_be_bytes());
-}
-pub(crate) fn be32(b: &mut Vec<u8>, v: u32) {
-    b.extend_from_slice(&v.to_be_bytes());
-}
-pub(crate) fn be64(b: &mut Vec<u8>, v: u64) {
-    b.extend_from_slice(&v.to_be_bytes());
-}
-
-/// The cnsim shim: EtherType 0x88B5, subtype, version, `next` (the EtherType that follows, 0 = none).
-pub(crate) fn shim(b: &mut Vec<u8>, sub: u8, next: u16) {
-    be16(b, ETH_CNSIM);
-    b.push(sub);
-    b.push(SHIM_VERSION);
-    be16(b, next);
-}
-
-pub(crate) fn eth_vlan(b: &mut Vec<u8>, c: &Ctx, prio: u8) {
-    b.extend_from_slice(&c.dst);
-    b.extend_from_slice(&c.src);
-    be16(b, ETH_VLAN);
-    be16(b, ((prio as u16 & 7) << 13) | 1);
+/// What a transport connection's frames need in `c` (their IPv4 + TCP headers, bytes per segment).
+pub fn transport_ctx(c: &mut Ctx, t: &crate::registry::transport::Transport) {
+    c.tcp = true;
+    c.mss = t.snd.p.mss;
 }
 
 /// The bytes of frame `f` up to its payload, appended to `b` (`cpid_of` maps the engine's CPID,
@@ -131,7 +52,13 @@ pub fn build(f: &Frame, c: &Ctx, cpid_of: &dyn Fn(u32) -> u64, b: &mut Vec<u8>) 
                 f.size as usize
             }
         },
-        FrameKind::Probe => qcn::wire::pcap_probe(f, c, cpid_of, b),
+        FrameKind::PathControl => match f.proto {
+            Proto::QcnProbe => qcn::wire::pcap_probe(f, c, cpid_of, b),
+            _ => {
+                eth_vlan(b, c, f.prio);
+                f.size as usize
+            }
+        },
         FrameKind::Data => {
             eth_vlan(b, c, f.prio);
             let next = if c.tcp { ETH_IPV4 } else { ETH_CNSIM };
@@ -165,42 +92,6 @@ fn tags(f: &Frame, c: &Ctx, cpid_of: &dyn Fn(u32) -> u64, next: u16, b: &mut Vec
     }
 }
 
-/// The cnsim data header (after EtherType 0x88B5): subtype, version, next = 0, flow, and the
-/// frame's creation time at its source in ps (for one-way delays).
-pub(crate) fn data_header(f: &Frame, b: &mut Vec<u8>) {
-    b.push(SUB_DATA);
-    b.push(SHIM_VERSION);
-    be16(b, 0);
-    be32(b, f.flow);
-    be64(b, f.created);
-}
-
-/// An IPv4 header (20 B, no options, don't fragment, checksum set) from `c`'s addresses, carrying
-/// `proto` and `payload` bytes after it; its ECN field is the frame's (`Frame::ecn`, low 2 bits).
-pub(crate) fn ipv4_header(b: &mut Vec<u8>, c: &Ctx, f: &Frame, proto: u8, payload: u32) {
-    let ip_start = b.len();
-    b.push(0x45);
-    b.push(f.ecn & 3);
-    be16(b, (20 + payload).min(u16::MAX as u32) as u16);
-    be16(b, 0); // identification
-    be16(b, 0x4000); // don't fragment
-    b.push(f.ttl);
-    b.push(proto);
-    be16(b, 0);
-    be32(b, c.ip_src);
-    be32(b, c.ip_dst);
-    let sum = checksum(&b[ip_start..]);
-    b[ip_start + 10..ip_start + 12].copy_from_slice(&sum.to_be_bytes());
-}
-
-pub(crate) fn checksum(h: &[u8]) -> u16 {
-    let mut s: u32 = h.chunks(2).map(|w| u16::from_be_bytes([w[0], *w.get(1).unwrap_or(&0)]) as u32).sum();
-    while s > 0xFFFF {
-        s = (s & 0xFFFF) + (s >> 16);
-    }
-    !(s as u16)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -217,18 +108,70 @@ mod tests {
         let len = build(&f, &ctx(), &|p| cpid(1, p), &mut b);
         assert_eq!(&b[12..16], &[0x81, 0x00, 0, 1]); // 802.1Q, PCP 0, VID 1
         assert_eq!(&b[16..22], &[0x22, 0xE9, 0, 7, 0x88, 0xB5]); // CN-TAG, then the shim
-        assert_eq!(&b[22..26], &[SUB_DATA, SHIM_VERSION, 0, 0]);
+        assert_eq!(&b[22..26], &[SUB_DATA, 1, 0, 0]); // subtype, shim version 1
         assert_eq!(&b[26..30], &[0x0A, 0x0B, 0x0C, 0x0D]); // flow
         assert_eq!(&b[30..38], &5u64.to_be_bytes()); // creation time
         assert_eq!((b.len(), len), (38, 1500));
     }
 
+    fn tcp_ctx() -> Ctx {
+        Ctx { src: mac(1), dst: mac(2), tcp: true, ip_src: ipv4(1), ip_dst: ipv4(2), mss: 1460, ..Default::default() }
+    }
+
     #[test]
-    fn an_ipv4_header_checksums_to_zero() {
-        let f = Frame::new(FrameKind::Data, 1500, 1, Dest::Node(2), 3, 0);
-        let c = Ctx { ip_src: ipv4(1), ip_dst: ipv4(2), ..ctx() };
+    fn tcp_segment_has_a_valid_ip_header() {
+        let mut f = Frame::new(FrameKind::Data, 1500, 1, Dest::Node(2), 3, 0);
+        f.seq = 2;
         let mut b = vec![];
-        ipv4_header(&mut b, &c, &f, IP_UDP, 100);
-        assert_eq!((b.len(), checksum(&b), u16::from_be_bytes([b[2], b[3]])), (20, 0, 120));
+        let len = build(&f, &tcp_ctx(), &|p| cpid(1, p), &mut b);
+        assert_eq!(&b[16..18], &[0x08, 0x00]);
+        assert_eq!(checksum(&b[18..38]), 0);
+        assert_eq!(u32::from_be_bytes([b[42], b[43], b[44], b[45]]), 2 * 1460);
+        assert_eq!(len, 18 + 1500);
+    }
+
+    #[test]
+    fn tcp_ecn_bits_and_flags() {
+        let c = tcp_ctx();
+        let mut f = Frame::new(FrameKind::Data, 1500, 1, Dest::Node(2), 3, 0);
+        f.ecn = crate::net::frame::ECN_CE | tcp::CWR;
+        let mut b = vec![];
+        build(&f, &c, &|p| cpid(1, p), &mut b);
+        assert_eq!(b[19], 0b11); // IP ECN field: CE, nothing above it
+        assert_eq!(b[18 + 20 + 13], 0x98); // tcp::CWR + ACK + PSH
+        let mut a = Frame::new(FrameKind::Ack, 64, 2, Dest::Node(1), 3, 0);
+        tcp::Ack { ack: 5, sack: [(0, 0); 2], ece: true }.write(&mut a);
+        let mut b = vec![];
+        build(&a, &c, &|p| cpid(1, p), &mut b);
+        // The ACK's IP header follows the VLAN tag at byte 16 (no EtherType is written before it).
+        assert_eq!((b[16], b[17], b[16 + 20 + 13]), (0x45, 0, 0x50)); // Not-ECT; ECE + ACK
+    }
+
+    #[test]
+    fn a_data_frame_carries_fb_hat_and_its_cpid_after_the_cn_tag() {
+        let mut f = Frame::new(FrameKind::Data, 1500, 1, Dest::Group(0), 7, 0);
+        f.proto = Proto::Eqcn;
+        f.tag = [45, 3, 0, 0];
+        let c = Ctx { src: mac(1), dst: mac(2), rpid: Some(7), ..Default::default() };
+        let mut b = vec![];
+        build(&f, &c, &|p| cpid(1, p), &mut b);
+        assert_eq!(&b[16..20], &[0x22, 0xE9, 0, 7]); // CN-TAG
+        assert_eq!(&b[20..26], &[0x88, 0xB5, crate::slots::wire::SUB_EQCN, 1, 0x88, 0xB5]); // next: the data header
+        assert_eq!(b[26], 45); // F̂b
+        assert_eq!(&b[27..35], &[0x02, 0xC5, 0, 0, 0, 1, 0, 3]);
+        let mut other = f;
+        other.proto = Proto::Qcn;
+        assert!(!eqcn::wire::tag(&other, 0, &|p| cpid(1, p), &mut b));
+    }
+
+    #[test]
+    fn a_data_frame_carries_its_rate_regulator_tag_before_the_data_header() {
+        let mut f = Frame::new(FrameKind::Data, 1500, 1, Dest::Node(2), 7, 0);
+        bcn::Rrt { cpid: 4, sent: 9 }.write(&mut f);
+        let mut b = vec![];
+        build(&f, &Ctx { src: mac(1), dst: mac(2), ..Default::default() }, &|p| cpid(1, p), &mut b);
+        assert_eq!(&b[16..22], &[0x88, 0xB5, SUB_BCN_RRT, 1, 0x88, 0xB5]); // next: the data header
+        assert_eq!(&b[22..30], &[0x02, 0xC5, 0, 0, 0, 1, 0, 4]);
+        assert_eq!(&b[30..32], &[SUB_DATA, 1]);
     }
 }

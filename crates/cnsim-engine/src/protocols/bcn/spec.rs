@@ -5,7 +5,7 @@
 use crate::units::{Amount, Bytes, Duration, Rate};
 use serde::{Deserialize, Serialize};
 
-crate::scenario::model::default_fns! {
+crate::defaults::default_fns! {
     d_pm: f64 = 0.01;
     d_bcn_qeq: Amount = Amount::Frames(16);
     d_qsc: Amount = Amount::Frames(80);
@@ -30,10 +30,10 @@ pub struct BcnCpSpec {
     #[serde(default = "d_qsc")]
     pub qsc: Amount,
     /// W, default 2.
-    #[serde(default = "crate::scenario::model::d_w")]
+    #[serde(default = "crate::defaults::d_w")]
     pub w: f64,
     /// BCN message size, default 64 B (the seed gives none).
-    #[serde(default = "crate::scenario::model::d_cnm_size")]
+    #[serde(default = "crate::defaults::d_cnm_size")]
     pub msg_size: Bytes,
 }
 
@@ -68,7 +68,7 @@ pub struct BcnRpSpec {
     pub min_rate: Rate,
     /// Smallest factor one negative message may multiply the rate by, default 0.5 (eq. 2's
     /// 1 + Gd·e is negative for e < −1/Gd; the seed is silent; as QCN's MIN_DEC_FACTOR).
-    #[serde(default = "crate::scenario::model::d_min_dec")]
+    #[serde(default = "crate::defaults::d_min_dec")]
     pub min_dec_factor: f64,
     /// A STOP lasts U[0, stop_max], default 1 ms (an assumption: "a random period").
     #[serde(default = "d_stop_max")]

@@ -4,7 +4,7 @@
 
 use super::{rrt, Message};
 use crate::net::frame::Frame;
-use crate::tap::wire::{be32, be64, eth_vlan, shim, Ctx, SUB_BCN, SUB_BCN_RRT};
+use crate::slots::wire::{be32, be64, eth_vlan, shim, Ctx, SUB_BCN, SUB_BCN_RRT};
 
 /// The BCN message `f`'s bytes, appended to `b` (`cpid_of` maps the engine's CPID to the wire's
 /// 8-byte CPID); returns its length on the wire (without FCS). Ethernet, 802.1Q, shim subtype 4:
@@ -36,8 +36,7 @@ pub fn rrt_tag(f: &Frame, next: u16, cpid_of: &dyn Fn(u32) -> u64, b: &mut Vec<u
 mod tests {
     use super::*;
     use crate::net::frame::{Dest, FrameKind};
-    use crate::protocols::bcn::Rrt;
-    use crate::tap::wire::{build, cpid, mac};
+    use crate::slots::wire::{cpid, mac};
 
     fn ctx() -> Ctx {
         Ctx { src: mac(1), dst: mac(2), ..Default::default() }
@@ -56,14 +55,4 @@ mod tests {
         assert_eq!((b[38], b.len()), (1, 39));
     }
 
-    #[test]
-    fn a_data_frame_carries_its_rate_regulator_tag_before_the_data_header() {
-        let mut f = Frame::new(FrameKind::Data, 1500, 1, Dest::Node(2), 7, 0);
-        Rrt { cpid: 4, sent: 9 }.write(&mut f);
-        let mut b = vec![];
-        build(&f, &ctx(), &|p| cpid(1, p), &mut b);
-        assert_eq!(&b[16..22], &[0x88, 0xB5, SUB_BCN_RRT, 1, 0x88, 0xB5]); // next: the data header
-        assert_eq!(&b[22..30], &[0x02, 0xC5, 0, 0, 0, 1, 0, 4]);
-        assert_eq!(&b[30..32], &[crate::tap::wire::SUB_DATA, 1]);
-    }
 }

@@ -29,7 +29,7 @@ pub use np::NotificationPoint;
 pub use rp::{ReactionPoint, Sent};
 
 use crate::core::time::{Time, MAX_TIME};
-use crate::protocols::metrics::Metric;
+use crate::slots::metrics::Metric;
 
 /// What DCQCN adds to the stats document.
 pub const METRICS: &[Metric] = &[

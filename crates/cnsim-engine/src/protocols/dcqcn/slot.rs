@@ -72,7 +72,7 @@ impl RpMachine for ReactionPoint {
     #[inline]
     fn on_sent(&mut self, len: u32, _queue_empty: bool, _rng: &mut Rng) -> Sent {
         let s = ReactionPoint::on_sent(self, len, 0);
-        Sent { timer: s.timer, limit: RpMachine::limit(self), rate_changed: s.rate_changed, probe_due: false }
+        Sent { timer: s.timer, limit: RpMachine::limit(self), rate_changed: s.rate_changed, path_control_due: false }
     }
     fn on_feedback(&mut self, f: &Frame, now: Time, _rng: &mut Rng) -> TimerAction {
         if wire::is_cnp(f) { self.on_cnp(now) } else { TimerAction::None }

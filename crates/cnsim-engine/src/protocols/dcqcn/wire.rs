@@ -5,7 +5,7 @@
 use crate::core::time::Time;
 use crate::net::frame::{Dest, Frame, FrameKind, NodeId};
 use crate::slots::Proto;
-use crate::tap::wire::{be16, be32, eth_vlan, ipv4_header, Ctx, ETH_IPV4, IP_UDP};
+use crate::slots::wire::{be16, be32, eth_vlan, ipv4_header, Ctx, ETH_IPV4, IP_UDP};
 
 /// RoCEv2's UDP destination port (IANA's, IBA Vol. 1 Annex A17 "RoCEv2").
 pub const ROCEV2_PORT: u16 = 4791;
@@ -76,7 +76,7 @@ mod tests {
 
     #[test]
     fn pcap_writes_a_rocev2_cnp() {
-        use crate::tap::wire::{checksum, ipv4, mac};
+        use crate::slots::wire::{checksum, ipv4, mac};
         let data = Frame::new(FrameKind::Data, 1000, 3, Dest::Node(9), 0x0102_0304, 0);
         let mut f = cnp(&data, 9, 64, 6, 7);
         f.ecn = crate::net::frame::ECN_CE;

@@ -48,7 +48,7 @@ use crate::core::time::Time;
 use crate::net::frame::{Dest, Frame, FrameKind, NodeId, NONE};
 use crate::slots::Proto;
 use crate::protocols::bcn::{Association, Rrt};
-use crate::protocols::metrics::Metric;
+use crate::slots::metrics::Metric;
 use crate::slots::cp::CpMachine;
 use crate::slots::rp::RpMachine;
 use crate::slots::QueueView;
@@ -382,7 +382,7 @@ impl RpMachine for ReactionPoint {
     fn on_sent(&mut self, _len: u32, queue_empty: bool, _rng: &mut Rng) -> Sent {
         let before = self.rate;
         let timer = ReactionPoint::on_sent(self, queue_empty);
-        Sent { timer, limit: ReactionPoint::limit(self), rate_changed: self.rate != before, probe_due: false }
+        Sent { timer, limit: ReactionPoint::limit(self), rate_changed: self.rate != before, path_control_due: false }
     }
     fn on_feedback(&mut self, f: &Frame, now: Time, _rng: &mut Rng) -> TimerAction {
         Message::read(f).map_or(TimerAction::None, |m| self.on_message(&m, now))

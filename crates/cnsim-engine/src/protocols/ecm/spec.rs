@@ -6,7 +6,7 @@ use crate::protocols::bcn::spec::AssociationSpec;
 use crate::units::{Amount, Bytes, Duration, Rate};
 use serde::{Deserialize, Serialize};
 
-crate::scenario::model::default_fns! {
+crate::defaults::default_fns! {
     d_ecm_qeq: Amount = Amount::Bytes(375 * 64);
     d_ecm_qsc: Amount = Amount::Bytes(1600 * 64);
     d_ecm_qmc: Amount = Amount::Bytes(2400 * 64);
@@ -32,19 +32,19 @@ pub struct EcmCpSpec {
     #[serde(default = "d_ecm_qmc")]
     pub qmc: Amount,
     /// W, default 2.
-    #[serde(default = "crate::scenario::model::d_w")]
+    #[serde(default = "crate::defaults::d_w")]
     pub w: f64,
     /// Bytes per unit of Fb, default 64 B (an assumed reading of the slide's unit-less values).
     #[serde(default = "d_ecm_unit")]
     pub unit: Bytes,
     /// samplingInterval, default 150000 B.
-    #[serde(default = "crate::scenario::model::d_sample_base")]
+    #[serde(default = "crate::defaults::d_sample_base")]
     pub sample_interval: Amount,
     /// U(0.85, 1.15) jitter on each sampling interval, default true (as QCN's [impl]).
-    #[serde(default = "crate::scenario::model::d_true")]
+    #[serde(default = "crate::defaults::d_true")]
     pub jitter: bool,
     /// CM message size, default 64 B (the seed gives none).
-    #[serde(default = "crate::scenario::model::d_cnm_size")]
+    #[serde(default = "crate::defaults::d_cnm_size")]
     pub msg_size: Bytes,
 }
 
@@ -70,7 +70,7 @@ pub struct EcmRpSpec {
     #[serde(default = "d_mbps")]
     pub min_rate: Rate,
     /// Largest cut of one message, default 0.5 (the seed is silent; as QCN's MIN_DEC_FACTOR).
-    #[serde(default = "crate::scenario::model::d_min_dec")]
+    #[serde(default = "crate::defaults::d_min_dec")]
     pub min_dec_factor: f64,
     /// Which CPID the regulator keeps, default "latest-negative".
     #[serde(default)]

@@ -3,7 +3,7 @@
 
 use super::Message;
 use crate::net::frame::Frame;
-use crate::tap::wire::{be32, be64, eth_vlan, shim, Ctx, SUB_ECM};
+use crate::slots::wire::{be32, be64, eth_vlan, shim, Ctx, SUB_ECM};
 
 /// The ECM message `f`'s bytes, appended to `b` (`cpid_of` maps the engine's CPID to the wire's
 /// 8-byte CPID); returns its length on the wire (without FCS). Ethernet, 802.1Q, shim subtype 5:
@@ -25,7 +25,7 @@ pub fn pcap(f: &Frame, c: &Ctx, cpid_of: &dyn Fn(u32) -> u64, b: &mut Vec<u8>) -
 mod tests {
     use super::*;
     use crate::net::frame::{Dest, FrameKind};
-    use crate::tap::wire::{cpid, mac};
+    use crate::slots::wire::{cpid, mac};
 
     #[test]
     fn an_ecm_message_in_the_shim_with_and_without_an_echo() {

@@ -17,7 +17,7 @@
 
 pub mod spec;
 
-use crate::protocols::metrics::Metric;
+use crate::slots::metrics::Metric;
 
 /// How many levels an evaluation may add.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

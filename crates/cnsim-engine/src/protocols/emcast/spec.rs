@@ -5,7 +5,7 @@
 use crate::units::{Bytes, Duration, Rate};
 use serde::{Deserialize, Serialize};
 
-crate::scenario::model::default_fns! {
+crate::defaults::default_fns! {
     d_c3: f64 = 0.8;
     d_rtt: Duration = Duration(60_000_000_000);
     d_base_rate: Rate = Rate(100_000);
@@ -24,7 +24,7 @@ pub enum EmcastAddSpec {
 #[serde(deny_unknown_fields)]
 pub struct EmcastSpec {
     /// Evaluation interval, default 0.2 s (Nakauchi & Kobayashi 2006).
-    #[serde(default = "crate::scenario::model::d_sirens_window")]
+    #[serde(default = "crate::defaults::d_sirens_window")]
     pub interval: Duration,
     #[serde(default = "d_c3")]
     pub c3: f64,
@@ -32,12 +32,12 @@ pub struct EmcastSpec {
     #[serde(default = "d_rtt")]
     pub rtt: Duration,
     /// MTU in R_i, default 1500 B.
-    #[serde(default = "crate::scenario::model::d_frame")]
+    #[serde(default = "crate::defaults::d_frame")]
     pub mtu: Bytes,
     /// Channel i's rate is base_rate·ratio^(i−1): default 100 kb/s and 2 (Nakauchi & Kobayashi 2006 §3.3).
     #[serde(default = "d_base_rate")]
     pub base_rate: Rate,
-    #[serde(default = "crate::scenario::model::d_w")]
+    #[serde(default = "crate::defaults::d_w")]
     pub ratio: f64,
     #[serde(default)]
     pub add: EmcastAddSpec,

@@ -191,8 +191,8 @@ impl RpMachine for EqcnReactionPoint {
         r.on_cnm(fb, now)
     }
     #[inline]
-    fn take_probe(&mut self, src: NodeId, dst: Dest, flow: u32, prio: u8, now: Time) -> Option<Frame> {
-        self.r.take_probe(src, dst, flow, prio, now)
+    fn take_path_control(&mut self, src: NodeId, dst: Dest, flow: u32, prio: u8, now: Time) -> Option<Frame> {
+        self.r.take_path_control(src, dst, flow, prio, now)
     }
     fn on_timer(&mut self, now: Time, queue_empty: bool, rng: &mut Rng) -> TimerAction {
         let act = self.r.on_timer(now, queue_empty, rng);

@@ -51,6 +51,13 @@ pub struct PauseCfg {
     pub frame_size: u32,
 }
 
+impl PauseCfg {
+    /// Whether the load is counted per priority class (PFC) rather than for the whole link.
+    pub fn per_class(&self) -> bool {
+        self.pfc
+    }
+}
+
 /// The duration a received `quanta` pauses a transmitter running at `rate_bps`.
 pub fn pause_time(quanta: u16, rate_bps: u64) -> Time {
     tx_time(quanta as u64 * QUANTUM_BITS / 8, rate_bps)
@@ -167,7 +174,7 @@ pub fn egress_crossing(cfg: &PauseCfg, high: &mut bool, bytes: u64) -> Option<bo
     }
 }
 
-use super::metrics::Metric;
+use crate::slots::metrics::Metric;
 
 /// What PAUSE/PFC report per port (`ports` in the stats document; priorities 0–7).
 pub const METRICS: &[Metric] = &[

@@ -5,7 +5,7 @@
 use crate::units::{Amount, Bytes, Duration};
 use serde::{Deserialize, Serialize};
 
-crate::scenario::model::default_fns! {
+crate::defaults::default_fns! {
     d_xoff: Amount = Amount::Frames(20);
     d_xon: Amount = Amount::Frames(10);
     d_quanta: u16 = 0xFFFF;

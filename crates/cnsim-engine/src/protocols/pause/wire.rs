@@ -2,7 +2,7 @@
 
 use super::PauseMsg;
 use crate::net::frame::Frame;
-use crate::tap::wire::{be16, Ctx};
+use crate::slots::wire::{be16, Ctx};
 
 /// EtherType of MAC control frames (IEEE 802.3 Clause 31).
 pub const ETH_MAC_CONTROL: u16 = 0x8808;
@@ -40,7 +40,7 @@ mod tests {
     use super::*;
     use crate::net::frame::{Dest, FrameKind, NONE};
     use crate::protocols::pause::{PauseCfg, Trigger};
-    use crate::tap::wire::mac;
+    use crate::slots::wire::mac;
 
     fn ctx() -> Ctx {
         Ctx { src: mac(1), dst: mac(2), ..Default::default() }

@@ -18,7 +18,7 @@ pub use wire::Cnm;
 /// Largest quantized feedback: Fb is carried in 6 bits (802.1Qau; Mliki et al. 2016a §2.1).
 pub const QNTZ_FB_MAX: u8 = 63;
 
-use super::metrics::Metric;
+use crate::slots::metrics::Metric;
 
 /// What QCN (and E-QCN) report per reaction point and per congestion point.
 pub const METRICS: &[Metric] = &[

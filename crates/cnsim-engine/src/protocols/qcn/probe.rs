@@ -69,14 +69,14 @@ pub struct Answer {
 
 impl Probe {
     pub fn frame(self, src: NodeId, dst: Dest, flow: u32, size: u32, now: Time) -> Frame {
-        let mut f = Frame::new(FrameKind::Probe, size, src, dst, flow, now);
+        let mut f = Frame::new(FrameKind::PathControl, size, src, dst, flow, now);
         f.proto = Proto::QcnProbe;
         let (fb, c) = self.worst.unwrap_or((NO_STAMP, NONE));
         f.tag = [self.mode.code(), self.target, fb as u32, c];
         f
     }
     pub fn read(f: &Frame) -> Option<Self> {
-        (f.kind == FrameKind::Probe && f.proto == Proto::QcnProbe).then(|| {
+        (f.kind == FrameKind::PathControl && f.proto == Proto::QcnProbe).then(|| {
             let fb = f.tag[2] as i32;
             Probe { mode: ProbeMode::from_code(f.tag[0]), target: f.tag[1], worst: (fb != NO_STAMP).then_some((fb, f.tag[3])) }
         })
@@ -272,7 +272,7 @@ mod tests {
     fn frames_round_trip() {
         let p = Probe { mode: ProbeMode::SubPath, target: 4, worst: Some((-7, 2)) };
         let f = p.frame(3, Dest::Node(9), 5, 64, 0);
-        assert_eq!((f.kind, f.size, f.dst, f.flow), (FrameKind::Probe, 64, Dest::Node(9), 5));
+        assert_eq!((f.kind, f.size, f.dst, f.flow), (FrameKind::PathControl, 64, Dest::Node(9), 5));
         assert_eq!(Probe::read(&f), Some(p));
         let q = Probe { worst: None, ..p };
         assert_eq!(Probe::read(&q.frame(3, Dest::Node(9), 5, 64, 0)), Some(q));

@@ -43,7 +43,7 @@ impl CpMachine for QcnCp {
         Some(Cnm::from_sample(&s, cpid).frame(f, node, self.cnm_size, now))
     }
     /// Roeck 2007's probes (`probe.rs`): stamped or answered here.
-    fn on_probe(&mut self, f: &mut Frame, q: QueueView, cpid: u32, node: NodeId, now: Time) -> Option<Frame> {
+    fn on_path_control(&mut self, f: &mut Frame, q: QueueView, cpid: u32, node: NodeId, now: Time) -> Option<Frame> {
         let mut p = Probe::read(f)?;
         let ans = p.at_cp(cpid, self.cp.probe_fb(q.bytes));
         p.write(f);
@@ -76,7 +76,7 @@ impl ReactionPoint {
     /// `Sent` after a send that moved the rate from `before`, with `timer` to carry out.
     #[inline(always)]
     pub fn sent(&self, timer: TimerAction, before: f64) -> Sent {
-        Sent { timer, limit: self.active.then_some(self.cr), rate_changed: self.cr != before, probe_due: self.prober.is_due() }
+        Sent { timer, limit: self.active.then_some(self.cr), rate_changed: self.cr != before, path_control_due: self.prober.is_due() }
     }
 
     /// The statistics of a QCN RP under protocol name `proto` (E-QCN adds its F̂b).
@@ -126,7 +126,7 @@ impl RpMachine for ReactionPoint {
     }
     /// The probe due after a rate-increase cycle (Roeck 2007's probing variants).
     #[inline]
-    fn take_probe(&mut self, src: NodeId, dst: Dest, flow: u32, prio: u8, now: Time) -> Option<Frame> {
+    fn take_path_control(&mut self, src: NodeId, dst: Dest, flow: u32, prio: u8, now: Time) -> Option<Frame> {
         self.prober.take().map(|p| {
             let mut f = p.frame(src, dst, flow, self.p.probe_size, now);
             f.prio = prio;

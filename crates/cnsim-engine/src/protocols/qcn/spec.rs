@@ -6,7 +6,7 @@
 use crate::units::{Amount, Bytes, Duration, Rate};
 use serde::{Deserialize, Serialize};
 
-crate::scenario::model::default_fns! {
+crate::defaults::default_fns! {
     d_qeq: Amount = Amount::Bytes(26_000);
     d_bc_limit: Bytes = Bytes(150_000);
     d_timer: Duration = Duration(10_000_000_000);
@@ -47,32 +47,32 @@ pub struct QcnCpSpec {
     #[serde(default = "d_qeq")]
     pub qeq: Amount,
     /// W, default 2.
-    #[serde(default = "crate::scenario::model::d_w")]
+    #[serde(default = "crate::defaults::d_w")]
     pub w: f64,
     #[serde(default)]
     pub sampling: SamplingSpec,
     /// Bytes between samples at QntzFb = 0 (table sampling), default 150000 B.
-    #[serde(default = "crate::scenario::model::d_sample_base")]
+    #[serde(default = "crate::defaults::d_sample_base")]
     pub sample_base: Amount,
     /// U(0.85, 1.15) jitter on sampling intervals, default true.
-    #[serde(default = "crate::scenario::model::d_true")]
+    #[serde(default = "crate::defaults::d_true")]
     pub jitter: bool,
     #[serde(default)]
     pub qold: QoldSpec,
     /// CNM frame size, default 64 B (a minimum-size Ethernet frame: the seeds do not give it; a CNM
     /// with 64 B of encapsulated MSDU would be 106 B — set it here).
-    #[serde(default = "crate::scenario::model::d_cnm_size")]
+    #[serde(default = "crate::defaults::d_cnm_size")]
     pub cnm_size: Bytes,
     /// Shorten the sampling interval as QntzFb grows (the 802.1Qau table), default true; false:
     /// always `sample_base` (Roeck 2007: "Oversampling disabled").
-    #[serde(default = "crate::scenario::model::d_true")]
+    #[serde(default = "crate::defaults::d_true")]
     pub oversampling: bool,
     /// Also evaluate data frames that the full queue drops, default true.
-    #[serde(default = "crate::scenario::model::d_true")]
+    #[serde(default = "crate::defaults::d_true")]
     pub sample_dropped: bool,
     /// E-QCN frames: on equal |Fb| only the CP whose CPID the RP selected sends (Mliki et al. 2016b §4),
     /// default true.
-    #[serde(default = "crate::scenario::model::d_true")]
+    #[serde(default = "crate::defaults::d_true")]
     pub eqcn_tie_break: bool,
     /// Send a CNM for every sample with Fb < 0 (QntzFb at least 1), as Mliki et al. 2016a/b §2.1
     /// word it; default false: 802.1Qau sends nothing when |Fb| is below one quantum (QntzFb = 0).
@@ -125,13 +125,13 @@ macro_rules! qcn_rp_spec {
             pub r_hai: Rate,
             #[serde(default = "d_gd")]
             pub gd: f64,
-            #[serde(default = "crate::scenario::model::d_min_dec")]
+            #[serde(default = "crate::defaults::d_min_dec")]
             pub min_dec_factor: f64,
             #[serde(default = "d_min_rate")]
             pub min_rate: Rate,
-            #[serde(default = "crate::scenario::model::d_true")]
+            #[serde(default = "crate::defaults::d_true")]
             pub extra_fast_recovery: bool,
-            #[serde(default = "crate::scenario::model::d_true")]
+            #[serde(default = "crate::defaults::d_true")]
             pub jitter: bool,
             #[serde(default = "d_ai_cycles")]
             pub ai_cycles: u32,
@@ -142,7 +142,7 @@ macro_rules! qcn_rp_spec {
             #[serde(default)]
             pub probe: ProbeSpec,
             /// Probe frame size, default 64 B (the seed gives none).
-            #[serde(default = "crate::scenario::model::d_cnm_size")]
+            #[serde(default = "crate::defaults::d_cnm_size")]
             pub probe_size: Bytes,
             $($extra)*
         }

@@ -6,7 +6,7 @@ use super::probe::Probe;
 use crate::core::time::Time;
 use crate::net::frame::{Dest, Frame, FrameKind, NodeId};
 use crate::slots::Proto;
-use crate::tap::wire::{be16, be32, be64, data_header, eth_vlan, shim, Ctx, ETH_CN_TAG, ETH_CNSIM, ETH_IPV4, SUB_PROBE};
+use crate::slots::wire::{be16, be32, be64, data_header, eth_vlan, shim, Ctx, ETH_CN_TAG, ETH_CNSIM, ETH_IPV4, SUB_PROBE};
 
 /// EtherType of a CNM (802.1Qau-2010 §33.4).
 pub const ETH_CNM: u16 = 0x22E7;
@@ -130,7 +130,7 @@ mod tests {
 
     #[test]
     fn cnm_layout_follows_protocols_10() {
-        use crate::tap::wire::{cpid, mac};
+        use crate::slots::wire::{cpid, mac};
         let c = Ctx { src: mac(1), dst: mac(2), rpid: Some(7), encap_da: mac(9), encap_len: 1482, mss: 1460, ..Default::default() };
         let data = Frame::new(FrameKind::Data, 1500, 2, Dest::Node(9), 7, 0);
         let cnm = Cnm { qntz_fb: 45, cpid: 3, qoff: 6400, qdelta: -128 }.frame(&data, 1, 64, 0);
@@ -154,7 +154,7 @@ mod tests {
     #[test]
     fn a_probe_in_the_shim_with_and_without_a_stamp() {
         use super::super::probe::ProbeMode;
-        use crate::tap::wire::{cpid, mac, SUB_PROBE};
+        use crate::slots::wire::{cpid, mac, SUB_PROBE};
         let c = Ctx { src: mac(1), dst: mac(2), ..Default::default() };
         let mut b = vec![];
         let f = Probe { mode: ProbeMode::SubPath, target: 3, worst: Some((-20, 4)) }.frame(1, Dest::Node(2), 7, 64, 0);

@@ -30,7 +30,7 @@ use crate::slots::{QueueView, Verdict};
 use serde_json::{json, Value};
 use crate::core::rng::Rng;
 use crate::core::time::Time;
-use crate::protocols::metrics::Metric;
+use crate::slots::metrics::Metric;
 
 /// RED's parameters, thresholds in packets (frames counted whatever their size: packet mode).
 #[derive(Clone, Copy, Debug, PartialEq)]

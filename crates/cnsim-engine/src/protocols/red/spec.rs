@@ -5,7 +5,7 @@
 use crate::units::Bytes;
 use serde::{Deserialize, Serialize};
 
-crate::scenario::model::default_fns! {
+crate::defaults::default_fns! {
     d_min_th: f64 = 5.0;
     d_max_th: f64 = 15.0;
     d_w_q: f64 = 0.002;
@@ -30,7 +30,7 @@ pub struct RedSpec {
     #[serde(default = "d_max_p")]
     pub max_p: f64,
     /// "gentle" ramp from max_p to 1 between max_th and 2·max_th, default true (ns-2).
-    #[serde(default = "crate::scenario::model::d_true")]
+    #[serde(default = "crate::defaults::d_true")]
     pub gentle: bool,
     /// Mark ECN-capable frames instead of dropping them early, default false.
     #[serde(default)]

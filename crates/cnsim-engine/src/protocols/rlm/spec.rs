@@ -5,7 +5,7 @@
 use crate::units::Duration;
 use serde::{Deserialize, Serialize};
 
-crate::scenario::model::default_fns! {
+crate::defaults::default_fns! {
     d_join_timer: Duration = Duration(3_000_000_000_000);
     d_max_join_timer: Duration = Duration(600_000_000_000_000);
     d_detection_timer: Duration = Duration(4_000_000_000_000);
@@ -27,7 +27,7 @@ pub struct RlmSpec {
     pub detection_timer: Duration,
     #[serde(default = "d_rlm_loss")]
     pub loss_threshold: f64,
-    #[serde(default = "crate::scenario::model::d_w")]
+    #[serde(default = "crate::defaults::d_w")]
     pub alpha: f64,
     #[serde(default = "d_beta")]
     pub beta: f64,

@@ -36,7 +36,7 @@ pub mod spec;
 use crate::core::time::{to_secs, Time};
 use crate::net::frame::Frame;
 use crate::slots::Proto;
-use crate::protocols::metrics::Metric;
+use crate::slots::metrics::Metric;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {

@@ -5,7 +5,7 @@
 use crate::units::Duration;
 use serde::{Deserialize, Serialize};
 
-crate::scenario::model::default_fns! {
+crate::defaults::default_fns! {
     d_req_data: u8 = 1;
     d_init_ttl: u8 = 64;
     d_max_age: Duration = Duration(1_000_000_000_000);
@@ -17,7 +17,7 @@ crate::scenario::model::default_fns! {
 pub struct SirensRouterSpec {
     /// Utilisation (and loss) window behind the available bandwidth, default 0.2 s [assumed:
     /// docs/protocols.md §8; the seed gives none].
-    #[serde(default = "crate::scenario::model::d_sirens_window")]
+    #[serde(default = "crate::defaults::d_sirens_window")]
     pub window: Duration,
 }
 

@@ -60,7 +60,7 @@ mod sender;
 pub use receiver::TcpReceiver;
 pub use sender::TcpSender;
 
-use super::metrics::Metric;
+use crate::slots::metrics::Metric;
 use crate::core::time::Time;
 use crate::net::frame::{Frame, FrameKind};
 use crate::slots::Proto;
@@ -277,6 +277,10 @@ pub const METRICS: &[Metric] = &[
     Metric { scope: "series", name: "tcp_cwnd_segments.FLOW", unit: "segments", kind: "series", doc: "congestion window of a TCP flow's sender" },
     Metric { scope: "series", name: "tcp_srtt_s.FLOW", unit: "s", kind: "series", doc: "smoothed RTT of a TCP flow's sender (NaN before the first RTT sample)" },
 ];
+
+/// The series a TCP flow records (`TcpSender::series` gives their values), each named
+/// `NAME.FLOW` and declared in `METRICS`.
+pub const SERIES: [&str; 2] = ["tcp_cwnd_segments", "tcp_srtt_s"];
 
 #[cfg(test)]
 mod tests;

@@ -582,6 +582,15 @@ impl TcpSender {
     pub fn srtt(&self) -> Option<Time> {
         self.srtt
     }
+    /// The value of recorded series `k` (`super::SERIES[k]`): the congestion window in segments,
+    /// the smoothed RTT in seconds (NaN before the first sample).
+    pub fn series(&self, k: usize) -> f64 {
+        match k {
+            0 => self.cwnd as f64,
+            1 => self.srtt.map_or(f64::NAN, crate::core::time::to_secs),
+            _ => f64::NAN,
+        }
+    }
     pub fn rttvar(&self) -> Time {
         self.rttvar
     }

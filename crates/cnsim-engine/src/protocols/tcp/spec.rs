@@ -5,7 +5,7 @@
 use crate::units::{Bytes, Duration};
 use serde::{Deserialize, Serialize};
 
-crate::scenario::model::default_fns! {
+crate::defaults::default_fns! {
     d_mss: Bytes = Bytes(1460);
     d_init_cwnd: u32 = 3;
     d_rwnd: u32 = 44;
@@ -31,7 +31,7 @@ pub enum TcpVariantSpec {
 pub struct TcpSpec {
     #[serde(default)]
     pub variant: TcpVariantSpec,
-    #[serde(default = "crate::scenario::model::d_true")]
+    #[serde(default = "crate::defaults::d_true")]
     pub sack: bool,
     /// Payload bytes per segment, default 1460 B (1500-B packets).
     #[serde(default = "d_mss")]
@@ -43,7 +43,7 @@ pub struct TcpSpec {
     pub rwnd: u32,
     #[serde(default = "d_dupacks")]
     pub dupack_threshold: u32,
-    #[serde(default = "crate::scenario::model::d_true")]
+    #[serde(default = "crate::defaults::d_true")]
     pub limited_transmit: bool,
     /// RTO clamps and initial value: default 200 ms, 60 s, 1 s (Jiang & Jain 2007 uses max_rto = "1ms").
     #[serde(default = "d_min_rto")]
@@ -57,7 +57,7 @@ pub struct TcpSpec {
     #[serde(default = "d_delack")]
     pub delack_timeout: Duration,
     /// Size of an ACK frame, default 64 B (a minimum Ethernet frame carrying 40 B of IP/TCP).
-    #[serde(default = "crate::scenario::model::d_cnm_size")]
+    #[serde(default = "crate::defaults::d_cnm_size")]
     pub ack_size: Bytes,
     /// ECN at both ends: "off" (default), "classic" (RFC 3168) or "dctcp" (RFC 8257).
     #[serde(default)]

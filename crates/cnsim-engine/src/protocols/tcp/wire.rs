@@ -4,7 +4,7 @@
 
 use super::{Ack, CWR, HEADER_BYTES};
 use crate::net::frame::{Frame, FrameKind};
-use crate::tap::wire::{be16, be32, eth_vlan, ipv4_header, Ctx, IP_TCP};
+use crate::slots::wire::{be16, be32, eth_vlan, ipv4_header, Ctx, IP_TCP};
 
 /// TCP port of a flow's receiver; the source uses 49152 + flow mod 16384.
 pub const TCP_SINK_PORT: u16 = 5001;
@@ -57,45 +57,5 @@ fn ip_tcp(b: &mut Vec<u8>, c: &Ctx, f: &Frame, payload: u32, seq: u32, flags: u8
             be32(b, s);
             be32(b, e);
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::net::frame::Dest;
-    use crate::tap::wire::{build, checksum, cpid, ipv4, mac};
-
-    fn ctx() -> Ctx {
-        Ctx { src: mac(1), dst: mac(2), tcp: true, ip_src: ipv4(1), ip_dst: ipv4(2), mss: 1460, ..Default::default() }
-    }
-
-    #[test]
-    fn tcp_segment_has_a_valid_ip_header() {
-        let mut f = Frame::new(FrameKind::Data, 1500, 1, Dest::Node(2), 3, 0);
-        f.seq = 2;
-        let mut b = vec![];
-        let len = build(&f, &ctx(), &|p| cpid(1, p), &mut b);
-        assert_eq!(&b[16..18], &[0x08, 0x00]);
-        assert_eq!(checksum(&b[18..38]), 0);
-        assert_eq!(u32::from_be_bytes([b[42], b[43], b[44], b[45]]), 2 * 1460);
-        assert_eq!(len, 18 + 1500);
-    }
-
-    #[test]
-    fn tcp_ecn_bits_and_flags() {
-        let c = ctx();
-        let mut f = Frame::new(FrameKind::Data, 1500, 1, Dest::Node(2), 3, 0);
-        f.ecn = crate::net::frame::ECN_CE | CWR;
-        let mut b = vec![];
-        build(&f, &c, &|p| cpid(1, p), &mut b);
-        assert_eq!(b[19], 0b11); // IP ECN field: CE, nothing above it
-        assert_eq!(b[18 + 20 + 13], 0x98); // CWR + ACK + PSH
-        let mut a = Frame::new(FrameKind::Ack, 64, 2, Dest::Node(1), 3, 0);
-        Ack { ack: 5, sack: [(0, 0); 2], ece: true }.write(&mut a);
-        let mut b = vec![];
-        build(&a, &c, &|p| cpid(1, p), &mut b);
-        // The ACK's IP header follows the VLAN tag at byte 16 (no EtherType is written before it).
-        assert_eq!((b[16], b[17], b[16 + 20 + 13]), (0x45, 0, 0x50)); // Not-ECT; ECE + ACK
     }
 }

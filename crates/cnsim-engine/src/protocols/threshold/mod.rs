@@ -13,7 +13,7 @@
 
 pub mod spec;
 
-use super::metrics::Metric;
+use crate::slots::metrics::Metric;
 use crate::core::time::Time;
 use crate::slots::aqm::AqmMachine;
 use crate::slots::{QueueView, Verdict};

@@ -1,40 +1,9 @@
 //! Multi-rate multicast receivers (`net/endpoint.rs`) in the event loop: loss counting from the
-//! channels' sequence numbers, the SIRENS table, one evaluation per tick, and the joins and leaves
-//! their congestion control asks for (`membership.rs`).
+//! channels' sequence numbers, the router-feedback table, one evaluation per tick, and the joins
+//! and leaves their congestion control asks for (`membership.rs`).
 
-use crate::sim::Sim;
+use super::Sim;
 use crate::net::frame::{Dest, Frame, NONE};
-use crate::protocols::rlm::Action;
-use crate::protocols::{emcast, rlm};
-
-/// The congestion control of a multi-rate multicast receiver (`net::endpoint::Endpoint`).
-pub enum McastCc {
-    Emcast(emcast::Emcast),
-    Rlm(rlm::Rlm),
-}
-
-impl McastCc {
-    pub fn level(&self) -> usize {
-        match self {
-            McastCc::Emcast(e) => e.level,
-            McastCc::Rlm(r) => r.level,
-        }
-    }
-    pub fn name(&self) -> &'static str {
-        match self {
-            McastCc::Emcast(_) => "emcast",
-            McastCc::Rlm(_) => "rlm",
-        }
-    }
-    /// (adds, drops) so far.
-    pub fn changes(&self) -> (u64, u64) {
-        match self {
-            McastCc::Emcast(e) => (e.adds, e.drops),
-            McastCc::Rlm(r) => (r.joins, r.drops + r.failed),
-        }
-    }
-}
-
 
 impl Sim {
     /// A data frame `f` of flow `flow` reached host `node`, which runs endpoint `e` for it.
@@ -77,17 +46,7 @@ impl Sim {
         };
         let old = ep.cc.level();
         let avail = ep.rf.as_ref().and_then(|t| t.min_fresh(1, now)).map(|(_, v)| v);
-        let mut announce = None;
-        match &mut ep.cc {
-            McastCc::Emcast(m) => {
-                m.evaluate(loss, avail);
-            }
-            McastCc::Rlm(r) => {
-                if let Action::Join(l) = r.on_tick(now, loss) {
-                    announce = Some(l);
-                }
-            }
-        }
+        let announce = ep.cc.on_tick(now, loss, avail);
         let new = ep.cc.level();
         let at = now + ep.tick;
         let timer = ep.timer;
@@ -100,9 +59,7 @@ impl Sim {
             let session = self.endpoints[e as usize].session;
             for (i, other) in self.endpoints.iter_mut().enumerate() {
                 if i as u32 != e && other.session == session {
-                    if let McastCc::Rlm(r) = &mut other.cc {
-                        r.on_peer_experiment(l, now);
-                    }
+                    other.cc.on_peer_experiment(l, now);
                 }
             }
         }

@@ -1,17 +1,11 @@
-//! Wiring of link-level flow control (protocols/pause/) to ports: load accounting at switches,
-//! PAUSE frames out through the MAC control queue, received pauses into the transmitter's state,
-//! and the refresh and resume timers.
+//! The event loop's side of link-level flow control (`registry::flow_control`): load accounting
+//! at switches, flow-control frames out through the MAC control queue, received holds into the
+//! transmitter's state, and the refresh and resume timers.
 
-use crate::sim::Sim;
+use super::Sim;
 use crate::net::frame::{FrameId, NONE};
 use crate::net::node::NodeKind;
-use crate::protocols::pause::{self, egress_crossing, pause_time, PauseGen, PauseMsg, Trigger};
-
-/// A fabric's flow-control settings (`Sim::fc`). One protocol (PAUSE, with its PFC form) fills the
-/// slot today.
-pub type FcCfg = pause::PauseCfg;
-/// A switch port's generator of flow-control frames (`net::port::FlowControl`).
-pub type FcGen = PauseGen;
+use crate::registry::flow_control::{egress_crossing, hold_time, FcGen, FcMsg, Trigger};
 
 impl Sim {
     /// Frame `fid` entered (`add`) or left output queue `port`: update the switch's flow control.
@@ -21,7 +15,7 @@ impl Sim {
         if self.nodes[self.ports[port as usize].node as usize].kind != NodeKind::Switch {
             return;
         }
-        let class = PauseGen::class(&cfg, f.prio);
+        let class = FcGen::class(&cfg, f.prio);
         match cfg.trigger {
             Trigger::Ingress => {
                 if f.ingress == NONE {
@@ -29,12 +23,12 @@ impl Sim {
                 }
                 let Some(fc) = &mut self.ports[f.ingress as usize].fc else { return };
                 if let Some(msg) = fc.gen.on_ingress(&cfg, class, add, f.size as u64) {
-                    self.send_pause(f.ingress, msg);
+                    self.send_fc(f.ingress, msg);
                 }
             }
             Trigger::Egress => {
                 let p = &mut self.ports[port as usize];
-                let bytes = if cfg.pfc { p.qdisc.class_bytes(f.prio) } else { p.qdisc.bytes() };
+                let bytes = if cfg.per_class() { p.qdisc.class_bytes(f.prio) } else { p.qdisc.bytes() };
                 let Some(fc) = &mut p.fc else { return };
                 let Some(up) = egress_crossing(&cfg, &mut fc.egress_high[class as usize], bytes) else { return };
                 let node = p.node as usize;
@@ -45,22 +39,22 @@ impl Sim {
                     }
                     let Some(fc) = &mut self.ports[q as usize].fc else { continue };
                     if let Some(msg) = fc.gen.on_congested(&cfg, class, up) {
-                        self.send_pause(q, msg);
+                        self.send_fc(q, msg);
                     }
                 }
             }
         }
     }
 
-    /// Send a PAUSE/PFC frame on `port` (to its neighbour), ahead of any data.
-    fn send_pause(&mut self, port: u32, msg: PauseMsg) {
+    /// Send a flow-control frame (PAUSE/PFC) on `port` (to its neighbour), ahead of any data.
+    fn send_fc(&mut self, port: u32, msg: FcMsg) {
         let Some(cfg) = self.fc else { return };
         let now = self.now;
         let p = &mut self.ports[port as usize];
         let frame = msg.frame(&cfg, p.node, now);
         p.c.ctrl_sent += 1;
         if self.tap.is_some() {
-            self.tap_pause(port, true, msg.mask, msg.quanta);
+            self.tap_fc(port, true, msg.mask, msg.quanta);
         }
         let p = &mut self.ports[port as usize];
         self.c.ctrl_sent += 1;
@@ -71,7 +65,7 @@ impl Sim {
         self.kick(port);
         if let Some(t) = timer {
             if still_off {
-                self.arm(t, now + PauseGen::refresh_period(&cfg, rate));
+                self.arm(t, now + FcGen::refresh_period(&cfg, rate));
             } else {
                 self.timers.cancel(t);
             }
@@ -82,7 +76,7 @@ impl Sim {
         let Some(cfg) = self.fc else { return };
         let Some(fc) = &mut self.ports[port as usize].fc else { return };
         if let Some(msg) = fc.gen.on_refresh(&cfg) {
-            self.send_pause(port, msg);
+            self.send_fc(port, msg);
         }
     }
 
@@ -90,16 +84,16 @@ impl Sim {
     /// transmitter holds the paused classes (after the frame it is sending, if any).
     pub(crate) fn on_mac_control(&mut self, port: u32, fid: FrameId) {
         let now = self.now;
-        let msg = PauseMsg::read(self.frames.get(fid));
+        let msg = FcMsg::read(self.frames.get(fid));
         self.frames.release(fid);
         self.c.ctrl_delivered += 1;
         let Some(msg) = msg else { return };
         if self.tap.is_some() {
-            self.tap_pause(port, false, msg.mask, msg.quanta);
+            self.tap_fc(port, false, msg.mask, msg.quanta);
         }
         let p = &mut self.ports[port as usize];
         p.c.ctrl_received += 1;
-        let end = now + pause_time(msg.quanta, p.rate_bps);
+        let end = now + hold_time(msg.quanta, p.rate_bps);
         p.hold.set(msg.mask, now, end);
         let (next, timer) = (p.hold.next_end(now), p.hold_timer);
         match next {

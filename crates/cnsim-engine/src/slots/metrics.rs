@@ -19,8 +19,3 @@ pub struct Metric {
     pub kind: &'static str,
     pub doc: &'static str,
 }
-
-/// Every declaration: the engine's own (frames, queues, flows) and each protocol's.
-pub fn all() -> Vec<Metric> {
-    [crate::report::METRICS, super::qcn::METRICS, super::bcn::METRICS, super::ecm::METRICS, super::pause::METRICS, super::tcp::METRICS, super::red::METRICS, super::threshold::METRICS, super::sirens::METRICS, super::emcast::METRICS, super::dcqcn::METRICS].concat()
-}

@@ -1,7 +1,7 @@
-//! The taps' hooks (crate::tap): called from the event loop only when `Sim::tap` is on, kept out
-//! of line so the hot functions stay small.
+//! The taps' hooks (`crate::tap`): called from the event loop only when `Sim::tap` is on, kept out
+//! of line so the hot functions stay small. What a protocol's frame says is read in `tap/`.
 
-use crate::sim::Sim;
+use super::Sim;
 use crate::net::frame::{Dest, Frame, FrameId, FrameKind, NONE};
 use crate::tap::trace::{self, Fields};
 use crate::tap::{capture, wire};
@@ -55,8 +55,7 @@ impl Sim {
             c.rpid = Some(f.flow as u16);
         }
         if let Some(t) = &fl.transport {
-            c.tcp = true;
-            c.mss = t.snd.p.mss;
+            wire::transport_ctx(&mut c, t);
         }
         c.encap_da = match fl.dst {
             Dest::Node(d) => wire::mac(d),
@@ -98,23 +97,15 @@ impl Sim {
     pub(crate) fn tap_feedback_sent(&mut self, port: u32, fb: &Frame) {
         let node = self.ports[port as usize].node;
         let x = self.ports[port as usize].cp.as_ref().map_or(f64::NAN, |cp| cp.feedback_value(fb));
-        let fields = Fields { a: fb.tag[0] as i64, b: fb.tag[2] as i32 as i64, c: fb.tag[3] as i32 as i64, cpid: self.wire_cpid(port), x };
-        if fb.proto == crate::slots::Proto::Bcn {
-            let fields = Fields { a: fb.tag[3] as i64, b: 0, c: 0, ..fields };
-            self.trace_push(trace::BCN_SENT, node, port, fb.flow, fields);
-        } else {
-            self.trace_push(trace::CNM_SENT, node, port, fb.flow, fields);
-        }
+        let (kind, fields) = trace::feedback_sent(fb, self.wire_cpid(port), x);
+        self.trace_push(kind, node, port, fb.flow, fields);
     }
 
     /// Feedback frame `fb` reached its flow's source `node`, before the RP reads it.
     #[cold]
     #[inline(never)]
     pub(crate) fn tap_feedback(&mut self, node: u32, fb: &Frame) {
-        let (kind, a, cpid_port, x) = match fb.proto {
-            crate::slots::Proto::Bcn => (trace::BCN_RECEIVED, fb.tag[3] as i64, fb.tag[0], f32::from_bits(fb.tag[1]) as f64),
-            _ => (trace::CNM_RECEIVED, fb.tag[0] as i64, fb.tag[1], f64::NAN),
-        };
+        let (kind, a, cpid_port, x) = trace::feedback_received(fb);
         let cpid = self.wire_cpid(cpid_port);
         self.trace_push(kind, node, NONE, fb.flow, Fields { a, cpid, x, ..Default::default() });
     }
@@ -143,12 +134,13 @@ impl Sim {
         }
     }
 
-    /// A PAUSE/PFC frame was sent on (`sent`) or received through `port`: its class mask and quanta.
+    /// A flow-control frame (PAUSE/PFC) was sent on (`sent`) or received through `port`: its class
+    /// mask and quanta.
     #[cold]
     #[inline(never)]
-    pub(crate) fn tap_pause(&mut self, port: u32, sent: bool, mask: u8, quanta: u16) {
+    pub(crate) fn tap_fc(&mut self, port: u32, sent: bool, mask: u8, quanta: u16) {
         let node = self.ports[port as usize].node;
-        let kind = if sent { trace::PAUSE_SENT } else { trace::PAUSE_RECEIVED };
+        let kind = if sent { trace::FC_SENT } else { trace::FC_RECEIVED };
         self.trace_push(kind, node, port, NONE, Fields { a: quanta as i64, b: mask as i64, ..Default::default() });
     }
 }

@@ -1,0 +1,152 @@
+//! The routes the build makes (`net/routing.rs`) on fat trees given as scenarios, with and
+//! without ECMP.
+
+use crate::net::node::NodeKind;
+use crate::net::routing::bfs;
+use crate::sim::Sim;
+
+/// A scenario text built (`crate::simulation` without the crate root).
+fn sim(text: &str, seed: Option<u64>) -> Sim {
+    Sim::build(&crate::scenario::load(text, "fat-tree.toml", &[], seed).unwrap()).unwrap()
+}
+
+/// A k = 4 fat tree (E1..E8 edge, A1..A8 aggregation, C1..C4 core, H1..H16) with permutation
+/// traffic H(i) → H(i + 8), as python/cnsim/generators.py writes it.
+fn fat_tree_text(routing: &str) -> String {
+    let mut t = format!("{routing}\n[simulation]\nduration = \"1ms\"\nrecord_interval = \"0s\"\n");
+    t += "[[switch]]\nnames = [\"E1..E8\", \"A1..A8\", \"C1..C4\"]\n[[host]]\nnames = \"H1..H16\"\n";
+    for e in 0..8 {
+        let pod = e / 2;
+        t += &format!("[[link]]\nbetween = [\"E{}\", [\"H{}..H{}\", \"A{}..A{}\"]]\n", e + 1, 2 * e + 1, 2 * e + 2, 2 * pod + 1, 2 * pod + 2);
+    }
+    for a in 0..8 {
+        let i = a % 2;
+        t += &format!("[[link]]\nbetween = [\"A{}\", \"C{}..C{}\"]\n", a + 1, 2 * i + 1, 2 * i + 2);
+    }
+    for h in 0..16 {
+        t += &format!("[[flow]]\nfrom = \"H{}\"\nto = \"H{}\"\ntraffic = {{ kind = \"cbr\", rate = \"1Mbps\" }}\n", h + 1, (h + 8) % 16 + 1);
+    }
+    t
+}
+fn fat_tree(routing: &str) -> Sim {
+    sim(&fat_tree_text(routing), None)
+}
+
+fn id(s: &Sim, name: &str) -> usize {
+    s.nodes.iter().position(|n| n.name == name).unwrap()
+}
+fn names(s: &Sim, path: &[usize]) -> Vec<String> {
+    path.iter().map(|&u| s.nodes[u].name.clone()).collect()
+}
+fn peer(s: &Sim, p: u32) -> String {
+    s.nodes[s.ports[p as usize].peer_node as usize].name.clone()
+}
+
+#[test]
+fn without_ecmp_one_path_by_name_whatever_the_flow() {
+    for routing in ["", "[routing]\necmp = false"] {
+        let s = fat_tree(routing);
+        let (h1, h9) = (id(&s, "H1"), id(&s, "H9"));
+        let path = s.routes.path(&s.ports, h1, h9, 0).unwrap();
+        assert_eq!(names(&s, &path), ["H1", "E1", "A1", "C1", "A5", "E5", "H9"]);
+        for f in 0..200 {
+            assert_eq!(s.routes.path(&s.ports, h1, h9, f).unwrap(), path);
+        }
+        assert_eq!(s.routes.choices(id(&s, "E1"), h9).len(), 1);
+        assert_eq!(s.routes.set_bytes(), 0);
+    }
+}
+
+#[test]
+fn with_ecmp_every_choice_is_equal_cost_stable_and_all_are_used() {
+    let s = fat_tree("[routing]\necmp = true");
+    let off = fat_tree("");
+    let hosts: Vec<usize> = (0..s.nodes.len()).filter(|&u| s.nodes[u].kind == NodeKind::Host).collect();
+    for &d in &hosts {
+        let dist = bfs(&s.nodes, &s.ports, d);
+        for u in (0..s.nodes.len()).filter(|&u| u != d && s.nodes[u].kind.forwards()) {
+            let choices = s.routes.choices(u, d);
+            // The set is what the tie-break chose among, its choice first.
+            assert_eq!(choices.first(), Some(&off.routes.next_port(u, d, 0)));
+            let mut used = vec![false; choices.len()];
+            for f in 0..256 {
+                let p = s.routes.next_port(u, d, f);
+                assert_eq!(p, s.routes.next_port(u, d, f), "a flow keeps its port");
+                let v = s.ports[p as usize].peer_node as usize;
+                assert_eq!(dist[v] + 1, dist[u], "{}: {} is not one hop closer to {}", s.nodes[u].name, peer(&s, p), s.nodes[d].name);
+                used[choices.iter().position(|&c| c == p).expect("chosen port in the set")] = true;
+            }
+            assert!(used.iter().all(|&x| x), "{} towards {}: not every equal-cost port used", s.nodes[u].name, s.nodes[d].name);
+        }
+    }
+    // Cross-pod: two ways up at the edge and at the aggregation, one way down.
+    let (e1, a1, c1, h9) = (id(&s, "E1"), id(&s, "A1"), id(&s, "C1"), id(&s, "H9"));
+    let up = |u| s.routes.choices(u, h9).iter().map(|&p| peer(&s, p)).collect::<Vec<_>>();
+    assert_eq!((up(e1), up(a1), up(c1)), (vec!["A1".to_string(), "A2".into()], vec!["C1".to_string(), "C2".into()], vec!["A5".to_string()]));
+    // The table keeps one entry per (node, column); the sets are few (identical ones shared).
+    assert_eq!(s.routes.memory() - s.routes.set_bytes(), off.routes.memory());
+    assert!(s.routes.set_bytes() < off.routes.memory() / 2, "{} set bytes", s.routes.set_bytes());
+}
+
+#[test]
+fn with_ecmp_the_path_is_the_frames_and_spreads_over_the_core() {
+    let s = fat_tree("[routing]\necmp = true");
+    let (h1, h9) = (id(&s, "H1"), id(&s, "H9"));
+    let mut cores = std::collections::BTreeSet::new();
+    for f in 0..64 {
+        let path = s.routes.path(&s.ports, h1, h9, f).unwrap();
+        assert_eq!(path.len(), 7, "a shortest path");
+        // Each hop is the port next_port gives that flow.
+        for w in path.windows(2) {
+            assert_eq!(s.ports[s.routes.next_port(w[0], h9, f) as usize].peer_node as usize, w[1]);
+        }
+        cores.insert(s.nodes[path[3]].name.clone());
+    }
+    assert_eq!(cores.len(), 4, "{cores:?}");
+}
+
+/// A k-ary fat tree as python/cnsim/generators.py writes it, host i sending to host i + k³/8.
+fn fat_tree_k(k: usize, routing: &str) -> Sim {
+    let (half, hosts) = (k / 2, k * k * k / 4);
+    let mut t = format!("{routing}\n[simulation]\nduration = \"1ms\"\nrecord_interval = \"0s\"\n");
+    t += &format!("[[switch]]\nnames = [\"E1..E{0}\", \"A1..A{0}\", \"C1..C{1}\"]\n[[host]]\nnames = \"H1..H{hosts}\"\n", k * half, half * half);
+    for e in 0..k * half {
+        let pod = e / half;
+        t += &format!("[[link]]\nbetween = [\"E{}\", [\"H{}..H{}\", \"A{}..A{}\"]]\n", e + 1, e * half + 1, (e + 1) * half, pod * half + 1, (pod + 1) * half);
+    }
+    for a in 0..k * half {
+        let i = a % half;
+        t += &format!("[[link]]\nbetween = [\"A{}\", \"C{}..C{}\"]\n", a + 1, i * half + 1, (i + 1) * half);
+    }
+    for h in 0..hosts {
+        t += &format!("[[flow]]\nfrom = \"H{}\"\nto = \"H{}\"\ntraffic = {{ kind = \"cbr\", rate = \"1Mbps\" }}\n", h + 1, (h + hosts / 2) % hosts + 1);
+    }
+    sim(&t, None)
+}
+
+#[test]
+fn a_fat_trees_table_is_its_switches_by_its_edge_switches_not_by_its_hosts() {
+    // Rows: the switches, 5k²/4 (k²/2 edge, k²/2 aggregation, k²/4 core); a host on one link
+    // has none. Columns: the edge switches, k²/2 (every host is an end of a flow).
+    //   k = 8:  80 × 32  =  2 560;   k = 16: 320 × 128 = 40 960,
+    // 16× the entries for 8× the hosts (k⁴ against k³, i.e. about switch ports × nodes). A row
+    // per host as well would be (80 + 128) × 32 = 6 656 and (320 + 1 024) × 128 = 172 032.
+    for routing in ["", "[routing]\necmp = true"] {
+        for (k, entries) in [(8, 2_560), (16, 40_960)] {
+            let s = fat_tree_k(k, routing);
+            assert_eq!(s.routes.entries(), entries, "k = {k}, {routing:?}");
+        }
+    }
+}
+
+#[test]
+fn the_ecmp_salt_comes_from_the_seed() {
+    // Another seed, another spread (over many flows at least one differs).
+    let text = fat_tree_text("[routing]\necmp = true");
+    let a = sim(&text, Some(1));
+    let b = sim(&text, Some(2));
+    let (e1, h9) = (id(&a, "E1"), id(&a, "H9"));
+    assert!((0..64).any(|f| a.routes.next_port(e1, h9, f) != b.routes.next_port(e1, h9, f)));
+    let c = sim(&text, Some(1));
+    assert!((0..64).all(|f| a.routes.next_port(e1, h9, f) == c.routes.next_port(e1, h9, f)));
+}
