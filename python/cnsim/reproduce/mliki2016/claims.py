@@ -316,7 +316,11 @@ def alike(topo: Topology, metric: str, a: str, b: str, part: str = "all", most: 
                                       min_effect(inp[name(ka[q])], inp[name(kb[q])], metric))) for q in QEQS]
         v = compare.most_of(out) if most else compare.all_of(out)
         return _label(v, f"{metric} ({part}), {a} − {b}")
-    return Rule([*ka.values(), *kb.values()], decide, "", paper, counter,
+    u = unit(metric)
+    band = {"1": "±0.05", "s": "±0.25 s"}.get(u, "± 20 % of the larger mean" + (" (floor 0.5 points)" if u == "%" else
+                                                                               " (floor 2 frames)" if u == "frames" else ""))
+    text = (f"Welch interval within {band} at " + ("two of the three Qeq values or more" if most else "every Qeq"))
+    return Rule([*ka.values(), *kb.values()], decide, text, paper, counter,
                 f"words only{' (' + words + ')' if words else ''}: equal values ({compare.num(base)}) in both; "
                 f"counter-datum: {a} two minimum effects above ({compare.num(far)})")
 
@@ -397,7 +401,8 @@ def all_rules(rules: list[Rule], text: str) -> Rule:
 def change(topo: Topology, metric: str, a: str, b: str, stated_pct: dict) -> Rule:
     """`a`'s change over `b` in % at each Qeq of `stated_pct` ({qeq: the paper's stated change}),
     per seed (the two schemes paired by seed), against the paper's ± the default tolerance of a
-    percentage. Seeds where `b` is 0 have no ratio and are left out (the evidence counts them)."""
+    percentage. A seed with both at 0 is no change; one with only `b` at 0 is an unbounded change:
+    censored, counted in the evidence and left out of the interval."""
     ka = {q: (topo.key, a, metric, q, "all") for q in stated_pct}
     kb = {q: (topo.key, b, metric, q, "all") for q in stated_pct}
     pa, pb = topo.paper[(metric, a)], topo.paper[(metric, b)]
@@ -409,10 +414,12 @@ def change(topo: Topology, metric: str, a: str, b: str, stated_pct: dict) -> Rul
         for q, pct in stated_pct.items():
             x, y = inp[name(ka[q])].by_seed(), inp[name(kb[q])].by_seed()
             both = [s for s in sorted(x) if s in y]
-            ratio = [(x[s] / y[s] - 1) * 100 for s in both if y[s]]
+            # both at 0: no change; only `b` at 0: an unbounded change, censored (counted, left out)
+            ratio = [(x[s] / y[s] - 1) * 100 if y[s] else 0.0 for s in both if y[s] or not x[s]]
             v = compare.against(ratio, pct, tol(pct, "loss_rate_pct"))
             gone = len(both) - len(ratio)
-            out.append(_at(q, v.saying(v.evidence + (f" ({gone} seed(s) with {b} at 0 have no ratio)" if gone else ""))))
+            out.append(_at(q, v.saying(v.evidence + (f" ({gone} of {len(both)} seed(s) censored: {b} at 0 and {a} above "
+                                                     "it, an unbounded change)" if gone else ""))))
         return _label(compare.all_of(out), f"{metric}: {a}'s change over {b}, %, per seed")
     return Rule([*ka.values(), *kb.values()], decide, "per-seed change's interval inside the paper's ± 20 % of it "
                 "(floor 0.5 points)", paper, counter,

@@ -179,9 +179,12 @@ def enhanced(df: pd.DataFrame) -> list[str]:
                 p=_paper(QCN_ML_FEEDBACK), qeqs=" / ".join(map(str, QEQS)),
                 fb=_pooled(base, "multilink", QCN, "feedback_rate_pct")),
             "- " + prose.text(
-                "**Average rate.** E-QCN's gain over QCN at Qeq {q} on the star: {cr} % on the mean session CR and {thr} "
-                "% on the mean throughput (paired by seed): the link is saturated, so the throughput of the two "
-                "schemes cannot differ.",
-                q=QEQS[0], cr=compare.interval(gain("cr_mean_mbps")(base)).show(),
+                "**Average rate.** E-QCN's gain over QCN at Qeq {q} on the star (paired by seed): {cr} % on the mean "
+                "session CR while its limiter is in place ({share} of the window, E-QCN), {cr_all} % on every sample "
+                "(a released limiter counts as the line rate, which no source sends at), and {thr} % on the mean "
+                "throughput: the link is saturated, so the throughput of the two schemes cannot differ.",
+                q=QEQS[0], cr=compare.interval(gain("cr_active_mean_mbps")(base)).show(),
+                share=_at(base, "star", EQCN, "cr_active_share", QEQS[0]),
+                cr_all=compare.interval(gain("cr_mean_mbps")(base)).show(),
                 thr=compare.interval(gain("throughput_mean_mbps")(base)).show()),
             ""]

@@ -405,6 +405,8 @@ REST_COMMON = [
     "that reconstruction.",
     "The papers give one value per point with no spread; cnsim gives a mean and a 95 % interval over seeds. The "
     "seeds vary the RP's jittered byte-counter and timer cycles (and the sampling table's jitter).",
+    "CR metrics (mean, std-dev, Jain over CRs) use the 1-ms samples in which a session's rate limiter is in place: a "
+    "released limiter's CR is the line rate, which the source does not send at (the share of the window is shown).",
     "Loss: the papers' \"loss rate\" is compared with cnsim's switch loss; total loss (rate-limiter drops at the "
     "sources plus switch drops) is shown beside it everywhere.",
 ]
@@ -416,9 +418,9 @@ REST_000 = REST_COMMON + [
 REST_001 = REST_COMMON + [
     "Multi-link E-QCN feedback values are DERIVED: the paper gives QCN's 87.92 / 89.02 / 4.24 % and E-QCN's "
     "reduction (41 / 41.23 / 60.14 %, §4.6.1); the E-QCN values compared are QCN × (1 − reduction).",
-    "The +12.48 % gain of E-QCN's average CR (§4.1, Fig. 6, Qeq 25) is compared on the mean session CR, paired by "
-    "seed; on throughput the two schemes cannot differ (the link is saturated), which the claims label by "
-    "construction.",
+    "The +12.48 % gain of E-QCN's average CR (§4.1, Fig. 6, Qeq 25) is compared on the mean session CR while its "
+    "rate limiter is in place, paired by seed; on throughput the two schemes cannot differ (the link is saturated), "
+    "so that row is not testable as stated.",
     "Mliki et al. 2016b gives no start times: the star uses 2016a's (0.1, 1, 2, 3, 4, 5 s).",
 ]
 
