@@ -301,28 +301,36 @@ def steps(topo: Topology, variant: str, metric: str) -> Rule | None:
 # --- alike ---------------------------------------------------------------------------------------
 
 def alike(topo: Topology, metric: str, a: str, b: str, part: str = "all", most: bool = False,
-          words: str = "") -> Rule:
-    """`a` and `b` alike at each Qeq (difference within ± the default tolerance); `most`: at the
-    majority of the Qeq values."""
-    ka = {q: (topo.key, a, metric, q, part) for q in QEQS}
-    kb = {q: (topo.key, b, metric, q, part) for q in QEQS}
-    base = NOMINAL[metric]
-    far = least(least(base, metric, 1), metric, 1)   # two minimum effects away
-    paper = {**{ka[q]: base for q in QEQS}, **{kb[q]: base for q in QEQS}}
-    counter = {**paper, **{ka[q]: far for q in QEQS}}
+          words: str = "", qeqs=QEQS, stated_as: str | None = None) -> Rule:
+    """`a` and `b` alike at each Qeq of `qeqs` (difference within ± the default tolerance); `most`:
+    at the majority of them. The paper's data: its values of `stated_as` where it states both, else
+    equal values (words only); the counter-datum: `a` two minimum effects above `b`."""
+    ka = {q: (topo.key, a, metric, q, part) for q in qeqs}
+    kb = {q: (topo.key, b, metric, q, part) for q in qeqs}
+    sa, sb = _stated(topo, stated_as or metric, a, part), _stated(topo, stated_as or metric, b, part)
+    if sa and sb:
+        pa, pb = {q: sa[QEQS.index(q)] for q in qeqs}, {q: sb[QEQS.index(q)] for q in qeqs}
+        where = (f"the paper's values ({topo.cite} {topo.figs.get(stated_as or metric, '')}) at Qeq "
+                 + ", ".join(f"{q}: {compare.num(pa[q])} vs {compare.num(pb[q])}" for q in qeqs))
+    else:
+        base = NOMINAL[metric]
+        pa, pb = {q: base for q in qeqs}, {q: base for q in qeqs}
+        where = f"words only{' (' + words + ')' if words else ''}: equal values ({compare.num(base)}) in both"
+    paper = {**{ka[q]: pa[q] for q in qeqs}, **{kb[q]: pb[q] for q in qeqs}}
+    counter = {**paper, **{ka[q]: least(least(pb[q], metric, 1), metric, 1) for q in qeqs}}
 
     def decide(**inp) -> Verdict:
         out = [_at(q, compare.similar(inp[name(ka[q])], inp[name(kb[q])],
-                                      min_effect(inp[name(ka[q])], inp[name(kb[q])], metric))) for q in QEQS]
+                                      min_effect(inp[name(ka[q])], inp[name(kb[q])], metric))) for q in qeqs]
         v = compare.most_of(out) if most else compare.all_of(out)
         return _label(v, f"{metric} ({part}), {a} − {b}")
     u = unit(metric)
     band = {"1": "±0.05", "s": "±0.25 s"}.get(u, "± 20 % of the larger mean" + (" (floor 0.5 points)" if u == "%" else
                                                                                " (floor 2 frames)" if u == "frames" else ""))
-    text = (f"Welch interval within {band} at " + ("two of the three Qeq values or more" if most else "every Qeq"))
-    return Rule([*ka.values(), *kb.values()], decide, text, paper, counter,
-                f"words only{' (' + words + ')' if words else ''}: equal values ({compare.num(base)}) in both; "
-                f"counter-datum: {a} two minimum effects above ({compare.num(far)})")
+    at = ("two of the three Qeq values or more" if most else "every Qeq" if len(qeqs) == len(QEQS)
+          else "Qeq " + ", ".join(map(str, qeqs)))
+    return Rule([*ka.values(), *kb.values()], decide, f"Welch interval within {band} at {at}", paper, counter,
+                f"{where}; counter-datum: {a} two minimum effects above {b}")
 
 
 def steady(topo: Topology, variant: str, metric: str, tolerance: float, why: str) -> Rule:
