@@ -262,3 +262,15 @@ def test_minimum_effect_is_at_most_half_the_papers_own_difference():
     rule = {c.key: c for c in papers._claims_001()}["star.loss.eqcn-higher-at-high-qeq"].rule
     assert rule.decide(**rule.data(rule.paper)).state == compare.SUPPORTED
     assert claims.least(100.0, "loss_rate_pct", 1) > 125.0           # words only: beyond the default effect
+
+
+def test_findings_take_the_stated_parameters_from_the_scenario_and_say_which_way_the_feedback_goes():
+    from cnsim.reproduce.mliki2016 import findings
+
+    k = findings._dumbbell()
+    assert (k["source"], k["link"], k["frame"], k["overhead"], k["base"], k["qmax"]) == (200, 1000, 1500, 20, 150000, 63)
+    assert not [n for n in vars(findings) if n.endswith(("_MBPS", "_B"))]     # no typed parameter constants
+    more = compare.Interval(-39.7, -75.0, -4.4, 10)                            # a negative "reduction": more CNMs
+    assert "MORE" in findings._direction(more)
+    assert "fewer" in findings._direction(compare.Interval(89.4, 82.0, 96.8, 10))
+    assert findings._direction(compare.Interval(3.0, -10.0, 16.0, 10)) == "no difference is shown"
