@@ -248,5 +248,8 @@ def test_the_sequential_design_spends_the_error_rate_over_its_looks_and_keeps_fi
     done = runs.sequential([(5, [row(compare.INCONCLUSIVE, 5)]), (10, [row(compare.SUPPORTED, 10)]),
                             (20, [row(compare.NOT_SUPPORTED, 20)])])
     assert done[0].state == compare.SUPPORTED and done[0].verdict.evidence == "n=10"
-    open_ = runs.sequential([(5, [row(compare.INCONCLUSIVE, 5)]), (10, [row(compare.INCONCLUSIVE, 10)])])
+    iv = compare.interval([1.0, 2.0, 3.0])
+    undecided = Check("c", "w", "s", compare.Verdict(compare.INCONCLUSIVE, "n=10", (iv,)), "r")
+    open_ = runs.sequential([(5, [row(compare.INCONCLUSIVE, 5)]), (10, [undecided])])
     assert open_[0].verdict.evidence.endswith("undecided at the cap of 10 seeds")
+    assert open_[0].verdict.intervals == (iv,)          # its numbers stay for the golden files

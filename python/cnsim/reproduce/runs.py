@@ -91,7 +91,7 @@ def sequential(looks: list[tuple[int, list[verdicts.Check]]]) -> list[verdicts.C
             out.append(first[c.id])
         elif len(looks) > 1 and c.kind == "paper":
             note = f" — undecided at the cap of {cap} seeds"
-            out.append(replace(c, verdict=compare.Verdict(c.state, c.verdict.evidence + note)))
+            out.append(replace(c, verdict=c.verdict.saying(c.verdict.evidence + note)))
         else:
             out.append(c)
     return out

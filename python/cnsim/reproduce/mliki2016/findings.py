@@ -4,17 +4,41 @@ table), from the scenario's stated parameters or from the paper's values."""
 
 from __future__ import annotations
 
+import tomllib
+from functools import cache
+
 import pandas as pd
 
+from ... import _core
+from ...analysis import parse_rate
 from .. import compare, prose
-from .papers import DUMBBELL, EQCN, EQCN_ML_REDUCTION, MC, MU, QCN, QCN_ML_FEEDBACK, STAR, gain
+from ..paper import scenario_file
+from .papers import LOADED, DUMBBELL, EQCN, EQCN_ML_REDUCTION, MC, MU, QCN, QCN_ML_FEEDBACK, STAR, gain
 from .sensitivity import TABLE
 from .spec import BASELINE, QEQS, samples, view
 
-SOURCE_MBPS = 200.0      # Mliki et al. 2016a §3.1: each source at 200 Mb/s
-LINK_MBPS = 1000.0       # §3.1: 1 Gb/s links
-FRAME_B, OVERHEAD_B = 1500, 20   # §3.1 frames; cnsim's preamble + SFD + IFG per frame (docs/modelling.md)
-SAMPLE_BASE_B, QNTZ_MAX = 150_000, 63   # the 802.1Qau sampling table's base interval and QntzFb's maximum
+QNTZ_BITS = 6   # QntzFb is a 6-bit field (802.1Qau; Mliki et al. 2016a §2.1): its largest value is 2⁶ − 1
+
+
+@cache
+def _scenario(path: str) -> dict:
+    """The resolved scenario (every default filled in): the stated parameters the prose computes with."""
+    text = scenario_file(path).read_text(encoding="utf-8")
+    return tomllib.loads(_core.check(text, path, []))
+
+
+def _bytes(text: str) -> float:
+    return float(str(text).removesuffix("B"))
+
+
+def _dumbbell() -> dict:
+    """The dumbbell's stated parameters: source rate and link rate (Mb/s), frame and per-frame
+    overhead (B), the sampling table's base interval (B), QntzFb's maximum."""
+    d = _scenario(DUMBBELL.variants[MC][0])
+    flow = d["flow"][0]
+    return {"source": parse_rate(flow["traffic"]["rate"]) / 1e6, "link": parse_rate(d["defaults"]["link"]["rate"]) / 1e6,
+            "frame": _bytes(flow["traffic"]["frame"]), "overhead": _bytes(d["defaults"]["link"]["overhead"]),
+            "base": _bytes(d["cp"]["qcn"]["sample_base"]), "qmax": 2 ** QNTZ_BITS - 1}
 
 
 def _pooled(df, topo: str, variant: str, metric: str, part: str = "all") -> str:
@@ -33,6 +57,9 @@ def _paper(values) -> str:
 def legacy(df: pd.DataFrame) -> list[str]:
     base, table = view(df, BASELINE), view(df, TABLE)
     n = lambda x: compare.num(x)  # noqa: E731
+    k = _dumbbell()
+    SOURCE_MBPS, LINK_MBPS, FRAME_B, OVERHEAD_B = k["source"], k["link"], k["frame"], k["overhead"]
+    SAMPLE_BASE_B, QNTZ_MAX = k["base"], k["qmax"]
     wire = 5 * SOURCE_MBPS * (FRAME_B + OVERHEAD_B) / FRAME_B
     lines = [prose.text("## Findings and reasons for differences ({paper})", paper=prose.ref("Mliki et al. 2016a")), "",
              "Read these next to the tables above; they explain the mechanisms, the tables give the numbers.", "",
@@ -74,14 +101,15 @@ def legacy(df: pd.DataFrame) -> list[str]:
             "{s362} (the trend over Qeq, {g1}'s lower loss, {f23}) find no difference; the excess offered load is "
             "lost in the sources' rate limiters (total loss {t_mc} % and {t_mu} %). The feedback rate rises with Qeq "
             "(multicast {fb25} % at Qeq {q25}, {fb75} % at Qeq {q75}), against {s361}. {sw1}'s busiest queue holds "
-            "{s1} frames on average (multicast), so its deviation from Qeq is −Qeq whatever the scheme.",
+            "{s1} frames on average (multicast), so its deviation from Qeq is −Qeq whatever the scheme: the queue "
+            "claims rest on the other switches ({loaded}), and {sw1}'s terms are shown as not testable.",
             s36=prose.ref("Mliki et al. 2016a §3.6"), l_mc=_pooled(base, "multilink", MC, "loss_rate_pct"),
             l_mu=_pooled(base, "multilink", MU, "loss_rate_pct"), floor=n(compare.FLOORS["%"]),
             s362=prose.ref("§3.6.2"), g1=prose.ref("G1"), f23=prose.ref("Fig. 23"),
             t_mc=_pooled(base, "multilink", MC, "total_loss_pct"), t_mu=_pooled(base, "multilink", MU, "total_loss_pct"),
             fb25=_at(base, "multilink", MC, "feedback_rate_pct", QEQS[0]), q25=QEQS[0],
             fb75=_at(base, "multilink", MC, "feedback_rate_pct", QEQS[-1]), q75=QEQS[-1], s361=prose.ref("§3.6.1"),
-            sw1=prose.ref("Switch1"), s1=_pooled(base, "multilink", MC, "q_mean_frames", "Switch1")))
+            sw1=prose.ref("Switch1"), loaded=prose.ref(" and ".join(LOADED)), s1=_pooled(base, "multilink", MC, "q_mean_frames", "Switch1")))
     if table is not None:
         lines.append("- " + prose.text(
             "**Standard sampling.** With the sampling table a CP samples at most once per {gap} B, so the feedback "
@@ -94,24 +122,37 @@ def legacy(df: pd.DataFrame) -> list[str]:
     return lines + [""]
 
 
-def _reduction(df, topo: str, q: int) -> str:
+def _reduction(df, topo: str, q: int) -> compare.Interval:
     """E-QCN's feedback reduction against QCN, %, paired by seed."""
     sel = df[(df.topology == topo) & (df.qeq == q) & (df.part == "all") & (df.metric == "feedback_rate_pct")]
     e = dict(zip(sel[sel.variant == EQCN].seed, sel[sel.variant == EQCN].value))
     b = dict(zip(sel[sel.variant == QCN].seed, sel[sel.variant == QCN].value))
-    return compare.interval([(1 - e[k] / b[k]) * 100 for k in e if k in b and b[k]]).show()
+    return compare.interval([(1 - e[k] / b[k]) * 100 for k in e if k in b and b[k]])
+
+
+def _direction(iv: compare.Interval) -> str:
+    """What a reduction interval shows: fewer CNMs, more, or no difference shown."""
+    if iv.mean is None or iv.n < compare.MIN_SEEDS:
+        return "no interval"
+    return ("E-QCN sends fewer CNMs than QCN" if iv.low > 0 else "E-QCN sends MORE CNMs than QCN" if iv.high < 0
+            else "no difference is shown")
 
 
 def enhanced(df: pd.DataFrame) -> list[str]:
     base = view(df, BASELINE)
     p_red = [(1 - e / q) * 100 for e, q in zip(STAR.paper[("feedback_rate_pct", EQCN)], STAR.paper[("feedback_rate_pct", QCN)])]
+    star, ml = _reduction(base, "star", QEQS[0]), _reduction(base, "multilink", QEQS[0])
     return [prose.text("## Findings and reasons for differences ({paper})", paper=prose.ref("Mliki et al. 2016b")), "",
             "- " + prose.text(
-                "**Feedback reduction.** E-QCN's representative test with the CPID tie-break leaves one notifying queue "
-                "per source where QCN has two (star) or up to three (multi-link). cnsim's reduction at Qeq {q}: "
-                "{star} % on the star and {ml} % on the multi-link topology (paired by seed); the paper's: {p_star} % "
-                "on the star (derived from its {s_star} values) and {p_ml} % on the multi-link topology ({s_ml}).",
-                q=QEQS[0], star=_reduction(base, "star", QEQS[0]), ml=_reduction(base, "multilink", QEQS[0]),
+                "**Feedback reduction.** E-QCN's representative test with the CPID tie-break lets an RP act on one "
+                "CP's feedback where QCN acts on every CP's; whether that sends fewer CNMs is measured, not assumed. "
+                "cnsim's reduction at Qeq {q} (paired by seed): {star} % on the star ({d_star}) and {ml} % on the "
+                "multi-link topology ({d_ml}); the paper's: {p_star} % on the star (derived from its {s_star} values) "
+                "and {p_ml} % on the multi-link topology ({s_ml}). Where E-QCN sends more, the representative selection "
+                "does not reduce the feedback in cnsim: these runs do not establish why (the F̂b ratchet below is one "
+                "candidate: sources that are cut less keep the queues above Qeq, and every frame above Qeq may "
+                "draw a CNM).",
+                q=QEQS[0], star=star.show(), ml=ml.show(), d_star=_direction(star), d_ml=_direction(ml),
                 p_star=_paper(p_red), p_ml=_paper([100 * r for r in EQCN_ML_REDUCTION]), s_star=prose.ref("§4.2"),
                 s_ml=prose.ref("§4.6.1")),
             "- " + prose.text(
@@ -129,7 +170,7 @@ def enhanced(df: pd.DataFrame) -> list[str]:
                 "where sources meet two CPs in turn, this is how E-QCN can lose more than QCN at low Qeq: switch loss "
                 "at Qeq {q}: E-QCN {le} %, QCN {lq} %. The documented alternatives (`rp.eqcn.decrease = \"received\"`, "
                 "`cp.qcn.eqcn_tie_break = false`) do not change the ratchet, which is in {alg} as published.",
-                alg=prose.ref("Algorithm 1"), top=QNTZ_MAX, q=QEQS[0], le=_at(base, "multilink", EQCN, "loss_rate_pct", QEQS[0]),
+                alg=prose.ref("Algorithm 1"), top=2 ** QNTZ_BITS - 1, q=QEQS[0], le=_at(base, "multilink", EQCN, "loss_rate_pct", QEQS[0]),
                 lq=_at(base, "multilink", QCN, "loss_rate_pct", QEQS[0])),
             "- " + prose.text(
                 "**Multi-link feedback** (the paper: {p} % for QCN at Qeq {qeqs}). With paced sources cnsim's multi-link "
@@ -138,9 +179,12 @@ def enhanced(df: pd.DataFrame) -> list[str]:
                 p=_paper(QCN_ML_FEEDBACK), qeqs=" / ".join(map(str, QEQS)),
                 fb=_pooled(base, "multilink", QCN, "feedback_rate_pct")),
             "- " + prose.text(
-                "**Average rate.** E-QCN's gain over QCN at Qeq {q} on the star: {cr} % on the mean session CR and {thr} "
-                "% on the mean throughput (paired by seed): the link is saturated, so the throughput of the two "
-                "schemes cannot differ.",
-                q=QEQS[0], cr=compare.interval(gain("cr_mean_mbps")(base)).show(),
+                "**Average rate.** E-QCN's gain over QCN at Qeq {q} on the star (paired by seed): {cr} % on the mean "
+                "session CR while its limiter is in place ({share} of the window, E-QCN), {cr_all} % on every sample "
+                "(a released limiter counts as the line rate, which no source sends at), and {thr} % on the mean "
+                "throughput: the link is saturated, so the throughput of the two schemes cannot differ.",
+                q=QEQS[0], cr=compare.interval(gain("cr_active_mean_mbps")(base)).show(),
+                share=_at(base, "star", EQCN, "cr_active_share", QEQS[0]),
+                cr_all=compare.interval(gain("cr_mean_mbps")(base)).show(),
                 thr=compare.interval(gain("throughput_mean_mbps")(base)).show()),
             ""]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..compare import SUPPORTED
-from .claims import cell
+from .claims import paper_cell as cell
 from .spec import QEQS, samples, show
 
 

@@ -12,8 +12,12 @@ makes to test it.
 
 from __future__ import annotations
 
+import math
+
+from .. import compare
+from ..verdicts import PaperValue
 from . import claims as c
-from .spec import Claim, Experiment, Number, Topology, with_rp
+from .spec import QEQS, Claim, Experiment, Topology, with_rp
 
 MC, MU = "multicast", "multiple-unicast"
 QCN, EQCN = "qcn", "eqcn"
@@ -101,227 +105,274 @@ CHOICES = [
 ]
 
 REFERENCE_CR = 1000 / 6  # CR_mean = 1 Gb/s ÷ 6 sources (Mliki et al. 2016a §3.1), Mb/s
-RMIN = 10.0              # Mb/s (Mliki et al. 2016a §3.1)
 A, B = "Mliki et al. 2016a", "Mliki et al. 2016b"
 T1 = "Table 1"
-RMIN_WHY = "Rmin is a parameter of the reaction point in the scenario: CR cannot fall below it"
 TOTAL_LOSS_WHY = ("multiple unicast sends two copies of every frame at the session rate into the same links, so "
                   "with the sources offering the same load its total (limiter + switch) loss is set by the offered load")
+# The multi-link reconstruction's Switch1 is not a bottleneck: its busiest queue holds a fraction of a
+# frame on average (the per-switch tables), so its mean queue − Qeq is −Qeq and its queue std-dev near
+# 0 whatever the scheme: a Switch1 term compares two constants.
+LOADED = ("Switch2", "Switch3")
+SWITCH1_WHY = ("in the reconstructed multi-link topology Switch1 is not a bottleneck (its busiest queue holds a "
+               "fraction of a frame on average: see the per-switch tables), so its term is −Qeq (deviation) or ≈ 0 "
+               "(std-dev) in both schemes and passes or fails by construction; Switch2 and Switch3 carry the claim")
+CR_ACTIVE = ("CR while the session's rate limiter is in place (the 1-ms samples with CR below the line rate: a released "
+             "limiter's CR is the line rate, which the source does not send at)")
+
+
+def _fb_spread(values) -> float:
+    return max(values) - min(values)
 
 
 def _claims_000() -> list[Claim]:
     d, m = DUMBBELL, MULTILINK_LEGACY
+    fb_mc = d.paper[("feedback_rate_pct", MC)]
+    steady_tol = float(math.ceil(_fb_spread(fb_mc)))
+    loss_mu = d.paper[("loss_rate_pct", MU)]
+    mc_rec = c.qeq_trend(d, MC, "feedback_rate_pct", increasing=False)
+    loss_mu_rule = c.qeq_trend(d, MU, "loss_rate_pct", increasing=True)
+    groups_fb = c.all_rules([c.groups(m, v, "feedback_rate_pct", ("G2", "G3"), "G1") for v in (MC, MU)],
+                            "for each scheme: paired per group, minimum effect 20 % of the larger mean")
     return [
         Claim("dumbbell.first-cnm.multicast-later", "RP start time — multicast: congestion occurs slower than the "
-              "multiple unicast scenario", f"{A} {T1}, §3.1", c.schemes(d, "first_cnm_s", MC, MU, a_higher=True),
-              "Welch, minimum effect ±0.25 s"),
+              "multiple unicast scenario", f"{A} {T1}, §3.1", c.schemes(d, "first_cnm_s", MC, MU, a_higher=True)),
         Claim("dumbbell.feedback.multicast-steady", "Feedback — multicast: the queue generates feedback frames almost "
-              "steadily with the different Qeq values", f"{A} {T1}, §3.2", c.steady(d, MC, "feedback_rate_pct"),
-              "every pair of Qeq alike: Welch interval within ± 20 % of the larger mean"),
+              "steadily with the different Qeq values", f"{A} {T1}, §3.2",
+              c.steady(d, MC, "feedback_rate_pct", steady_tol,
+                       f"the paper calls its own {' / '.join(map(str, fb_mc))} %, {_fb_spread(fb_mc):.2f} points apart, "
+                       "almost steady: its largest difference rounded up to a whole point")),
         Claim("dumbbell.feedback.multicast-lower", "Feedback — multicast: the feedback rate is lower than the multiple "
-              "unicast case", f"{A} {T1}, §3.2", c.schemes(d, "feedback_rate_pct", MC, MU, a_higher=False),
-              "Welch, minimum effect 20 % of the larger mean"),
+              "unicast case", f"{A} {T1}, §3.2", c.schemes(d, "feedback_rate_pct", MC, MU, a_higher=False)),
         Claim("dumbbell.feedback.unicast-falls-with-qeq", "Feedback — multiple unicast: the more the threshold Qeq "
               "decreases, the more the queue generates feedback frames", f"{A} {T1}, §3.2",
-              c.qeq_trend(d, MU, "feedback_rate_pct", increasing=False), "Qeq 75 vs 25, Welch, minimum effect 20 %"),
+              c.qeq_trend(d, MU, "feedback_rate_pct", increasing=False)),
         Claim("dumbbell.loss.multicast-lower", "Loss — multicast: the loss rate is lower than the multiple unicast "
-              "case (switch loss)", f"{A} {T1}, §3.3", c.schemes(d, "loss_rate_pct", MC, MU, a_higher=False),
-              "Welch, minimum effect 20 % (floor 0.5 points)"),
+              "case (switch loss)", f"{A} {T1}, §3.3", c.schemes(d, "loss_rate_pct", MC, MU, a_higher=False)),
         Claim("dumbbell.loss-total.multicast-lower", "Loss — multicast: the loss rate is lower than the multiple "
               "unicast case (total loss, limiters included)", f"{A} {T1}, §3.3",
-              c.constructed(TOTAL_LOSS_WHY, c.schemes(d, "total_loss_pct", MC, MU, a_higher=False)), "–"),
+              c.schemes(d, "total_loss_pct", MC, MU, a_higher=False), constructed=TOTAL_LOSS_WHY),
         Claim("dumbbell.loss.multicast-rises-with-qeq", "Loss — multicast: as the threshold Qeq increases, the loss "
-              "rate also increases", f"{A} {T1}, §3.3", c.qeq_trend(d, MC, "loss_rate_pct", increasing=True),
-              "Qeq 75 vs 25, Welch, minimum effect 20 % (floor 0.5 points)"),
+              "rate also increases", f"{A} {T1}, §3.3", c.qeq_trend(d, MC, "loss_rate_pct", increasing=True)),
+        Claim("dumbbell.loss.multicast-near-zero-then-steep", "In the multicast traffic scenario, the loss rate remains "
+              "close to zero until Qeq is 50 frames, and then rises steeply as the Qeq threshold value further increases",
+              f"{A} §3.3, Fig. 12", c.near_zero_then_steep(d, MC, "loss_rate_pct")),
         Claim("dumbbell.loss.unicast-rises-with-qeq", "Loss — multiple unicast: the loss rate increases when the "
-              "threshold Qeq increases", f"{A} {T1}, §3.3", c.qeq_trend(d, MU, "loss_rate_pct", increasing=True),
-              "Qeq 75 vs 25, Welch, minimum effect 20 % (floor 0.5 points)"),
+              "threshold Qeq increases", f"{A} {T1}, §3.3", loss_mu_rule,
+              reason=f"the paper's own multiple-unicast loss falls {' → '.join(map(str, loss_mu))} % from Qeq 25 to 75 "
+                     "(§3.3, Fig. 12) while its Table 1 says it rises with Qeq: its rule cannot accept the paper's data"),
         Claim("dumbbell.stability.multicast-better", "Stability — multicast: the stability is better than the "
-              "multiple unicast case (lower CR std-dev)", f"{A} {T1}, §3.4",
-              c.schemes(d, "cr_std_mbps", MC, MU, a_higher=False), "Welch, minimum effect 20 %"),
+              f"multiple unicast case (lower CR std-dev; {CR_ACTIVE})", f"{A} {T1}, §3.4",
+              c.schemes(d, "cr_active_std_mbps", MC, MU, a_higher=False, words="Fig. 13 has no number in the text")),
         Claim("dumbbell.fairness-cr.multicast-better", "Fairness — multicast: the fairness is better than the "
-              "multiple unicast case (Jain over session CRs)", f"{A} {T1}, §3.5",
-              c.schemes(d, "jain_cr", MC, MU, a_higher=True), "Welch, minimum effect 0.05"),
+              f"multiple unicast case (Jain over session CRs; {CR_ACTIVE})", f"{A} {T1}, §3.5",
+              c.schemes(d, "jain_cr_active", MC, MU, a_higher=True, words="Fig. 16")),
         Claim("dumbbell.fairness-throughput.multicast-better", "Fairness — multicast: the fairness is better than the "
               "multiple unicast case (Jain over throughputs)", f"{A} {T1}, §3.5",
-              c.schemes(d, "jain_throughput", MC, MU, a_higher=True), "Welch, minimum effect 0.05"),
-        Claim("rmin.floor", "CR never falls below Rmin = 10 Mb/s (every run, every setting)", f"{A} §3.1",
-              c.floor("cr_min_mbps", RMIN, RMIN_WHY), "–"),
+              c.schemes(d, "jain_throughput", MC, MU, a_higher=True, words="Fig. 16")),
         Claim("dumbbell.cr.multicast-above-mean", "Multicast CR converges above CR_mean = 1 Gb/s ÷ 6 as Qeq grows "
-              "(Qeq 75)", f"{A} §3.4", c.versus(d, MC, "cr_mean_mbps", REFERENCE_CR, above=True, qeqs=(75,)),
-              "interval above CR_mean"),
+              f"(Qeq 75; {CR_ACTIVE})", f"{A} §3.4",
+              c.versus(d, MC, "cr_active_mean_mbps", REFERENCE_CR, above=True, qeqs=(75,), words="§3.4")),
         Claim("dumbbell.cr.multicast-rises-with-qeq", "Multicast: as the Qeq threshold increases, the CR converges to "
-              "a value that is larger (the session CR rises with Qeq)", f"{A} §3.4, Figs. 3–5",
-              c.qeq_trend(d, MC, "cr_mean_mbps", increasing=True), "Qeq 75 vs 25, Welch, minimum effect 20 %"),
-        Claim("dumbbell.cr.unicast-below-mean", "Multiple-unicast CR settles below CR_mean = 1 Gb/s ÷ 6", f"{A} §3.4",
-              c.versus(d, MU, "cr_mean_mbps", REFERENCE_CR, above=False), "interval below CR_mean at every Qeq"),
+              f"a value that is larger (the session CR rises with Qeq; {CR_ACTIVE})", f"{A} §3.4, Figs. 3–5",
+              c.qeq_trend(d, MC, "cr_active_mean_mbps", increasing=True, words="§3.4")),
+        Claim("dumbbell.cr.unicast-below-mean", f"Multiple-unicast CR settles below CR_mean = 1 Gb/s ÷ 6 ({CR_ACTIVE})",
+              f"{A} §3.4", c.versus(d, MU, "cr_active_mean_mbps", REFERENCE_CR, above=False, words="§3.4")),
         Claim("dumbbell.queue.unicast-worse-at-low-qeq", "Multiple unicast: the congestion is far too inadequately "
               "controlled at low Qeq compared to multicast (the mean queue's deviation from Qeq)", f"{A} §3.4, Fig. 15",
-              c.schemes(d, "q_dev_from_qeq_frames", MU, MC, a_higher=True, qeqs=(25,)),
-              "Welch, minimum effect 20 % (floor 2 frames)"),
-        Claim("dumbbell.recommendation.three-quarters", "Recommended: Qeq at ¾ of the queue (75 of 100 frames) mitigates "
-              "the feedback implosion, for multicast and multiple unicast (feedback rate at Qeq 75 against 25)",
-              f"{A} §4", c.all_checks([c.qeq_trend(d, v, "feedback_rate_pct", increasing=False) for v in (MC, MU)]),
-              "for each: Qeq 75 vs 25, Welch, minimum effect 20 %"),
-        Claim("multilink.groups.far-group-fewer-feedback", "Scalability — multicast group far from CPs (G1) has better "
-              "performance: fewer feedback frames than G2, G3", f"{A} {T1}, §3.6.1",
-              c.groups_fewer(m, MC, "feedback_rate_pct", ("G2", "G3"), "G1"), "Welch per group, minimum effect 20 %"),
+              c.schemes(d, "q_dev_from_qeq_frames", MU, MC, a_higher=True, qeqs=(25,), words="Fig. 15")),
+        Claim("dumbbell.recommendation.three-quarters-unicast", "Recommended: Qeq at ¾ of the queue (75 of 100 frames) "
+              "mitigates the feedback implosion — multiple unicast (feedback rate at Qeq 75 against 25)", f"{A} §4",
+              c.qeq_trend(d, MU, "feedback_rate_pct", increasing=False)),
+        Claim("dumbbell.recommendation.three-quarters-multicast", "Recommended: Qeq at ¾ of the queue (75 of 100 "
+              "frames) mitigates the feedback implosion — multicast (feedback rate at Qeq 75 against 25)", f"{A} §4",
+              mc_rec, reason=f"the paper's own multicast feedback rates are {fb_mc[0]} % at Qeq 25 and {fb_mc[2]} % at "
+              f"Qeq 75 (§3.2, Fig. 11): {abs(fb_mc[0] - fb_mc[2]):.2f} points, no reduction, while §4 recommends Qeq "
+              "= ¾ to mitigate the feedback implosion for multicast too"),
+        Claim("multilink.groups.far-group-fewer-feedback", "Scalability — the sources of G1, which are far from CPs, "
+              "receive fewer feedback frames than those of G2 and G3 in both multiple unicast traffic and multicast "
+              "traffic", f"{A} {T1}, §3.6.1, Figs. 18–19", groups_fb),
         Claim("multilink.feedback.multicast-higher", "The network faces a heavier congestion [in the multicast "
               "scenario] than in the case of multiple unicast scenario observed from the significant feedback rate "
               "generated in the multicast scenario compared to the multiple unicast one (mean feedback rate over the "
-              "multi-link topology)", f"{A} §3.6.1, Fig. 20", c.schemes(m, "feedback_rate_pct", MC, MU, a_higher=True),
-              "Welch, minimum effect 20 %"),
+              "multi-link topology)", f"{A} §3.6.1, Fig. 20",
+              c.schemes(m, "feedback_rate_pct", MC, MU, a_higher=True, words="Fig. 20")),
         Claim("multilink.feedback.falls-with-qeq", "As the Qeq decreases the generation of feedback frames from CPs "
               "increases (multi-link; multicast and multiple unicast)", f"{A} §3.6.1, Figs. 18–19",
-              c.all_checks([c.qeq_trend(m, v, "feedback_rate_pct", increasing=False) for v in (MC, MU)]),
-              "for each: Qeq 75 vs 25, Welch, minimum effect 20 %"),
+              c.all_rules([c.qeq_trend(m, v, "feedback_rate_pct", increasing=False) for v in (MC, MU)],
+                          "for each scheme: Qeq 75 vs 25, Welch, minimum effect 20 %")),
         Claim("multilink.loss.rises-with-qeq", "The frame loss rate is high when the threshold Qeq value gets "
               "increased (multi-link; multicast and multiple unicast)", f"{A} §3.6.2, Figs. 21–22",
-              c.all_checks([c.qeq_trend(m, v, "loss_rate_pct", increasing=True) for v in (MC, MU)]),
-              "for each: Qeq 75 vs 25, Welch, minimum effect 20 % (floor 0.5 points)"),
+              c.all_rules([c.qeq_trend(m, v, "loss_rate_pct", increasing=True) for v in (MC, MU)],
+                          "for each scheme: Qeq 75 vs 25, Welch, minimum effect 20 % (floor 0.5 points)")),
         Claim("multilink.groups.far-group-less-loss", "Frames of G1 where the sources are far from the congested "
               "links exhibit less loss than those of G2 and G3 (multicast and multiple unicast)",
               f"{A} §3.6.2, Figs. 21–22",
-              c.all_checks([c.groups_fewer(m, v, "loss_rate_pct", ("G2", "G3"), "G1") for v in (MC, MU)]),
-              "for each scheme: Welch per group, minimum effect 20 % (floor 0.5 points)"),
+              c.all_rules([c.groups(m, v, "loss_rate_pct", ("G2", "G3"), "G1") for v in (MC, MU)],
+                          "for each scheme: paired per group, minimum effect 20 % (floor 0.5 points)")),
         Claim("multilink.loss.multicast-higher", "As the number of multicast groups in the case of multicast "
               "scenario increases, the loss rate performance criterion degrades much more than in the case of the "
               "multiple unicast scenario (multicast's switch loss above multiple unicast's)", f"{A} §3.6.2, Fig. 23",
-              c.schemes(m, "loss_rate_pct", MC, MU, a_higher=True), "Welch, minimum effect 20 % (floor 0.5 points)"),
+              c.schemes(m, "loss_rate_pct", MC, MU, a_higher=True, words="Fig. 23")),
         Claim("multilink.queue.deviation-high-at-low-qeq", "When the Qeq threshold is low, the deviation from the Qeq "
-              "equilibrium threshold is high for both multiple unicast and multicast scenarios (each switch's mean "
-              "queue − Qeq falls as Qeq grows)", f"{A} §3.6.3, Figs. 24–26",
-              c.all_checks([c.qeq_trend(m, v, "q_dev_from_qeq_frames", increasing=False, part=sw)
-                            for v in (MC, MU) for sw in SWITCHES]),
-              "for each scheme and switch: Qeq 75 vs 25, Welch, minimum effect 20 % (floor 2 frames)"),
+              "equilibrium threshold is high for both multiple unicast and multicast scenarios (Switch2's and "
+              "Switch3's mean queue − Qeq falls as Qeq grows; Switch1: the next row)", f"{A} §3.6.3, Figs. 25–26",
+              c.all_rules([c.qeq_trend(m, v, "q_dev_from_qeq_frames", increasing=False, part=sw)
+                           for v in (MC, MU) for sw in LOADED],
+                          "for each scheme and loaded switch: Qeq 75 vs 25, Welch, minimum effect 20 % (floor 2 frames)")),
+        Claim("multilink.queue.deviation-high-at-low-qeq-switch1", "When the Qeq threshold is low, the deviation from "
+              "the Qeq equilibrium threshold is high (Switch1)", f"{A} §3.6.3, Fig. 24",
+              c.all_rules([c.qeq_trend(m, v, "q_dev_from_qeq_frames", increasing=False, part="Switch1") for v in (MC, MU)],
+                          "for each scheme: Qeq 75 vs 25, Welch, minimum effect 20 % (floor 2 frames)"),
+              reason=SWITCH1_WHY),
+        Claim("multilink.queue.multicast-overused", "As the number of multicast groups increases in the multicast "
+              "scenario, the queue resource of the switch gets overused (Switch2's and Switch3's mean queue above Qeq)",
+              f"{A} §3.6.3, Figs. 25–26",
+              c.all_rules([c.versus(m, MC, "q_dev_from_qeq_frames", 0.0, above=True, words="§3.6.3", part=sw)
+                           for sw in LOADED], "each loaded switch, every Qeq: the deviation's interval above 0")),
         Claim("multilink.queue.multicast-as-large-as-unicast", "The queue overuse in a multicast scenario is found to "
-              "be as large as that of the multiple unicast scenario (each switch's mean queue − Qeq alike)",
-              f"{A} §3.6.3, Figs. 24–26",
-              c.all_checks([c.alike(m, "q_dev_from_qeq_frames", MC, MU, part=sw) for sw in SWITCHES]),
-              "each switch, every Qeq: Welch interval within ± 20 % of the larger mean (floor 2 frames)"),
+              "be as large as that of the multiple unicast scenario (Switch2's and Switch3's mean queue − Qeq alike)",
+              f"{A} §3.6.3, Figs. 25–26",
+              c.all_rules([c.alike(m, "q_dev_from_qeq_frames", MC, MU, part=sw) for sw in LOADED],
+                          "each loaded switch, every Qeq: Welch interval within ± 20 % of the larger mean (floor 2 frames)")),
         Claim("multilink.stability.g1-unicast-better", "The rate of G1 where the traffic goes through more CPs than "
               "G2 and G3 traffic, seems to be more stable in the case of multiple unicast traffic than the multicast "
-              "traffic scenario case (G1's CR std-dev)", f"{A} §3.6.3, Fig. 27",
-              c.schemes(m, "cr_std_mbps", MU, MC, a_higher=False, part="G1"), "Welch, minimum effect 20 %"),
+              f"traffic scenario case (G1's CR std-dev; {CR_ACTIVE})", f"{A} §3.6.3, Fig. 27",
+              c.schemes(m, "cr_active_std_mbps", MU, MC, a_higher=False, part="G1", words="Fig. 27")),
         Claim("multilink.stability.g2-multicast-better", "The stability rate of G2 in a multicast scenario is better "
-              "than that of the multiple unicast scenario (G2's CR std-dev)", f"{A} §3.6.3, Fig. 28",
-              c.schemes(m, "cr_std_mbps", MC, MU, a_higher=False, part="G2"), "Welch, minimum effect 20 %"),
+              f"than that of the multiple unicast scenario (G2's CR std-dev; {CR_ACTIVE})", f"{A} §3.6.3, Fig. 28",
+              c.schemes(m, "cr_active_std_mbps", MC, MU, a_higher=False, part="G2", words="Fig. 28")),
         Claim("multilink.stability.g3-multicast-better-at-low-qeq", "The stability rate of G3 in a multicast scenario "
               "is also better than that of the multiple unicast scenario but only for low Qeq threshold values (G3's "
-              "CR std-dev at the lowest Qeq, 25)", f"{A} §3.6.3, Fig. 29",
-              c.schemes(m, "cr_std_mbps", MC, MU, a_higher=False, qeqs=(25,), part="G3"), "Welch, minimum effect 20 %"),
+              f"CR std-dev at the lowest Qeq, 25; {CR_ACTIVE})", f"{A} §3.6.3, Fig. 29",
+              c.schemes(m, "cr_active_std_mbps", MC, MU, a_higher=False, qeqs=(25,), part="G3", words="Fig. 29")),
         Claim("multilink.fairness.g1-best-unicast", "Multiple unicast: the fairness index of G1 shows the best "
-              "performance … compared to those of G2 and G3 (Jain over the group's session CRs)",
-              f"{A} §3.6.4, Fig. 30", c.groups_fewer(m, MU, "jain_cr", ("G2", "G3"), "G1", lower=False),
-              "Welch per group, minimum effect 0.05"),
+              f"performance … compared to those of G2 and G3 (Jain over the group's session CRs; {CR_ACTIVE})",
+              f"{A} §3.6.4, Fig. 30", c.groups(m, MU, "jain_cr_active", ("G2", "G3"), "G1", lower=False)),
         Claim("multilink.fairness.g1-best-multicast", "Fairness index of G1 reveals the best fairness index compared "
-              "to G2 and G3 in the case of a multicast scenario (Jain over the group's session CRs)",
-              f"{A} §3.6.4, Fig. 31", c.groups_fewer(m, MC, "jain_cr", ("G2", "G3"), "G1", lower=False),
-              "Welch per group, minimum effect 0.05"),
+              f"to G2 and G3 in the case of a multicast scenario (Jain over the group's session CRs; {CR_ACTIVE})",
+              f"{A} §3.6.4, Fig. 31", c.groups(m, MC, "jain_cr_active", ("G2", "G3"), "G1", lower=False)),
         Claim("multilink.scalability.multicast-degrades", "Scalability — multicast: the performance criteria degrade in "
               "terms of feedback overhead, loss rate, stability and fairness (the multi-link topology against the "
-              "dumbbell: higher feedback rate, switch loss and CR std-dev, lower Jain over session CRs)",
+              f"dumbbell: higher feedback rate, switch loss and CR std-dev, lower Jain over session CRs; {CR_ACTIVE})",
               f"{A} {T1}, §4",
-              c.all_checks([c.across(m, d, MC, "feedback_rate_pct", True), c.across(m, d, MC, "loss_rate_pct", True),
-                            c.across(m, d, MC, "cr_std_mbps", True), c.across(m, d, MC, "jain_cr", False)]),
-              "each criterion, every Qeq: Welch, minimum effect 20 % (loss floor 0.5 points; Jain 0.05)"),
+              c.all_rules([c.across(m, d, MC, "feedback_rate_pct", True), c.across(m, d, MC, "loss_rate_pct", True),
+                           c.across(m, d, MC, "cr_active_std_mbps", True), c.across(m, d, MC, "jain_cr_active", False)],
+                          "each criterion, every Qeq: Welch, minimum effect 20 % (loss floor 0.5 points; Jain 0.05)")),
     ]
 
 
 def _claims_001() -> list[Claim]:
     s, m = STAR, MULTILINK_ENHANCED
+    n = c.NOMINAL["cr_active_mean_mbps"]
+    rise = EQCN_CR_GAIN_PCT / 100
     return [
         Claim("star.rate.eqcn-higher-cr", "RP rate — E-QCN improves the average traffic rate at the RP (on the "
-              "session CR)", f"{B} {T1}, §4.1, Fig. 6", c.schemes(s, "cr_mean_mbps", EQCN, QCN, a_higher=True),
-              "Welch, minimum effect 20 %"),
+              f"session CR; {CR_ACTIVE})", f"{B} {T1}, §4.1, Fig. 6",
+              c.schemes(s, "cr_active_mean_mbps", EQCN, QCN, a_higher=True,
+                        pa={25: n * (1 + rise), 50: c.least(n, "cr_active_mean_mbps", 1),
+                            75: c.least(n, "cr_active_mean_mbps", 1)}, pb={q: n for q in QEQS},
+                        cap={25: n * rise / 2})),
         Claim("star.rate.eqcn-higher-throughput", "RP rate — E-QCN improves the average traffic rate at the RP (on "
               "throughput)", f"{B} {T1}, §4.1, Fig. 6",
-              c.constructed("the sources offer more than the bottleneck carries, so the receivers' throughput is the "
-                            "link's share whatever the scheme", c.schemes(s, "throughput_mean_mbps", EQCN, QCN, True)),
-              "–"),
+              c.schemes(s, "throughput_mean_mbps", EQCN, QCN, a_higher=True, words="Fig. 6"),
+              reason="the model cannot produce the condition: six sources of 200 Mb/s offer 1.2 Gb/s to each 1 Gb/s "
+                     "receiver link, so the link is saturated under either scheme and the receivers' throughput is "
+                     "the link's share whatever the RP does (the rows' evidence: a difference of a fraction of a "
+                     "percent); the claim is tested on the session CR (the row above)"),
         Claim("star.feedback.qcn-higher", "Feedback — QCN: the feedback rate is higher than the enhanced QCN",
-              f"{B} {T1}, §4.2", c.schemes(s, "feedback_rate_pct", QCN, EQCN, a_higher=True),
-              "Welch, minimum effect 20 %"),
+              f"{B} {T1}, §4.2", c.schemes(s, "feedback_rate_pct", QCN, EQCN, a_higher=True)),
         Claim("star.feedback.qcn-falls-with-qeq", "Feedback — QCN: the more the Qeq threshold decreases, the more the "
               "queue generates feedback frames", f"{B} {T1}, §4.2",
-              c.qeq_trend(s, QCN, "feedback_rate_pct", increasing=False), "Qeq 75 vs 25, Welch, minimum effect 20 %"),
+              c.qeq_trend(s, QCN, "feedback_rate_pct", increasing=False)),
         Claim("star.loss.qcn-higher", "Loss — QCN: the loss rate is higher than the enhanced QCN (switch loss)",
-              f"{B} {T1}, §4.3", c.schemes(s, "loss_rate_pct", QCN, EQCN, a_higher=True),
-              "Welch, minimum effect 20 % (floor 0.5 points)"),
+              f"{B} {T1}, §4.3", c.schemes(s, "loss_rate_pct", QCN, EQCN, a_higher=True)),
         Claim("star.loss-total.qcn-higher", "Loss — QCN: the loss rate is higher than the enhanced QCN (total loss, "
-              "limiters included)", f"{B} {T1}, §4.3", c.schemes(s, "total_loss_pct", QCN, EQCN, a_higher=True),
-              "Welch, minimum effect 20 % (floor 0.5 points)"),
+              "limiters included)", f"{B} {T1}, §4.3",
+              c.schemes(s, "total_loss_pct", QCN, EQCN, a_higher=True, stated_as="loss_rate_pct")),
+        Claim("star.feedback.eqcn-reduction", "We succeeded in making a reduction of −40.26 % of the QCN with multicast "
+              "result when the Qeq = 75 frames, −53 % when the Qeq = 50 frames, and −38.9 % when the Qeq = 25 frames",
+              f"{B} §4.2, Fig. 7", c.change(s, "feedback_rate_pct", EQCN, QCN, {25: -38.9, 50: -53.0, 75: -40.26})),
+        Claim("star.loss.eqcn-reduction-at-qeq50", "When the Qeq = 50 frames the enhanced QCN for multicast succeeded "
+              "in making a reduction of −31.11 % of the QCN with multicast result (switch loss)", f"{B} §4.3, Fig. 8",
+              c.change(s, "loss_rate_pct", EQCN, QCN, {50: -31.11})),
+        Claim("star.loss.eqcn-increase-at-qeq75", "When the Qeq = 75 frames the enhanced QCN for multicast achieves an "
+              "increase of 12.74 % of the QCN with the multicast result (switch loss)", f"{B} §4.3, Fig. 8",
+              c.change(s, "loss_rate_pct", EQCN, QCN, {75: 12.74})),
         Claim("star.loss.qcn-rises-with-qeq", "Loss — QCN: as the Qeq threshold increases, the loss rate also "
-              "increases", f"{B} {T1}, §4.3", c.qeq_trend(s, QCN, "loss_rate_pct", increasing=True),
-              "Qeq 75 vs 25, Welch, minimum effect 20 % (floor 0.5 points)"),
+              "increases", f"{B} {T1}, §4.3", c.qeq_trend(s, QCN, "loss_rate_pct", increasing=True)),
         Claim("star.loss.eqcn-lower-at-low-qeq", "Loss — E-QCN: the loss rate is reduced (below QCN's) when the Qeq "
               "threshold values are low (25, 50)", f"{B} {T1}, §4.3",
-              c.schemes(s, "loss_rate_pct", EQCN, QCN, a_higher=False, qeqs=(25, 50)),
-              "Welch, minimum effect 20 % (floor 0.5 points)"),
-        Claim("star.feedback.eqcn-falls-with-qeq", "Feedback — E-QCN: its feedback rate also falls as Qeq grows (the "
-              "paper's 8.04 / 5.63 / 2.27 % at Qeq 25 / 50 / 75)", f"{B} §4.2, Fig. 7",
-              c.qeq_trend(s, EQCN, "feedback_rate_pct", increasing=False), "Qeq 75 vs 25, Welch, minimum effect 20 %"),
+              c.schemes(s, "loss_rate_pct", EQCN, QCN, a_higher=False, qeqs=(25, 50))),
+        Claim("star.feedback.eqcn-falls-with-qeq", "Feedback — E-QCN: its feedback rate also falls as Qeq grows",
+              f"{B} §4.2, Fig. 7", c.qeq_trend(s, EQCN, "feedback_rate_pct", increasing=False)),
         Claim("star.loss.eqcn-rises-with-qeq", "Loss — as the Qeq threshold value increases, the loss rate also "
-              "increases in … the enhanced QCN", f"{B} §4.3, Fig. 8", c.qeq_trend(s, EQCN, "loss_rate_pct", increasing=True),
-              "Qeq 75 vs 25, Welch, minimum effect 20 % (floor 0.5 points)"),
+              "increases in … the enhanced QCN", f"{B} §4.3, Fig. 8", c.qeq_trend(s, EQCN, "loss_rate_pct", increasing=True)),
         Claim("star.loss.eqcn-higher-at-high-qeq", "Loss — at Qeq 75 the enhanced QCN has a higher loss rate than QCN "
               "(\"an increase of 12.74 %\")", f"{B} §4.3, Fig. 8",
-              c.schemes(s, "loss_rate_pct", EQCN, QCN, a_higher=True, qeqs=(75,)),
-              "Welch, minimum effect 20 % (floor 0.5 points)"),
+              c.schemes(s, "loss_rate_pct", EQCN, QCN, a_higher=True, qeqs=(75,))),
         Claim("star.queue.eqcn-controls-low-qeq", "E-QCN could control congestion properly in the case of low Qeq "
               "(the mean queue not above Qeq: a positive deviation \"indicates a poor control\")", f"{B} §4.4, Fig. 11",
-              c.versus(s, EQCN, "q_dev_from_qeq_frames", 0.0, above=False, qeqs=(25,)),
-              "the deviation's interval below 0 at Qeq 25"),
+              c.versus(s, EQCN, "q_dev_from_qeq_frames", 0.0, above=False, qeqs=(25,), words="Fig. 11")),
         Claim("star.queue.eqcn-worse-at-high-qeq", "E-QCN: congestion is inadequately controlled at high Qeq compared "
               "to QCN (the mean queue's deviation from Qeq)", f"{B} §4.4, Fig. 11",
-              c.schemes(s, "q_dev_from_qeq_frames", EQCN, QCN, a_higher=True, qeqs=(75,)),
-              "Welch, minimum effect 20 % (floor 2 frames)"),
+              c.schemes(s, "q_dev_from_qeq_frames", EQCN, QCN, a_higher=True, qeqs=(75,), words="Fig. 11")),
         Claim("star.stability.eqcn-better-at-low-qeq", "Stability — E-QCN: better stability (lower CR std-dev than "
-              "QCN) when the Qeq values are decreased (25, 50)", f"{B} {T1}, §4.4",
-              c.schemes(s, "cr_std_mbps", EQCN, QCN, a_higher=False, qeqs=(25, 50)), "Welch, minimum effect 20 %"),
+              f"QCN) when the Qeq values are decreased (25, 50; {CR_ACTIVE})", f"{B} {T1}, §4.4",
+              c.schemes(s, "cr_active_std_mbps", EQCN, QCN, a_higher=False, qeqs=(25, 50), stated_as="cr_std_mbps")),
         Claim("star.stability.qcn-better-at-high-qeq", "Stability — QCN: better stability (lower CR std-dev than "
-              "E-QCN) when the Qeq values are increased (75)", f"{B} {T1}, §4.4",
-              c.schemes(s, "cr_std_mbps", QCN, EQCN, a_higher=False, qeqs=(75,)), "Welch, minimum effect 20 %"),
-        Claim("star.fairness-cr.alike", "Fairness — similar fairness (Jain over session CRs, E-QCN vs QCN)",
-              f"{B} {T1}, §4.5", c.alike(s, "jain_cr", EQCN, QCN), "Welch interval within ±0.05 at every Qeq"),
-        Claim("star.fairness-throughput.alike", "Fairness — similar fairness (Jain over throughputs, E-QCN vs QCN)",
-              f"{B} {T1}, §4.5", c.alike(s, "jain_throughput", EQCN, QCN), "Welch interval within ±0.05 at every Qeq"),
-        Claim("rmin.floor", "CR never falls below Rmin = 10 Mb/s (every run, every setting)", f"{B} §4.1",
-              c.floor("cr_min_mbps", RMIN, RMIN_WHY), "–"),
+              f"E-QCN) when the Qeq values are increased (75; {CR_ACTIVE})", f"{B} {T1}, §4.4",
+              c.schemes(s, "cr_active_std_mbps", QCN, EQCN, a_higher=False, qeqs=(75,), stated_as="cr_std_mbps")),
+        Claim("star.fairness-cr.alike", "Fairness — the fairness indices are similar for both QCN schemes for most of "
+              f"the Qeq threshold values (Jain over session CRs; {CR_ACTIVE})", f"{B} {T1}, §4.5, Fig. 12",
+              c.alike(s, "jain_cr_active", EQCN, QCN, words="Fig. 12", most=True)),
+        Claim("star.fairness-throughput.alike", "Fairness — the fairness indices are similar for both QCN schemes for "
+              "most of the Qeq threshold values (Jain over throughputs)", f"{B} {T1}, §4.5, Fig. 12",
+              c.alike(s, "jain_throughput", EQCN, QCN, words="Fig. 12", most=True)),
+        Claim("star.conclusion.stability-fairness-similar", "With such a recommendation [a low Qeq, 25 % of the queue] "
+              "… stability and fairness performance results seem to be similar for both QCN schemes (CR std-dev and "
+              f"Jain over session CRs at Qeq 25; {CR_ACTIVE})", f"{B} §5",
+              c.all_rules([c.alike(s, "cr_active_std_mbps", EQCN, QCN, qeqs=(25,), stated_as="cr_std_mbps"),
+                           c.alike(s, "jain_cr_active", EQCN, QCN, qeqs=(25,), words="§5")],
+                          "each criterion at Qeq 25: Welch interval within ± 20 % of the larger mean (CR std-dev) or "
+                          "±0.05 (Jain)")),
         Claim("multilink.feedback.eqcn-lower", "Scalability — E-QCN decreases the feedback overhead (multi-link)",
-              f"{B} {T1}, §4.6.1", c.schemes(m, "feedback_rate_pct", EQCN, QCN, a_higher=False),
-              "Welch, minimum effect 20 %"),
+              f"{B} {T1}, §4.6.1", c.schemes(m, "feedback_rate_pct", EQCN, QCN, a_higher=False)),
         Claim("multilink.loss.eqcn-lower-at-low-qeq", "Scalability — E-QCN decreases the loss rate (multi-link; at low "
-              "Qeq 25, 50)", f"{B} {T1}, §4.6.2", c.schemes(m, "loss_rate_pct", EQCN, QCN, a_higher=False, qeqs=(25, 50)),
-              "Welch, minimum effect 20 % (floor 0.5 points)"),
+              "Qeq 25, 50)", f"{B} {T1}, §4.6.2",
+              c.schemes(m, "loss_rate_pct", EQCN, QCN, a_higher=False, qeqs=(25, 50), words="Fig. 15")),
         Claim("star.cr.above-mean-at-high-qeq", "In both schemes of the QCN (i.e., the QCN and the enhanced QCN), the "
               "CR fluctuates over the CR_mean when the Qeq is increased (mean session CR at Qeq 75; CR_mean = "
-              "1 Gbit/s ÷ 6)", f"{B} §4.1, Figs. 3 and 5",
-              c.all_checks([c.versus(s, v, "cr_mean_mbps", REFERENCE_CR, above=True, qeqs=(75,)) for v in (QCN, EQCN)]),
-              "for each scheme: interval above CR_mean at Qeq 75"),
+              f"1 Gbit/s ÷ 6; {CR_ACTIVE})", f"{B} §4.1, Figs. 3 and 5",
+              c.all_rules([c.versus(s, v, "cr_active_mean_mbps", REFERENCE_CR, above=True, qeqs=(75,), words="Figs. 3, 5")
+                           for v in (QCN, EQCN)], "for each scheme: interval above CR_mean at Qeq 75")),
         Claim("multilink.loss.rises-with-qeq", "The frame loss rate is high when the Qeq threshold values go up "
               "(multi-link; both schemes)", f"{B} §4.6.2, Fig. 15",
-              c.all_checks([c.qeq_trend(m, v, "loss_rate_pct", increasing=True) for v in (QCN, EQCN)]),
-              "for each: Qeq 75 vs 25, Welch, minimum effect 20 % (floor 0.5 points)"),
+              c.all_rules([c.qeq_trend(m, v, "loss_rate_pct", increasing=True, words="Fig. 15") for v in (QCN, EQCN)],
+                          "for each: Qeq 75 vs 25, Welch, minimum effect 20 % (floor 0.5 points)")),
         Claim("multilink.loss.eqcn-higher-at-high-qeq", "The loss rate of the enhanced QCN for multicast traffic gets "
               "increased compared to the QCN with multicast traffic when the Qeq threshold values go up (Qeq 75)",
-              f"{B} §4.6.2, Fig. 15", c.schemes(m, "loss_rate_pct", EQCN, QCN, a_higher=True, qeqs=(75,)),
-              "Welch, minimum effect 20 % (floor 0.5 points)"),
+              f"{B} §4.6.2, Fig. 15", c.schemes(m, "loss_rate_pct", EQCN, QCN, a_higher=True, qeqs=(75,), words="Fig. 15")),
         Claim("multilink.queue-std.alike-per-switch", "The StdDev of the queue length at CPs (Switch 1, Switch 2 and "
               "Switch 3) of the QCN with multicast traffic and the enhanced QCN for multicast traffic is almost "
-              "similar for different Qeq threshold values", f"{B} §4.6.3, Figs. 16–18",
-              c.all_checks([c.alike(m, "q_std_frames", EQCN, QCN, part=sw) for sw in SWITCHES]),
-              "each switch, every Qeq: Welch interval within ± 20 % of the larger mean (floor 2 frames)"),
+              "similar for different Qeq threshold values (Switch2 and Switch3; Switch1: the next row)",
+              f"{B} §4.6.3, Figs. 17–18",
+              c.all_rules([c.alike(m, "q_std_frames", EQCN, QCN, part=sw, words="Figs. 17–18") for sw in LOADED],
+                          "each loaded switch, every Qeq: Welch interval within ± 20 % of the larger mean (floor 2 frames)")),
+        Claim("multilink.queue-std.alike-switch1", "The StdDev of the queue length at CPs … is almost similar (Switch 1)",
+              f"{B} §4.6.3, Fig. 16", c.alike(m, "q_std_frames", EQCN, QCN, part="Switch1", words="Fig. 16"),
+              reason=SWITCH1_WHY),
         Claim("multilink.fairness.alike-per-group", "The fairness indices are similar between the two QCN schemes for "
-              "the majority values of the Qeq threshold (G1, G2, G3; Jain over the group's session CRs)",
+              f"the majority values of the Qeq threshold (G1, G2, G3; Jain over the group's session CRs; {CR_ACTIVE})",
               f"{B} §4.6.4, Figs. 19–21",
-              c.all_checks([c.alike(m, "jain_cr", EQCN, QCN, part=g, most=True) for g in GROUPS]),
-              "each group: Welch interval within ±0.05 at two of the three Qeq values or more"),
+              c.all_rules([c.alike(m, "jain_cr_active", EQCN, QCN, part=g, most=True, words="Figs. 19–21")
+                           for g in GROUPS],
+                          "each group: Welch interval within ±0.05 at two of the three Qeq values or more")),
         Claim("multilink.scalability.qcn-degrades", "Scalability — QCN: the performance criteria degrade in terms of "
               "feedback overhead and loss rate (the multi-link topology against the star: higher feedback rate and "
               "switch loss)", f"{B} {T1}, §4.6",
-              c.all_checks([c.across(m, s, QCN, "feedback_rate_pct", True), c.across(m, s, QCN, "loss_rate_pct", True)]),
-              "each criterion, every Qeq: Welch, minimum effect 20 % (loss floor 0.5 points)"),
+              c.all_rules([c.across(m, s, QCN, "feedback_rate_pct", True), c.across(m, s, QCN, "loss_rate_pct", True)],
+                          "each criterion, every Qeq: Welch, minimum effect 20 % (loss floor 0.5 points), or half the "
+                          "paper's own difference where it states both and that is smaller")),
     ]
 
 
@@ -335,9 +386,27 @@ def gain(metric: str):
     return values
 
 
-NUMBERS_001 = [Number("star.rate.eqcn-gain-cr", "E-QCN's gain in average rate over QCN on the star at Qeq 25 "
-                      "(cnsim: mean session CR, paired by seed), %", 12.48, "%", f"{B} §4.1, Fig. 6",
-                      gain("cr_mean_mbps"))]
+def _gain_rule(metric: str, paper_pct: float) -> c.Rule:
+    """E-QCN's gain over QCN on the star at Qeq 25 (%, per seed: the two schemes paired by seed)
+    against the paper's, ± the default tolerance of a percentage."""
+    ke, kq = ("star", EQCN, metric, 25, "all"), ("star", QCN, metric, 25, "all")
+    t = c.tol(paper_pct, "feedback_rate_pct")
+
+    def decide(**inp):
+        e, q = inp[c.name(ke)].by_seed(), inp[c.name(kq)].by_seed()
+        return compare.against([(e[k] / q[k] - 1) * 100 for k in sorted(e) if k in q and q[k]], paper_pct, t)
+    n = c.NOMINAL[metric]
+    return c.Rule([ke, kq], decide, f"the per-seed gain's interval inside paper ± {compare.num(t)}",
+                  {ke: n * (1 + paper_pct / 100), kq: n}, {ke: n, kq: n},
+                  f"the paper's +{compare.num(paper_pct)} % (E-QCN {compare.num(n * (1 + paper_pct / 100))} against QCN "
+                  f"{compare.num(n)} Mb/s); counter-datum: no gain (equal CRs)")
+
+
+EQCN_CR_GAIN_PCT = 12.48   # Mliki et al. 2016b §4.1: "when Qeq = 25 frames the CR is increased by 12.48 %"
+NUMBERS_001 = [Claim("star.rate.eqcn-gain-cr", "E-QCN's gain in average rate over QCN on the star at Qeq 25 "
+                     f"(cnsim: mean session CR while limited, paired by seed), %", f"{B} §4.1, Fig. 6",
+                     _gain_rule("cr_active_mean_mbps", EQCN_CR_GAIN_PCT),
+                     paper=PaperValue(EQCN_CR_GAIN_PCT, "%", f"{B} §4.1, Fig. 6"))]
 
 REST_COMMON = [
     "Topologies: Mliki et al. 2016a's dumbbell is stated in full; the multi-link topology (2016a Fig. 17, 2016b "
@@ -345,6 +414,8 @@ REST_COMMON = [
     "that reconstruction.",
     "The papers give one value per point with no spread; cnsim gives a mean and a 95 % interval over seeds. The "
     "seeds vary the RP's jittered byte-counter and timer cycles (and the sampling table's jitter).",
+    "CR metrics (mean, std-dev, Jain over CRs) use the 1-ms samples in which a session's rate limiter is in place: a "
+    "released limiter's CR is the line rate, which the source does not send at (the share of the window is shown).",
     "Loss: the papers' \"loss rate\" is compared with cnsim's switch loss; total loss (rate-limiter drops at the "
     "sources plus switch drops) is shown beside it everywhere.",
 ]
@@ -356,9 +427,9 @@ REST_000 = REST_COMMON + [
 REST_001 = REST_COMMON + [
     "Multi-link E-QCN feedback values are DERIVED: the paper gives QCN's 87.92 / 89.02 / 4.24 % and E-QCN's "
     "reduction (41 / 41.23 / 60.14 %, §4.6.1); the E-QCN values compared are QCN × (1 − reduction).",
-    "The +12.48 % gain of E-QCN's average CR (§4.1, Fig. 6, Qeq 25) is compared on the mean session CR, paired by "
-    "seed; on throughput the two schemes cannot differ (the link is saturated), which the claims label by "
-    "construction.",
+    "The +12.48 % gain of E-QCN's average CR (§4.1, Fig. 6, Qeq 25) is compared on the mean session CR while its "
+    "rate limiter is in place, paired by seed; on throughput the two schemes cannot differ (the link is saturated), "
+    "so that row is not testable as stated.",
     "Mliki et al. 2016b gives no start times: the star uses 2016a's (0.1, 1, 2, 3, 4, 5 s).",
 ]
 

@@ -11,9 +11,9 @@ import pandas as pd
 
 from .. import compare
 from ..paper import Report, Runs
-from ..verdicts import Check, PaperValue
+from ..verdicts import Calibration, Check, PaperValue, claim
 from . import claims, figures, findings, hypotheses, sensitivity
-from .spec import BASELINE, LABELS, QEQS, Experiment, Topology, forget, samples, show, unit, view
+from .spec import BASELINE, LABELS, QEQS, Experiment, Topology, forget, rmin_mbps, samples, show, unit, view
 
 
 def _settings(df: pd.DataFrame) -> list[str]:
@@ -33,50 +33,85 @@ def _paper_value(topo: Topology, metric: str, variant: str, value: float) -> Pap
                       derived=topo.derived.get((metric, variant), ""))
 
 
+def _claim(c, base: pd.DataFrame) -> Check:
+    """A claim of the paper as a calibrated row (or, with `constructed`, a row that holds by
+    construction: shown, not counted)."""
+    r = c.rule
+    if c.constructed:
+        return Check(c.key, c.text, c.source, compare.by_construction(c.constructed, r.decide(**r.inputs(base)).evidence),
+                     "–", c.paper)
+    return claim(c.key, c.text, c.source, r.text, r.decide, r.inputs(base), Calibration(r.data(r.paper), r.data(r.counter),
+                 r.basis), paper=c.paper, reason=c.reason)
+
+
+def _rmin(exp: Experiment, df: pd.DataFrame) -> Check:
+    """cnsim's own check that no session's CR falls below the RP's minimum rate: a scenario choice
+    (neither paper states Rmin), compared with the lowest CR of every run."""
+    floors = sorted({rmin_mbps(path) for topo in exp.topologies for path, _ in topo.variants.values()})
+    low = df[(df.part == "all") & (df.metric == "cr_min_mbps")]["value"]
+    if low.empty:
+        v = compare.Verdict(compare.INCONCLUSIVE, "no data")
+    else:
+        ok = float(low.min()) >= min(floors) * (1 - 1e-9)
+        v = compare.Verdict(compare.SUPPORTED if ok else compare.NOT_SUPPORTED,
+                            f"lowest session CR over all {len(low)} runs: {compare.num(float(low.min()))} Mb/s; the "
+                            f"scenarios' Rmin: {' / '.join(compare.num(f) for f in floors)} Mb/s")
+    return Check("rmin.floor", "No session's CR falls below the RP's minimum rate (cnsim's Rmin, a choice of the "
+                 "scenarios: neither paper states one)", "cnsim scenarios (rp.qcn.min_rate)", v,
+                 "the lowest CR of every run at or above Rmin", kind="project", seeds=None)
+
+
 def checks(exp: Experiment, views: dict[str, pd.DataFrame]) -> tuple[list[Check], dict[str, dict[str, str]]]:
     """Every check on the baseline, and per check id its state under each setting."""
     base = views[BASELINE]
     out: list[Check] = []
     robust: dict[str, dict[str, str]] = {}
 
-    def add(check: Check, under) -> None:
+    def add(check: Check, rule) -> None:
         out.append(check)
-        robust[check.id] = {name: under(v) for name, v in views.items()}
+        if check.state == compare.BY_CONSTRUCTION:
+            robust[check.id] = {name: compare.BY_CONSTRUCTION for name in views}
+        else:
+            robust[check.id] = {name: rule.decide(**rule.inputs(v)).state for name, v in views.items()}
 
     for c in exp.claims:
-        add(Check(c.key, c.text, c.source, c.check(base), c.rule), lambda v, c=c: c.check(v).state)
+        add(_claim(c, base), c.rule)
     for topo in exp.topologies:
         for (metric, variant), paper in topo.paper.items():
+            ours = claims.ACTIVE.get(metric, metric)
             for q, p in zip(QEQS, paper):
                 if p is None:
                     continue
-                tol = compare.tolerance(p, unit(metric))
-                add(Check(f"{topo.key}.{variant}.{metric}.qeq{q}", f"{LABELS.get(metric, metric)}, {variant}, Qeq {q}",
-                          topo.cite, claims.cell(p, samples(base, topo.key, variant, metric, q), metric),
-                          f"interval inside paper ± {compare.num(tol)}", paper=_paper_value(topo, metric, variant, p)),
-                    lambda v, p=p, topo=topo, variant=variant, metric=metric, q=q:
-                        claims.cell(p, samples(v, topo.key, variant, metric, q), metric).state)
-            t = claims.trend(topo, variant, metric, paper, base)
-            if t is not None:
-                add(Check(f"{topo.key}.{variant}.{metric}.trend", f"{LABELS.get(metric, metric)}, {variant}: the paper's "
-                          "steps over Qeq", topo.cite, t, "each step the paper makes beyond its tolerance, Welch, "
-                          "minimum effect 20 %", paper=" / ".join(compare.num(x) for x in paper)),
-                    lambda v, topo=topo, variant=variant, metric=metric, paper=paper:
-                        claims.trend(topo, variant, metric, paper, v).state)
+                r = claims.cell(topo, variant, metric, q, p, ours)
+                label = f"{LABELS.get(metric, metric)}, {variant}, Qeq {q}" + (
+                    f" (cnsim: {LABELS[ours]})" if ours != metric else "")
+                add(claim(f"{topo.key}.{variant}.{metric}.qeq{q}", label, topo.cite, r.text, r.decide, r.inputs(base),
+                          Calibration(r.data(r.paper), r.data(r.counter), r.basis),
+                          paper=_paper_value(topo, metric, variant, p)), r)
+            r = claims.steps(topo, variant, metric)
+            if r is not None:
+                add(claim(f"{topo.key}.{variant}.{metric}.trend", f"{LABELS.get(metric, metric)}, {variant}: the paper's "
+                          "steps over Qeq", topo.cite, r.text, r.decide, r.inputs(base),
+                          Calibration(r.data(r.paper), r.data(r.counter), r.basis),
+                          paper=" / ".join(compare.num(x) for x in paper)), r)
     for n in exp.numbers:
-        tol = n.tolerance if n.tolerance is not None else compare.tolerance(n.paper, n.unit)
-        add(Check(n.key, n.text, n.source, compare.against(n.values(base), n.paper, tol),
-                  f"interval inside paper ± {compare.num(tol)}", paper=PaperValue(n.paper, n.unit, n.source)),
-            lambda v, n=n, tol=tol: compare.against(n.values(v), n.paper, tol).state)
+        add(_claim(n, base), n.rule)
+    rmin = _rmin(exp, base)
+    out.append(rmin)
+    robust[rmin.id] = {name: _rmin(exp, v).state for name, v in views.items()}
     return out, robust
 
 
 def claim_checks(exp: Experiment, runs: Runs) -> list[Check]:
-    """The checks on the baseline runs."""
+    """The checks on the baseline runs (every one built even on no runs: then inconclusive)."""
     df = runs.frame
-    if df.empty:
+    if df.empty or not {"topology", "setting"} <= set(df.columns):
         df = pd.DataFrame(columns=["topology", "variant", "qeq", "sampling", "setting", "seed", "part", "metric", "value"])
-    return checks(exp, {BASELINE: view(df, BASELINE)})[0]
+    try:
+        return checks(exp, {BASELINE: view(df, BASELINE)})[0]
+    finally:
+        forget()
+        claims.forget()
 
 
 def _robustness(checks_: list[Check], robust: dict, names: list[str]) -> list[str]:
@@ -110,14 +145,16 @@ def _table(df: pd.DataFrame, topo: Topology, sampling: str, metric: str, part: s
     has_paper = part == "all" and any(k[0] == metric for k in topo.paper)
     head = "| variant | Qeq | " + ("paper | " if has_paper else "") + "cnsim mean ± 95 % CI (n) |" + (" verdict |" if has_paper else "")
     lines = [head, "|" + "---|" * (head.count("|") - 1)]
+    ours = claims.ACTIVE.get(metric, metric)   # the paper's CR metrics are compared with CR while limited
     for variant in topo.variants:
         s = [samples(sel, topo.key, variant, metric, q, part) for q in QEQS]
+        judged = [samples(sel, topo.key, variant, ours, q, part) for q in QEQS]
         paper = topo.paper.get((metric, variant))
         for i, q in enumerate(QEQS):
             row = f"| {variant} | {q} | "
             if has_paper:
                 p = paper[i] if paper else None
-                verdict = claims.cell(p, s[i], metric).state if p is not None else "no number in the paper"
+                verdict = claims.paper_cell(p, judged[i], metric).state if p is not None else "no number in the paper"
                 row += f"{compare.num(p)} | {show(s[i])} | {verdict} |"
             else:
                 row += f"{show(s[i])} |"
@@ -167,4 +204,5 @@ def report(exp: Experiment, runs: Runs) -> Report:
     body += [f"![{p.stem}]({p.relative_to(runs.out).as_posix()})" for p in figs]
     body += ["", "Per-run outputs (summary.json, series.parquet, figures) of seed 1 of the baseline: `runs/`.", ""]
     forget()
+    claims.forget()
     return Report(all_checks, body, exp.choices)

@@ -25,6 +25,9 @@ BASELINE = "baseline"
 QUICK = {"simulation.duration": "5.6s", "simulation.measure_from": "5.1s"}
 HYPOTHESIS_ONLY = {s.name for s in sensitivity.SETTINGS if s.kind == "hypothesis"}
 UNITS = {d["metric"]: d["unit"] for d in DEFINITIONS if d["scope"] in ("global", "queue")}
+# CR over the samples with a rate limiter in place (experiment.active_cr): a released limiter's CR
+# is the line rate, not a rate the source sends at.
+UNITS.update({"cr_active_mean_mbps": "Mb/s", "cr_active_std_mbps": "Mb/s", "jain_cr_active": "1", "cr_active_share": "1"})
 # Report headings: a title per metric; the unit is the one metrics.py's table defines.
 METRIC_TITLES = {
     "feedback_rate_pct": "feedback rate (CNMs ÷ copies sent by the sources)",
@@ -41,6 +44,10 @@ METRIC_TITLES = {
     "q_dev_from_qeq_frames": "mean queue − Qeq",
     "jain_cr": "Jain fairness over session CRs",
     "jain_throughput": "Jain fairness over throughputs",
+    "cr_active_mean_mbps": "mean session CR while its limiter is in place",
+    "cr_active_std_mbps": "CR std-dev while the limiter is in place",
+    "jain_cr_active": "Jain fairness over session CRs while limited",
+    "cr_active_share": "share of the window with the session's limiter in place",
 }
 LABELS = {m: t if UNITS[m] == "1" else f"{t} ({UNITS[m]})" for m, t in METRIC_TITLES.items()}
 # Mliki et al. 2016a §3.1 (2016b §4.1 the same): six sources share 1 Gb/s links, so the reference
@@ -81,20 +88,10 @@ class Claim:
     key: str                                   # the check's id (golden files)
     text: str                                  # the paper's words
     source: str                                # where the paper says it
-    check: Callable[[pd.DataFrame], Verdict]   # claims.py
-    rule: str = ""                             # the rule, with its tolerance or minimum effect
-
-
-@dataclass
-class Number:
-    """A quoted number of the paper that is not a cell of a metric table (e.g. a gain)."""
-    key: str
-    text: str
-    paper: float
-    unit: str
-    source: str
-    values: Callable[[pd.DataFrame], list]     # cnsim's value per seed, from a view
-    tolerance: float | None = None             # None: compare.tolerance(paper, unit)
+    rule: object                               # claims.Rule: the rule, its inputs and its calibration
+    reason: str = ""                           # "not testable as stated": why (quoted in numbers)
+    constructed: str = ""                      # holds by construction: why (not counted, no calibration)
+    paper: object = ""                         # the stated value (verdicts.PaperValue) or text
 
 
 @dataclass
@@ -106,7 +103,7 @@ class Experiment:
     findings: str   # the findings prose: the name of its function in findings.py (legacy, enhanced)
     claims: list[Claim]
     samplings: tuple[str, ...] = ("every-frame", "table")
-    numbers: list[Number] = field(default_factory=list)
+    numbers: list[Claim] = field(default_factory=list)
     figure_index: list[tuple[str, str, str]] = field(default_factory=list)   # (paper figure, content, cnsim)
     targets: list[tuple] = field(default_factory=list)   # hypotheses: (topology, variant) with paper feedback values
     rests_on: Callable[[], list[str]] = list             # "what the numbers rest on" (prose, made with the report)
@@ -116,6 +113,17 @@ def with_all_flows(path: str, key: str, value: str) -> dict:
     """Overrides setting `flow.<i>.<key>` for every [[flow]] table of a scenario."""
     n = len(tomllib.loads(scenario_file(path).read_text(encoding="utf-8")).get("flow", []))
     return {f"flow.{i}.{key}": value for i in range(n)}
+
+
+def rmin_mbps(path: str) -> float:
+    """The lowest `min_rate` of the reaction points of a scenario, Mb/s (cnsim's Rmin: a choice of
+    the scenario, which neither paper states)."""
+    from ...analysis import parse_rate
+
+    flows = tomllib.loads(scenario_file(path).read_text(encoding="utf-8")).get("flow", [])
+    rates = [parse_rate(keys["min_rate"]) / 1e6 for f in flows if isinstance(f.get("rp"), dict)
+             for keys in f["rp"].values() if isinstance(keys, dict) and "min_rate" in keys]
+    return min(rates) if rates else float("nan")
 
 
 def with_rp(path: str, protocol: str) -> dict:
