@@ -34,6 +34,18 @@ def test_quiet_sweep_prints_nothing(tmp_path):
     assert (tmp_path / "s" / "sweep.parquet").exists()
 
 
+def test_quiet_results_print_only_what_was_asked_for(tmp_path):
+    assert cli("sweep", SCENARIO, "--grid", "cp.qcn.qeq=20000B,30000B", "--seeds", 2, "--jobs", 1, "-o", tmp_path / "s",
+               "-q", *SHORT).returncode == 0
+    plot = cli("results", tmp_path / "s", "--plot", "q_mean_frames", "-o", tmp_path / "q.png", "-q")
+    csv = cli("results", tmp_path / "s", "--csv", tmp_path / "t.csv", "-q")
+    assert plot.returncode == csv.returncode == 0, plot.stderr + csv.stderr
+    assert plot.stdout == plot.stderr == "" and csv.stderr == ""          # no "wrote …" under -q
+    assert (tmp_path / "q.png").exists() and (tmp_path / "t.csv").exists()
+    loud = cli("results", tmp_path / "s", "--csv", tmp_path / "u.csv")
+    assert f"wrote {tmp_path / 'u.csv'}" in loud.stderr
+
+
 def test_very_verbose_says_more_than_verbose(tmp_path):
     v = cli("run", SCENARIO, "-v", *SHORT, "-o", tmp_path / "a")
     vv = cli("run", SCENARIO, "-vv", *SHORT, "-o", tmp_path / "b")

@@ -152,6 +152,12 @@ def _verbosity(fn):
     return fn
 
 
+def _wrote(path, err: bool = False) -> None:
+    """Say which file a command wrote (not under -q: errors only)."""
+    if not quiet():
+        click.echo(f"wrote {path}", err=err)
+
+
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
     if not quiet():
         click.echo(f"warning: {message}", err=True)
@@ -703,7 +709,7 @@ def results(paths, where, by, agg, metrics, csv_path, parquet_path, plot_metric,
             query.plot(df, plot_metric, x, hue, fig_path)
         except ValueError as exc:
             raise click.UsageError(str(exc)) from None
-        click.echo(f"wrote {fig_path}")
+        _wrote(fig_path)
         return
     keys = [c.strip() for c in by.split(",")] if by else (grid if agg else None)
     if keys is not None:
@@ -716,10 +722,10 @@ def results(paths, where, by, agg, metrics, csv_path, parquet_path, plot_metric,
         table = df.drop(columns=hidden) if wanted is None else df[[c for c in df.columns if c not in known] + wanted]
     if csv_path:
         table.to_csv(csv_path, index=False)
-        click.echo(f"wrote {csv_path}", err=True)
+        _wrote(csv_path, err=True)
     if parquet_path:
         table.to_parquet(parquet_path, index=False)
-        click.echo(f"wrote {parquet_path}", err=True)
+        _wrote(parquet_path, err=True)
     if not csv_path and not parquet_path:
         import pandas as pd
 
