@@ -7,9 +7,11 @@
 
 A directory is a sweep (its `sweep.parquet`), a reproduction (`cnsim reproduce`: its
 `results.parquet`, one row per run with a column per metric, `METRIC.PART` for parts other than
-"all"), a run (`summary.json`: one row of the run's summary metrics) or a folder holding such
-directories at any depth; rows from several get a `source` column. A directory that holds none of
-these is skipped with a warning. `aggregate` counts only runs without error; the CI is Student's t
+"all"), a run (`summary.json`: one row of the run's summary metrics), an unfinished sweep or
+reproduction (interrupted, or still running: its finished runs from `runs/`, with a warning that
+counts the missing ones) or a folder holding such directories at any depth; rows from several get a
+`source` column, and every row names its `scenario`. A directory that holds none of these is skipped
+with a warning. `aggregate` counts only runs without error; the CI is Student's t
 95 % half-width (t₀.₉₇₅,ₙ₋₁ · s / √n; NaN for one seed).
 """
 
@@ -69,7 +71,46 @@ def _read_parquet(path: Path) -> pd.DataFrame:
 
 
 def _read_sweep(d: Path) -> tuple[pd.DataFrame, list[str]]:
-    return _read_parquet(d / "sweep.parquet"), _grid_keys(d)
+    df = _read_parquet(d / "sweep.parquet")
+    if "scenario" not in df.columns:   # named as a run's rows are, so that mixed tables have no gaps
+        df.insert(0, "scenario", _jobs_scenario(d))
+    return df, _grid_keys(d)
+
+
+def _jobs_scenario(d: Path) -> str | None:
+    """The scenario a sweep or reproduction in `d` ran, as its sweep.json names it."""
+    from .sweep import finished_runs
+
+    try:
+        return finished_runs(d)[0].get("scenario")
+    except (FileNotFoundError, ValueError):
+        return None
+
+
+def _read_unfinished(d: Path) -> tuple[pd.DataFrame, list[str]]:
+    """A sweep or reproduction that has not written its table (interrupted, or still running): one
+    row per finished run from its store, with a warning that counts the missing ones."""
+    from .sweep import finished_runs
+
+    try:
+        jobs, done = finished_runs(d)
+    except (FileNotFoundError, ValueError) as exc:
+        raise ValueError(str(exc)) from None
+    keys = list(jobs.get("grid_keys", []))
+    total = len({r["key"] for r in jobs["runs"]})
+    rows = []
+    for point, seed, row in done:
+        if "values" in row:   # a reproduction's run: [part, metric, value] triples
+            metrics = {(m if p == "all" else f"{m}.{p}"): v for p, m, v in row["values"]}
+        else:
+            metrics = {k: v for k, v in row.items() if not isinstance(v, (dict, list)) and k not in point}
+        rows.append({"scenario": jobs.get("scenario"), **point, "seed": seed, **metrics})
+    warnings.warn(f"{d}: unfinished ({len(done)} of {total} runs finished, {total - len(done)} missing): showing the "
+                  "finished runs; run the same command again to finish it", stacklevel=3)
+    df = pd.DataFrame(rows, columns=list(dict.fromkeys(["scenario", *keys, "seed"] + [k for r in rows for k in r])))
+    if "error" not in df.columns:
+        df["error"] = None
+    return df, keys
 
 
 def _read_run(d: Path) -> tuple[pd.DataFrame, list[str]]:
@@ -97,7 +138,7 @@ def _read_reproduction(d: Path) -> tuple[pd.DataFrame, list[str]]:
     return wide, keys
 
 
-_READERS = {"sweep": _read_sweep, "reproduction": _read_reproduction, "run": _read_run}
+_READERS = {"sweep": _read_sweep, "reproduction": _read_reproduction, "run": _read_run, "unfinished": _read_unfinished}
 
 
 def _kind(path: Path) -> str | None:
@@ -108,6 +149,8 @@ def _kind(path: Path) -> str | None:
         return "reproduction"
     if (path / "summary.json").is_file():
         return "run"
+    if (path / "sweep.json").is_file():
+        return "unfinished"
     return None
 
 

@@ -506,6 +506,20 @@ def status(out: str | Path) -> dict:
     return counts
 
 
+def finished_runs(out: str | Path) -> tuple[dict, list[tuple[dict, int, dict]]]:
+    """What an interrupted (or running) sweep or reproduction in `out` has finished: its sweep.json
+    (kind, scenario, grid keys, every listed run) and (point, seed, row) of each run finished by
+    this code, in listed order. Raises as `status` does."""
+    out = _args.path(out, "out")
+    jobs, store = _read_jobs(out), Store(out)
+    done = []
+    for run in {r["key"]: r for r in jobs["runs"]}.values():
+        record = store.read(run["key"])
+        if record is not None and record["status"] == "ok":
+            done.append((run["point"], run["seed"], record["row"]))
+    return jobs, done
+
+
 def code_mismatch(out: str | Path) -> tuple[str, str] | None:
     """(the code the sweep in `out` was run with, this code) when they differ, else None: its
     stored results are then not reused, and running the sweep again recomputes them."""
