@@ -71,3 +71,16 @@ def test_sweep_rows_name_their_scenario_beside_a_runs(tmp_path):
     df = query.load(tmp_path)
     assert df["scenario"].notna().all() and len(df) == 2
     assert json.loads((tmp_path / "s" / "sweep.json").read_text())["scenario"] in set(df["scenario"])
+
+
+def test_an_interval_of_zero_over_seeds_is_explained(tmp_path):
+    out = tmp_path / "s"
+    assert cli("sweep", SCENARIO, "--grid", "cp.qcn.qeq=20000B", "--seeds", 3, "--jobs", 1, "-o", out, "-q",
+               *SHORT).returncode == 0
+    table = query.aggregate(query.load(out), ["cp.qcn.qeq"])
+    zero = [c.removesuffix("_ci95") for c in table.columns if c.endswith("_ci95") and (table[c] == 0).any()]
+    moving = [c.removesuffix("_ci95") for c in table.columns if c.endswith("_ci95") and (table[c] > 0).all()]
+    assert zero and moving             # this short run: no drop in any seed, yet a feedback rate that moves
+    r = cli("results", out, "--agg")
+    note = next(line for line in r.stderr.splitlines() if "a 95 % interval of 0 means" in line)
+    assert all(m in note for m in zero) and not any(f" {m}," in note or f" {m}:" in note for m in moving)

@@ -731,6 +731,20 @@ def results(paths, where, by, agg, metrics, csv_path, parquet_path, plot_metric,
 
         with pd.option_context("display.max_rows", 60, "display.max_columns", 30, "display.width", 200):
             click.echo(table.to_string(index=False))
+    if keys is not None and not quiet() and (note := _identical_seeds_note(table)):
+        click.echo(note, err=True)
+
+
+def _identical_seeds_note(table) -> str | None:
+    """A word on 95 % intervals of exactly 0: the seeds gave identical values, which a reader would
+    otherwise take for certainty."""
+    cols = [c for c in table.columns if c.endswith("_ci95")]
+    zero = [c.removesuffix("_ci95") for c in cols if ((table[c] == 0) & (table["n"] > 1)).any()]
+    if not zero:
+        return None
+    return (f"note: {', '.join(zero)}: a 95 % interval of 0 means every seed gave the same value — the seed does "
+            "not move this quantity here (e.g. no drop in any run, or CBR sources with fixed start times), so the "
+            "interval is exact, not a sign of too few seeds")
 
 
 def _has_values(df, column: str) -> bool:
