@@ -2,6 +2,7 @@
 //! wanted. Reported as warnings (the CLI prints them; `cnsim.warnings`), never errors.
 
 use crate::net::frame::{Dest, NONE};
+use crate::registry::Rp;
 use crate::sim::Sim;
 use crate::units::Amount;
 
@@ -14,9 +15,12 @@ impl Sim {
         let mut carried = vec![false; self.ports.len()];
         let mut fed = vec![false; self.ports.len()];
         for (i, f) in self.flows.iter().enumerate() {
+            // A reaction point driven by ECN marks (DCQCN's) needs a marking queue on the path.
+            let mut marks = false;
             let mut mark = |p: u32| {
                 carried[p as usize] = true;
                 fed[p as usize] |= f.rp.is_some();
+                marks |= self.ports[p as usize].aqm.is_some();
             };
             match f.dst {
                 Dest::Node(d) => {
@@ -34,6 +38,12 @@ impl Sim {
                     }
                 }
                 Dest::Group(_) => self.mcast.edges(i).for_each(|(_, p)| mark(p)),
+            }
+            if matches!(f.rp, Some(Rp::Dcqcn(_))) && !marks {
+                out.push(format!(
+                    "flow {}: its reaction point (rp = dcqcn) is cut only by ECN marks, but no queue on its path marks (queue.discipline = \"dcqcn\", \"threshold\" or \"red\"): its rate is never cut",
+                    f.name
+                ));
             }
         }
         for (i, p) in self.ports.iter().enumerate() {

@@ -61,15 +61,25 @@ pub fn sirens_flow(s: &SirensFlowSpec) -> Result<(sirens::Sender, sirens::Table)
 /// (`discipline = "threshold"`).
 pub fn aqm(q: &QueueParams, rate_bps: u64, seed: u64, name: &str) -> Result<Option<Aqm>, String> {
     match (q.discipline, &q.dcqcn) {
-        (Some(DisciplineSpec::Dcqcn), s) => return dcqcn::spec::aqm(s.as_ref(), seed, name).map(|a| Some(Aqm::Dcqcn(a))),
+        (Some(DisciplineSpec::Dcqcn), s) => {
+            if let (Some(s), Amount::Bytes(cap)) = (s, q.capacity) {
+                if s.kmin.0 >= cap {
+                    return Err(format!("queue.dcqcn.kmin = {} B is not below the queue's capacity of {cap} B: the queue would drop before it marks", s.kmin.0));
+                }
+            }
+            return dcqcn::spec::aqm(s.as_ref(), seed, name).map(|a| Some(Aqm::Dcqcn(a)));
+        }
         (_, Some(_)) => return Err("queue.dcqcn needs queue.discipline = \"dcqcn\"".into()),
         (_, None) => {}
     }
     match (q.discipline, &q.threshold) {
         (Some(DisciplineSpec::Threshold), Some(t)) => {
-            return match t.k {
-                Amount::Frames(k) => Ok(Some(Aqm::Threshold(threshold::Threshold::new(k)))),
-                Amount::Bytes(_) => Err("queue.threshold.k must be given in frames (\"65 frames\")".into()),
+            return match (t.k, q.capacity) {
+                (Amount::Frames(k), Amount::Frames(cap)) if k >= cap => Err(format!(
+                    "queue.threshold.k = {k} frames is not below the queue's capacity of {cap} frames: the queue would drop before it marks"
+                )),
+                (Amount::Frames(k), _) => Ok(Some(Aqm::Threshold(threshold::Threshold::new(k)))),
+                (Amount::Bytes(_), _) => Err("queue.threshold.k must be given in frames (\"65 frames\")".into()),
             };
         }
         (Some(DisciplineSpec::Threshold), None) => return Err("queue.discipline = \"threshold\" needs queue.threshold = { k = \"… frames\" }".into()),

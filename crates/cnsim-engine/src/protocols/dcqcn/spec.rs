@@ -146,6 +146,14 @@ pub fn aqm(spec: Option<&MarkingSpec>, seed: u64, name: &str) -> Result<MarkingA
 
 /// The RP of a flow whose source link runs at `line_rate` bit/s.
 pub fn rp(s: &RpSpec, line_rate: f64) -> Result<ReactionPoint, String> {
+    // The default floor may exceed a slow link's rate (it is then that rate); a floor the scenario
+    // sets above the line rate could never be reached by a cut: refused.
+    if s.min_rate != d_min_rate() && s.min_rate.0 as f64 > line_rate {
+        return Err(format!(
+            "rp.dcqcn.min_rate = {} b/s is above the line rate of the flow's source link ({line_rate} b/s): it must lie in (0, line rate]",
+            s.min_rate.0
+        ));
+    }
     let p = RpParams {
         line_rate,
         min_rate: (s.min_rate.0 as f64).min(line_rate), // a floor above a slow link's rate is the link's rate

@@ -1,0 +1,48 @@
+"""Parameters the engine states a range for are checked at load against what they sit on, with
+file:line: a rate floor against the line rate of its flow's link, a marking threshold against the
+capacity of its queue; and a rate-control slot with no marking queue on its path is warned about,
+naming the flow."""
+
+import warnings
+from pathlib import Path
+
+import pytest
+
+import cnsim
+from cnsim import _core
+
+ROOT = Path(__file__).resolve().parents[1]
+N2 = ROOT / "python/cnsim/scenarios/dcqcn2015/fixed-point-n2.toml"
+DCTCP = ROOT / "python/cnsim/scenarios/examples/dctcp-two-flows.toml"
+
+
+def check(path: Path, **sets):
+    return cnsim.check(path, set=sets)
+
+
+def test_a_dcqcn_rate_floor_above_the_line_rate_is_refused_with_its_line():
+    with pytest.raises(_core.ScenarioError, match=r"fixed-point-n2\.toml:\d+:\d+: .*min_rate = 100000000000 b/s is above "
+                                                  r"the line rate of the flow's source link \(40000000000 b/s\)"):
+        check(N2, **{"flow.0.rp": '{ dcqcn = { min_rate = "100Gbps" } }'})
+    check(N2, **{"flow.0.rp": '{ dcqcn = { min_rate = "40Gbps" } }'})     # the line rate itself is in range
+
+
+def test_a_marking_threshold_the_queue_cannot_reach_is_refused():
+    with pytest.raises(_core.ScenarioError, match=r"kmin = 3000000 B is not below the queue's capacity of 2000000 B"):
+        check(N2, **{"defaults.queue": '{ capacity = "2MB", discipline = "dcqcn", dcqcn = { kmin = "3MB", kmax = "4MB" } }'})
+    with pytest.raises(_core.ScenarioError, match=r"threshold\.k = 500 frames is not below the queue's capacity of 100 frames"):
+        check(DCTCP, **{"defaults.queue": '{ capacity = "100 frames", discipline = "threshold", threshold = { k = "500 frames" } }'})
+
+
+def test_dcqcn_on_a_path_that_never_marks_is_warned_about():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        cnsim.run(N2, set={"defaults.queue": '{ capacity = "2000 frames" }', "simulation.duration": "1ms",
+                               "simulation.measure_from": "0.5ms"}, progress=False, figures=False)
+    said = [str(w.message) for w in caught]
+    assert any("rp = dcqcn" in m and "no queue on its path marks" in m for m in said), said
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        cnsim.run(N2, set={"simulation.duration": "1ms", "simulation.measure_from": "0.5ms"}, progress=False,
+                  figures=False)
+    assert not any("no queue on its path marks" in str(w.message) for w in caught)   # the shipped one marks
