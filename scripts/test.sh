@@ -5,4 +5,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 cargo test --release -p cnsim-engine
-.venv/bin/python -m pytest -q "$@"
+.venv/bin/python -m pytest -q --durations=12 "$@"
