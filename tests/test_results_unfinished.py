@@ -3,24 +3,17 @@ shows the finished runs and says how many are missing; rows of sweeps, runs and 
 read together all name their scenario."""
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from cnsim import query
 from cnsim.reproduce import registry, runs
+from test_cli_manners import cli
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIO = ROOT / "python/cnsim/scenarios/examples/unicast-qcn.toml"
 SHORT = ["--set", "simulation.duration=10ms", "--set", "simulation.measure_from=5ms"]
-
-
-def cli(*args):
-    return subprocess.run([sys.executable, "-m", "cnsim", *map(str, args)], capture_output=True, text=True,
-                          env={**os.environ, "COLUMNS": "200"})
 
 
 def interrupt(out: Path, drop_runs: int, tables=("sweep.parquet", "results.parquet", "verdicts.json", "report.md",
