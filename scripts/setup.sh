@@ -15,9 +15,9 @@ echo "setup: installing cnsim into .venv and building the engine in release mode
 # The build prints nothing while cargo compiles: a line every 30 s says it is still going.
 ( while sleep 30 </dev/null >/dev/null 2>&1; do step "still building the engine"; done ) &
 beat=$!
-trap 'kill $beat 2>/dev/null' EXIT
+trap 'kill $beat 2>/dev/null || true' EXIT
 .venv/bin/python -m pip install --quiet -e ".[test,dask,docs]"
-kill $beat 2>/dev/null
+kill $beat 2>/dev/null || true
 step "cnsim installed"
 
 # tshark (optional) decodes cnsim's captures in tests/test_capture.py, which skip without it. Nothing is
