@@ -78,12 +78,11 @@ def _read_sweep(d: Path) -> tuple[pd.DataFrame, list[str]]:
 
 
 def _jobs_scenario(d: Path) -> str | None:
-    """The scenario a sweep or reproduction in `d` ran, as its sweep.json names it."""
-    from .sweep import finished_runs
-
+    """The scenario a sweep or reproduction in `d` ran, as its sweep.json names it (its runs are
+    not read)."""
     try:
-        return finished_runs(d)[0].get("scenario")
-    except (FileNotFoundError, ValueError):
+        return _read_json(d / "sweep.json").get("scenario") if (d / "sweep.json").is_file() else None
+    except ValueError:
         return None
 
 

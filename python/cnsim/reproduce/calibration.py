@@ -30,11 +30,6 @@ def stated(value: float, *, runs=None, n: int = SEEDS, jitter: float = JITTER) -
     return Values([value * (1 + jitter * u) for u in spread], runs=runs, seeds=range(1, n + 1))
 
 
-def each(values, *, runs=None, n: int = SEEDS, jitter: float = JITTER) -> list[Values]:
-    """`stated` of every value of a sequence (e.g. one per Qeq or per source)."""
-    return [stated(v, runs=None if runs is None else (runs, i), n=n, jitter=jitter) for i, v in enumerate(values)]
-
-
 def calibrate(check: Check) -> tuple[str, str]:
     """The rule's states on the paper's data and on the counter-datum."""
     cal = check.calibration
