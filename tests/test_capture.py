@@ -176,6 +176,9 @@ TRACED_RUNS = [
     (ROOT / "python/cnsim/scenarios/jiang2007/symmetric.toml", {"simulation.duration": "5ms", "simulation.measure_from": "0s"}),
     (ROOT / "python/cnsim/scenarios/roeck2007/oscillating-hotspot.toml",
      {"flow.0.rp": "{ eqcn = {} }", "simulation.duration": "20ms", "simulation.measure_from": "0s"}),
+    (ROOT / "python/cnsim/scenarios/roeck2007/symmetric-latency.toml",
+     {"cp": "{ ecm = {} }", "flow.0.rp": "{ ecm = {} }", "simulation.duration": "106ms", "simulation.measure_from": "100ms"}),
+    (ROOT / "python/cnsim/scenarios/dcqcn2015/fixed-point-n2.toml", {"simulation.duration": "2ms", "simulation.measure_from": "0s"}),
 ]
 
 

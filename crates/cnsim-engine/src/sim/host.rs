@@ -359,6 +359,9 @@ impl Sim {
     #[inline(never)]
     fn send_feedback(&mut self, node: u32, fb: Frame) {
         self.c.feedback_sent += 1;
+        if self.tap.is_some() {
+            self.tap_np_sent(node, &fb);
+        }
         let id = self.frames.alloc(fb);
         self.forward(node, id, NONE);
     }

@@ -28,6 +28,8 @@
 
 pub mod spec;
 pub mod wire;
+mod register;
+pub use register::PROTOCOL;
 
 use crate::core::rng::Rng;
 use crate::core::time::{Time, PS_PER_S};

@@ -23,6 +23,8 @@ pub mod rp;
 pub mod slot;
 pub mod spec;
 pub mod wire;
+mod register;
+pub use register::PROTOCOL;
 
 pub use marking::Marking;
 pub use np::NotificationPoint;

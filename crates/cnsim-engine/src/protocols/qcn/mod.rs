@@ -9,6 +9,8 @@ pub mod probe;
 pub mod rp;
 pub mod slot;
 pub mod wire;
+mod register;
+pub use register::PROTOCOL;
 
 pub use cp::{CongestionPoint, CpParams, Sample, Sampling};
 pub use rp::{ReactionPoint, RpParams, RpVariant};
