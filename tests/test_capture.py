@@ -47,7 +47,7 @@ def test_tshark_decodes_every_cnm_as_the_trace_records_it(tmp_path):
     sent = trace[trace["kind"] == "cnm_sent"]
     received = trace[trace["kind"] == "cnm_received"]
     assert len(sent) == result.stats["frames"]["cnm_sent"] > 50
-    assert len(received) == result.stats["frames"]["cnm_delivered"]
+    assert len(received) == result.stats["frames"]["cnm_received"]
     decoded = tshark(out / "capture.pcapng", "cnsim_cnm", ["cnsim_cnm.qntzfb", "cnsim_cnm.cpid", "eth.dst"])
     # Every CNM crosses exactly one link into its source host ("Switch1>Sk"): in order, the CNMs
     # on that link are those the trace saw arrive at Sk.
@@ -257,7 +257,7 @@ def test_dcqcn_cnps_are_captured_as_rocev2(tmp_path):
     flows = {f["name"]: i for i, f in enumerate(r.stats["flows"])}
     packets = [c.data[c.start[i]:c.start[i + 1]] for i in range(len(c))]
     # Every CNP crosses its two links (receiver → switch → source); nothing else is captured.
-    assert len(packets) == 2 * r.stats["frames"]["cnm_sent"] > 0
+    assert len(packets) == 2 * r.stats["frames"]["cnp_sent"] > 0
     for p in packets:
         assert len(p) == 78
         assert p[12:14] == b"\x81\x00" and p[16:18] == b"\x08\x00"  # 802.1Q, IPv4

@@ -21,7 +21,7 @@ MAIN_CP_METRICS = ["q_mean_frames", "q_std_frames", "q_dev_from_qeq_frames"]
 
 class Metric(NamedTuple):
     """One summary metric: where it is in the summary (`scope`), its window, unit and definition;
-    `engine`, the stats-document paths ("window.cnm_sent", "queues.arrivals_window",
+    `engine`, the stats-document paths ("window.feedback_sent", "queues.arrivals_window",
     "receivers.throughput_bps") of the engine statistics it is computed from; `needs`, what a run
     must have for the metric to be shown (a feedback rate is 0 in a run without congestion points,
     but says nothing there)."""
@@ -42,8 +42,8 @@ class Metric(NamedTuple):
 
 CATALOGUE: tuple[Metric, ...] = (
     Metric("feedback_rate_pct", "global", "measure", "%",
-           "window.cnm_sent / window.data_injected × 100",
-           ("window.cnm_sent", "window.data_injected"), needs="cp"),
+           "window.feedback_sent / window.data_injected × 100 (feedback frames of every protocol)",
+           ("window.feedback_sent", "window.data_injected"), needs="cp"),
     Metric("loss_rate_pct", "global", "measure", "%",
            "window.data_dropped / (window.data_injected + window.data_replicated) × 100: every frame copy, "
            "including those made at multicast branching points, is delivered, dropped or in flight, so this "
@@ -70,8 +70,8 @@ CATALOGUE: tuple[Metric, ...] = (
            "max over CP queues with arrivals of cnms_sent_window / arrivals_window × 100",
            ("queues.cnms_sent_window", "queues.arrivals_window"), needs="cp"),
     Metric("feedback_per_delivered_pct", "global", "measure", "%",
-           "window.cnm_sent / window.data_delivered × 100: CNMs per data copy received",
-           ("window.cnm_sent", "window.data_delivered"), needs="cp"),
+           "window.feedback_sent / window.data_delivered × 100: feedback frames per data copy received",
+           ("window.feedback_sent", "window.data_delivered"), needs="cp"),
     Metric("first_cnm_s", "global", "run", "s",
            "earliest `first_cnm_s` over the RPs",
            ("rps.first_cnm_s", "rps.first_message_s"), needs="cp"),
@@ -393,7 +393,7 @@ def summarize(stats: dict) -> dict:
             "run": {"from_s": 0.0, "to_s": time["end_s"], "length_s": time["end_s"]},
         },
         "global": {
-            "feedback_rate_pct": _pct(window["cnm_sent"], window["data_injected"]),
+            "feedback_rate_pct": _pct(window["feedback_sent"], window["data_injected"]),
             "loss_rate_pct": _pct(window["data_dropped"], window["data_injected"] + window["data_replicated"]),
             "source_loss_pct": _pct(window["data_source_dropped"], window["data_generated"]),
             "total_loss_pct": _pct(window["data_source_dropped"] + window["data_dropped"],
@@ -404,7 +404,7 @@ def summarize(stats: dict) -> dict:
                                               sum(q["arrivals_window"] for q in cps)),
             "feedback_busiest_cp_pct": max((_pct(q["cnms_sent_window"], q["arrivals_window"]) for q in cps
                                             if q["arrivals_window"]), default=None),
-            "feedback_per_delivered_pct": _pct(window["cnm_sent"], window["data_delivered"]),
+            "feedback_per_delivered_pct": _pct(window["feedback_sent"], window["data_delivered"]),
             "first_cnm_s": min(first_cnms, default=None),
             "cr_mean_mbps": _mean(cr_means),
             "cr_std_mbps": _mean([s["cr_std_mbps"] for s in sessions.values()]),

@@ -10,6 +10,7 @@ pub mod flow_control;
 pub mod mcast;
 pub mod metrics;
 pub mod np;
+mod present;
 mod protocols;
 pub mod rf;
 pub mod rp;
@@ -85,6 +86,17 @@ mod tests {
         }
         for (i, o) in owners.iter().enumerate() {
             assert!(o.1 != Proto::None && owners[..i].iter().all(|p| p.1 != o.1 && p.0 != o.0), "{} shares its owner", o.0);
+        }
+    }
+
+    #[test]
+    fn each_counted_frame_is_declared_as_a_metric() {
+        for p in PROTOCOLS {
+            for c in p.counted {
+                for key in [format!("{}_sent", c.name), format!("{}_received", c.name)] {
+                    assert!(p.metrics.iter().any(|m| m.scope == "frames" && m.name == key), "{}: {key} undeclared", p.name);
+                }
+            }
         }
     }
 }

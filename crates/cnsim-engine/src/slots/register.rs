@@ -29,12 +29,14 @@ pub struct Protocol {
     pub events: &'static [TraceKind],
     /// Its frames' trace rows at their sender and their receiver.
     pub frame_events: &'static [FrameEvents],
+    /// Its feedback frames, counted under its own name in the stats' `frames` and `window`.
+    pub counted: &'static [Counted],
 }
 
 impl Protocol {
     /// A protocol that registers nothing but its name (fill the rest with `..`).
     pub const fn named(name: &'static str) -> Self {
-        Protocol { name, owners: &[], metrics: &[], frames: &[], data_tags: &[], events: &[], frame_events: &[] }
+        Protocol { name, owners: &[], metrics: &[], frames: &[], data_tags: &[], events: &[], frame_events: &[], counted: &[] }
     }
 }
 
@@ -94,4 +96,14 @@ pub struct FrameEvents {
     /// The receiver's row's fields, and the engine's CPID (a port id, or `NONE`) whose wire CPID
     /// goes into the `cpid` field. None: as `sent_fields`.
     pub received_fields: Option<fn(f: &Frame) -> (Fields, u32)>,
+}
+
+/// Feedback frames a protocol counts under its own name: `NAME_sent` (by its congestion or
+/// notification points) and `NAME_received` (at the flows' sources), the frames whose tag-area
+/// owner is one of `owners`. Its metrics declare both (`frames` scope), and the stats show them in
+/// runs where one of its slots is filled.
+#[derive(Clone, Copy, Debug)]
+pub struct Counted {
+    pub name: &'static str,
+    pub owners: &'static [Proto],
 }

@@ -4,7 +4,7 @@
 
 use super::{wire, METRICS};
 use crate::net::frame::{Frame, FrameKind, Proto};
-use crate::slots::register::{CaptureKind, DataTag, FrameEvents, Protocol, TraceKind};
+use crate::slots::register::{Counted, CaptureKind, DataTag, FrameEvents, Protocol, TraceKind};
 use crate::slots::trace::{field, Field, Fields, Slot, Type, CPID};
 
 #[allow(non_upper_case_globals)]
@@ -31,6 +31,7 @@ pub const PROTOCOL: Protocol = Protocol {
         sent_fields: Some(sent),
         received_fields: Some(received),
     }],
+    counted: &[Counted { name: "bcn", owners: &[Proto::Bcn] }],
     ..Protocol::named("bcn")
 };
 

@@ -6,7 +6,7 @@
 
 use super::{wire, METRICS};
 use crate::net::frame::{FrameKind, Proto};
-use crate::slots::register::{CaptureKind, FrameEvents, Protocol, TraceKind};
+use crate::slots::register::{Counted, CaptureKind, FrameEvents, Protocol, TraceKind};
 
 #[allow(non_upper_case_globals)]
 impl Proto {
@@ -30,5 +30,6 @@ pub const PROTOCOL: Protocol = Protocol {
         sent_fields: None,
         received_fields: None,
     }],
+    counted: &[Counted { name: "cnp", owners: &[Proto::Dcqcn] }],
     ..Protocol::named("dcqcn")
 };

@@ -4,7 +4,7 @@
 
 use super::{wire, Message, METRICS};
 use crate::net::frame::{Frame, FrameKind, Proto, NONE};
-use crate::slots::register::{CaptureKind, FrameEvents, Protocol, TraceKind};
+use crate::slots::register::{Counted, CaptureKind, FrameEvents, Protocol, TraceKind};
 use crate::slots::trace::{field, Field, Fields, Slot, Type, CPID};
 
 #[allow(non_upper_case_globals)]
@@ -30,6 +30,7 @@ pub const PROTOCOL: Protocol = Protocol {
         sent_fields: Some(sent),
         received_fields: Some(received),
     }],
+    counted: &[Counted { name: "ecm", owners: &[Proto::Ecm] }],
     ..Protocol::named("ecm")
 };
 

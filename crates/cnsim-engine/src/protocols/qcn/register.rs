@@ -4,7 +4,7 @@
 
 use super::{wire, METRICS};
 use crate::net::frame::{Frame, FrameKind, Proto};
-use crate::slots::register::{CaptureKind, FrameEvents, Protocol, TraceKind};
+use crate::slots::register::{Counted, CaptureKind, FrameEvents, Protocol, TraceKind};
 use crate::slots::trace::{field, Fields, Slot, Type, CPID};
 
 #[allow(non_upper_case_globals)]
@@ -44,6 +44,7 @@ pub const PROTOCOL: Protocol = Protocol {
         sent_fields: Some(cnm_sent),
         received_fields: Some(cnm_received),
     }],
+    counted: &[Counted { name: "cnm", owners: &[Proto::Qcn] }],
     ..Protocol::named("qcn")
 };
 
