@@ -43,7 +43,7 @@ class Metric(NamedTuple):
 CATALOGUE: tuple[Metric, ...] = (
     Metric("feedback_rate_pct", "global", "measure", "%",
            "window.feedback_sent / window.data_injected × 100 (feedback frames of every protocol)",
-           ("window.feedback_sent", "window.data_injected"), needs="cp"),
+           ("window.feedback_sent", "window.data_injected"), needs="feedback"),
     Metric("loss_rate_pct", "global", "measure", "%",
            "window.data_dropped / (window.data_injected + window.data_replicated) × 100: every frame copy, "
            "including those made at multicast branching points, is delivered, dropped or in flight, so this "
@@ -71,7 +71,7 @@ CATALOGUE: tuple[Metric, ...] = (
            ("queues.cnms_sent_window", "queues.arrivals_window"), needs="cp"),
     Metric("feedback_per_delivered_pct", "global", "measure", "%",
            "window.feedback_sent / window.data_delivered × 100: feedback frames per data copy received",
-           ("window.feedback_sent", "window.data_delivered"), needs="cp"),
+           ("window.feedback_sent", "window.data_delivered"), needs="feedback"),
     Metric("first_cnm_s", "global", "run", "s",
            "earliest `first_cnm_s` over the RPs",
            ("rps.first_cnm_s", "rps.first_message_s"), needs="cp"),
@@ -199,7 +199,12 @@ MECHANISMS = {
     "tcp": "TCP flows: a flow with `tcp_goodput_bps`",
     "transfer": "transfers (flows of a given size, workloads): a flow with `size_bytes`",
     "pause": "PAUSE/PFC flow control: `ports`",
+    "feedback": "feedback frames between congestion or notification points and reaction points (CNMs, BCN and "
+                "ECM messages, CNPs): a congestion point or a reaction point (`IMPLIED`)",
 }
+# Mechanisms a run has when it has any of others: feedback frames flow wherever there is a congestion
+# point (it sends them) or a reaction point (it reads them: DCQCN's come from notification points).
+IMPLIED = {"feedback": {"cp", "rp"}}
 # The global metric that is null exactly when a run lacks the mechanism: how a run's flat row
 # (a sweep's, a reproduction's) tells what ran.
 MARKERS = {"cp": "main_cp", "qcn": "fb_negative_samples_pct", "rp": "cr_mean_mbps"}
@@ -216,7 +221,11 @@ def mechanisms(stats: dict) -> set[str]:
         "transfer": any("size_bytes" in f for f in flows),
         "pause": bool(stats.get("ports")),
     }
-    return {m for m, yes in found.items() if yes}
+    return _with_implied({m for m, yes in found.items() if yes})
+
+
+def _with_implied(present: set[str]) -> set[str]:
+    return present | {m for m, any_of in IMPLIED.items() if present & any_of}
 
 
 def row_mechanisms(row) -> set[str]:
@@ -235,6 +244,7 @@ def shown(scope: str, metrics, present: set[str]) -> list:
     """`metrics` of `scope` without those that need a mechanism not in `present` (names not in
     the catalogue are kept)."""
     needs = {m.metric: m.needs for m in CATALOGUE if m.scope == scope}
+    present = _with_implied(set(present))
     return [m for m in metrics if needs.get(m) is None or needs[m] in present]
 
 
