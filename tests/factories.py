@@ -3,7 +3,7 @@ tests/test_factories_schema.py checks every key against a real run's document.""
 
 COUNTS = (
     "data_generated data_source_dropped data_injected data_replicated data_delivered "
-    "data_dropped data_in_flight cnm_sent cnm_delivered cnm_dropped cnm_in_flight"
+    "data_dropped data_in_flight feedback_sent feedback_delivered feedback_dropped feedback_in_flight"
 ).split()
 
 

@@ -84,3 +84,22 @@ def test_only_ecn_capable_frames_are_marked():
     assert all("dcqcn_cnps_sent" not in rx for f in plain.stats["flows"] for rx in f["receivers"])
     marked = run(2, 1, **always)
     assert 0 < bottleneck(marked)["dcqcn_marks"] <= bottleneck(marked)["dcqcn_arrivals"]
+
+
+def test_cnps_are_counted_and_traced_as_cnps_at_the_np_and_at_the_rp():
+    """DCQCN's feedback is counted and traced in its own words: `cnp_sent` at the receivers' NPs,
+    `cnp_received` at the sources' RPs, no QCN counter, and the generic feedback counters agree."""
+    res = cnsim.run(scenario_file("scenarios/dcqcn2015/fixed-point-n2.toml"), progress=False, figures=False,
+                    set={"simulation.duration": "5ms", "simulation.measure_from": "1ms"}, trace="cnp_sent,cnp_received")
+    frames, window = res.stats["frames"], res.stats["window"]
+    assert "cnm_sent" not in frames and "cnm_received" not in frames
+    assert frames["cnp_sent"] == frames["feedback_sent"] == sum(f["receivers"][0]["dcqcn_cnps_sent"] for f in res.stats["flows"]) > 0
+    assert frames["cnp_received"] == frames["feedback_delivered"] == sum(r["cnms_received"] for r in res.stats["rps"])
+    assert (window["cnp_sent"], window["cnp_received"]) == (window["feedback_sent"], window["feedback_delivered"])
+    t = res.trace
+    sent, received = t[t["kind"] == "cnp_sent"], t[t["kind"] == "cnp_received"]
+    assert len(sent) == frames["cnp_sent"] and len(received) == frames["cnp_received"]
+    hosts = {f["name"]: (f["source"], f["receivers"][0]["host"]) for f in res.stats["flows"]}
+    assert all(hosts[f][1] == n for f, n in zip(sent["flow"], sent["node"]))  # at the receiver (its NP)
+    assert all(hosts[f][0] == n for f, n in zip(received["flow"], received["node"]))  # at the source (its RP)
+    assert sent["port"].isna().all() and received["port"].isna().all()

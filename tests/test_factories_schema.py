@@ -32,7 +32,7 @@ def test_port_entries_exist():
 
 
 def test_top_level_time_and_counters_exist(real):
-    made = factories.stats(window={"cnm_sent": 3})
+    made = factories.stats(window={"feedback_sent": 3})
     assert _missing(made, real, "stats") == []
 
 

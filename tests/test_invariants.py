@@ -33,7 +33,7 @@ def test_conservation_and_capacity(path):
     assert f["data_generated"] == f["data_source_dropped"] + f["data_injected"] + f["data_in_limiters"]
     # Every copy put on a wire is delivered, dropped, or still in a queue or on a wire.
     assert f["data_injected"] + f["data_replicated"] == f["data_delivered"] + f["data_dropped"] + f["data_in_flight"]
-    assert f["cnm_sent"] == f["cnm_delivered"] + f["cnm_dropped"] + f["cnm_in_flight"]
+    assert f["feedback_sent"] == f["feedback_delivered"] + f["feedback_dropped"] + f["feedback_in_flight"]
     # Per-flow counters add up to the global ones.
     assert sum(fl["injected"] for fl in stats["flows"]) == f["data_injected"]
     assert sum(fl["dropped"] for fl in stats["flows"]) == f["data_dropped"]

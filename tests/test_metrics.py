@@ -1,6 +1,7 @@
 """`cnsim.metrics.summarize` on hand-made stats documents, against hand-computed values."""
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -18,9 +19,9 @@ def test_jain_index():
 
 
 def test_feedback_and_loss_rates_are_over_the_window():
-    s = stats(window={"data_injected": 2000, "cnm_sent": 50, "data_dropped": 30, "data_replicated": 0,
+    s = stats(window={"data_injected": 2000, "feedback_sent": 50, "data_dropped": 30, "data_replicated": 0,
                       "data_generated": 1000, "data_source_dropped": 10})  # fmt: skip
-    s["frames"] |= {"data_injected": 1, "cnm_sent": 1000, "data_dropped": 1000}  # ignored
+    s["frames"] |= {"data_injected": 1, "feedback_sent": 1000, "data_dropped": 1000}  # ignored
     g = summarize(s)["global"]
     assert g["feedback_rate_pct"] == pytest.approx(2.5)
     assert g["loss_rate_pct"] == pytest.approx(1.5)
@@ -30,7 +31,7 @@ def test_feedback_and_loss_rates_are_over_the_window():
 def test_loss_counts_copies_made_at_branching_points():
     # 1000 frames sent, each replicated once at a branching point, every copy dropped after it:
     # 2000 copies lost out of 2000, i.e. 100 % (not 200 % of the frames sent).
-    s = stats(window={"data_injected": 1000, "data_replicated": 1000, "data_dropped": 2000, "cnm_sent": 0,
+    s = stats(window={"data_injected": 1000, "data_replicated": 1000, "data_dropped": 2000, "feedback_sent": 0,
                       "data_generated": 1000, "data_source_dropped": 0})  # fmt: skip
     assert summarize(s)["global"]["loss_rate_pct"] == pytest.approx(100.0)
 
@@ -130,7 +131,7 @@ def test_seed_metrics_row():
 def test_total_loss_and_feedback_variants():
     # 1000 copies generated, 100 lost in the limiter, 900 sent, 900 replicated, 180 dropped in switches
     s = stats(window={"data_generated": 1000, "data_source_dropped": 100, "data_injected": 900,
-                      "data_replicated": 900, "data_dropped": 180, "data_delivered": 1600, "cnm_sent": 40},
+                      "data_replicated": 900, "data_dropped": 180, "data_delivered": 1600, "feedback_sent": 40},
               queues=[queue("SW1>SW2", True, 30.0, 25.0, arrivals=1800), queue("SW2>R1", True, 5.0, 25.0, arrivals=200)],
               flows=[flow("S1", {"R1": 100, "R2": 50})], rps=[rp("S1", 100)])  # fmt: skip
     g = summarize(s)["global"]
@@ -153,3 +154,32 @@ def test_summary_of_a_bcn_run():
     rps = res.summary["rps"]
     assert rps and all(rp["limiters_created"] == 1 for rp in rps.values())
     assert 0 < res.summary["global"]["first_cnm_s"] < 0.01
+
+
+def test_stored_results_with_the_old_feedback_counters_are_read_with_the_new_names(tmp_path):
+    from cnsim.results import Result, upgrade_stats
+
+    old = {"frames": {"cnm_sent": 7, "cnm_delivered": 6, "cnm_dropped": 1, "cnm_in_flight": 0},
+           "window": {"cnm_sent": 3, "data_injected": 100}}
+    new = upgrade_stats(old)
+    assert new["frames"] == {"feedback_sent": 7, "feedback_delivered": 6, "feedback_dropped": 1, "feedback_in_flight": 0}
+    assert new["window"] == {"feedback_sent": 3, "data_injected": 100}
+    # A current document keeps its protocol counters (QCN's cnm_sent beside feedback_sent).
+    current = {"frames": {"feedback_sent": 5, "cnm_sent": 4}}
+    assert upgrade_stats(current)["frames"] == {"feedback_sent": 5, "cnm_sent": 4}
+    # A run directory written before the renaming reopens with the new names.
+    res = cnsim.run(Path(__file__).resolve().parents[1] / "scenarios/examples/unicast-qcn.toml", progress=False, figures=False,
+                    set={"simulation.duration": "5ms", "simulation.measure_from": "1ms"}, out=tmp_path / "run")
+    # QCN's own frames keep their name: without probes, every feedback frame is a CNM.
+    assert res.stats["frames"]["cnm_sent"] == res.stats["frames"]["feedback_sent"] > 0
+    assert res.stats["frames"]["cnm_received"] == res.stats["frames"]["feedback_delivered"]
+    doc = json.loads((tmp_path / "run/summary.json").read_text())
+    for section in ("frames", "window"):
+        c = doc["stats"][section]
+        c.pop("cnm_sent"), c.pop("cnm_received")
+        for old_name, new_name in (("cnm_sent", "feedback_sent"), ("cnm_delivered", "feedback_delivered"), ("cnm_dropped", "feedback_dropped")):
+            c[old_name] = c.pop(new_name)
+    (tmp_path / "run/summary.json").write_text(json.dumps(doc))
+    loaded = Result.load(tmp_path / "run")
+    assert loaded.stats["window"]["feedback_sent"] == res.stats["window"]["feedback_sent"]
+    assert loaded.summary["global"]["feedback_rate_pct"] == res.summary["global"]["feedback_rate_pct"]

@@ -114,3 +114,16 @@ def test_results_columns_are_those_of_the_runs_mechanisms(dctcp_sweep, tmp_path)
     assert "feedback_rate_pct" in invoke("results", out, "--metrics", "feedback_rate_pct").splitlines()[0]
     invoke("run", EXAMPLES / "unicast-qcn.toml", "-o", tmp_path / "qcn", "--no-figures")
     assert set(QCN_ONLY) <= set(invoke("results", tmp_path / "qcn").splitlines()[0].split())
+
+
+def test_a_dcqcn_run_shows_its_feedback_rate_from_its_cnps(tmp_path):
+    """DCQCN has no congestion point, but its NPs send CNPs: its summary offers the feedback rate
+    (over every protocol's feedback frames, `window.feedback_sent`), which a DCTCP run does not."""
+    out = invoke("run", DCQCN, "-o", tmp_path / "dcqcn", "--no-figures",
+                 *[a for k, v in DCQCN_SHORT.items() for a in ("--set", f"{k}={v}")])
+    assert {"feedback_rate_pct", "cr_mean_mbps"} <= names(out) and "main_cp" not in names(out)
+    r = cnsim.Result.load(tmp_path / "dcqcn")
+    w = r.stats["window"]
+    assert r.summary["global"]["feedback_rate_pct"] == pytest.approx(100 * w["cnp_sent"] / w["data_injected"])
+    dctcp = invoke("run", EXAMPLES / "dctcp-two-flows.toml", "-o", tmp_path / "dctcp", "--no-figures")
+    assert "feedback_rate_pct" not in names(dctcp)

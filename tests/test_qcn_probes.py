@@ -45,7 +45,7 @@ def test_every_probe_is_accounted_for(probe):
     f = res.stats["frames"]
     assert f["probe_sent"] > 0 and f["probe_answered"] > 0
     assert f["probe_sent"] == f["probe_answered"] + f["probe_unanswered"] + f["probe_dropped"] + f["probe_in_flight"]
-    assert f["cnm_sent"] == f["cnm_delivered"] + f["cnm_dropped"] + f["cnm_in_flight"]
+    assert f["feedback_sent"] == f["feedback_delivered"] + f["feedback_dropped"] + f["feedback_in_flight"]
     rps = res.stats["rps"]
     assert sum(r["probes_sent"] for r in rps) == f["probe_sent"]
     assert sum(r["probe_positive"] + r["probe_negative"] for r in rps) > 0

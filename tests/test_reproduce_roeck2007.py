@@ -77,7 +77,7 @@ def test_metrics_of_a_real_run_count_the_windows_drops_pauses_and_probes(latency
     assert m["pause_sent"] == stats["frames"]["pause_sent"]
     assert "fb_hat_mean" not in m                                     # plain QCN saves no F̂b
     assert m["probes_sent"] == sum(r.get("probes_sent", 0) for r in stats["rps"])
-    assert m["cm_messages_per_s"] == pytest.approx(stats["frames"]["cnm_sent"] / stats["time"]["duration_s"])
+    assert m["cm_messages_per_s"] == pytest.approx(stats["frames"]["feedback_sent"] / stats["time"]["duration_s"])
     thr = [r["throughput_bps"] for f in stats["flows"] for r in f["receivers"]]
     assert m["total_throughput_gbps"] == pytest.approx(sum(thr) / 1e9)
     q = next(q for q in stats["queues"] if q["name"] == "SW>N5")

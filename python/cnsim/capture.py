@@ -13,8 +13,9 @@ wildcards; the clauses must all match (values within one clause are alternatives
 
 - `node=NAME` — transmissions of these nodes (every port of the node);
 - `port=NODE>PEER` — transmissions on these ports;
-- `kind=data,cnm,bcn,pause,ack,ecm,probe,cnp` — these frame kinds (`cnp`: DCQCN's congestion
-  notification packets, RoCEv2; `cnm` the other protocols' feedback).
+- `kind=data,cnm,…` — these frame kinds, as the engine's protocols register them
+  (`_core.capture_kinds()`: data, QCN's `cnm` and `probe`, BCN's `bcn`, PAUSE/PFC's `pause`, TCP's
+  `ack`, ECM's `ecm`, DCQCN's `cnp`, its congestion notification packets as RoCEv2).
 
 An empty filter captures every port and kind.
 """

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from . import api
+from . import _core, api
 from .metrics import seed_metrics
 
 SCENARIO = click.argument("scenario", type=click.Path(exists=True, dir_okay=False, path_type=Path))
@@ -211,16 +211,16 @@ def cli() -> None:
                    "(those its manifest .cnsim-run.json lists) and keeps every other file as it is.")
 @click.option("--pcap", "pcap", is_flag=False, flag_value="", default=None, metavar="[FILTER]",
               help="Capture frames into OUT/capture.pcapng (pcapng, one interface per port). FILTER: "
-                   "'node=NAME port=NODE>PEER kind=data,cnm,bcn,pause,ack,ecm,probe,cnp' (all optional, wildcards allowed); "
+                   "'node=NAME port=NODE>PEER kind=KIND,…' (all optional, wildcards allowed; kinds: "
+                   + ", ".join(_core.capture_kinds()) + "); "
                    "put it after SCENARIO or write --pcap=FILTER.")
 @click.option("--pcap-max-mb", type=_Finite(0, 1e9), metavar="MB",
               help="Stop capturing once the capture reaches MB megabytes (the run goes on; the summary says when).")
 @click.option("--pcap-snaplen", type=click.IntRange(64, 262_144), default=256, show_default=True, metavar="BYTES",
               help="Bytes kept of each captured frame.")
 @click.option("--trace", "trace", metavar="KINDS",
-              help="Record protocol events into OUT/trace.parquet: 'all' or some of cnm_sent, cnm_received, "
-                   "bcn_sent, bcn_received, drop, limiter_created, limiter_released, pause_sent, pause_received, "
-                   "representative.")
+              help="Record protocol events into OUT/trace.parquet: 'all' or some of "
+                   + ", ".join(_core.trace_kinds()[0]) + ".")
 @click.option("--top", type=click.IntRange(0, 1000), default=5, show_default=True, metavar="N",
               help="Show the N busiest queues, flows and pausing ports after the global metrics (0: none).")
 @click.option("--rank", metavar="METRIC",

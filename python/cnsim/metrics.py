@@ -21,7 +21,7 @@ MAIN_CP_METRICS = ["q_mean_frames", "q_std_frames", "q_dev_from_qeq_frames"]
 
 class Metric(NamedTuple):
     """One summary metric: where it is in the summary (`scope`), its window, unit and definition;
-    `engine`, the stats-document paths ("window.cnm_sent", "queues.arrivals_window",
+    `engine`, the stats-document paths ("window.feedback_sent", "queues.arrivals_window",
     "receivers.throughput_bps") of the engine statistics it is computed from; `needs`, what a run
     must have for the metric to be shown (a feedback rate is 0 in a run without congestion points,
     but says nothing there)."""
@@ -42,8 +42,8 @@ class Metric(NamedTuple):
 
 CATALOGUE: tuple[Metric, ...] = (
     Metric("feedback_rate_pct", "global", "measure", "%",
-           "window.cnm_sent / window.data_injected × 100",
-           ("window.cnm_sent", "window.data_injected"), needs="cp"),
+           "window.feedback_sent / window.data_injected × 100 (feedback frames of every protocol)",
+           ("window.feedback_sent", "window.data_injected"), needs="feedback"),
     Metric("loss_rate_pct", "global", "measure", "%",
            "window.data_dropped / (window.data_injected + window.data_replicated) × 100: every frame copy, "
            "including those made at multicast branching points, is delivered, dropped or in flight, so this "
@@ -70,8 +70,8 @@ CATALOGUE: tuple[Metric, ...] = (
            "max over CP queues with arrivals of cnms_sent_window / arrivals_window × 100",
            ("queues.cnms_sent_window", "queues.arrivals_window"), needs="cp"),
     Metric("feedback_per_delivered_pct", "global", "measure", "%",
-           "window.cnm_sent / window.data_delivered × 100: CNMs per data copy received",
-           ("window.cnm_sent", "window.data_delivered"), needs="cp"),
+           "window.feedback_sent / window.data_delivered × 100: feedback frames per data copy received",
+           ("window.feedback_sent", "window.data_delivered"), needs="feedback"),
     Metric("first_cnm_s", "global", "run", "s",
            "earliest `first_cnm_s` over the RPs",
            ("rps.first_cnm_s", "rps.first_message_s"), needs="cp"),
@@ -199,7 +199,12 @@ MECHANISMS = {
     "tcp": "TCP flows: a flow with `tcp_goodput_bps`",
     "transfer": "transfers (flows of a given size, workloads): a flow with `size_bytes`",
     "pause": "PAUSE/PFC flow control: `ports`",
+    "feedback": "feedback frames between congestion or notification points and reaction points (CNMs, BCN and "
+                "ECM messages, CNPs): a congestion point or a reaction point (`IMPLIED`)",
 }
+# Mechanisms a run has when it has any of others: feedback frames flow wherever there is a congestion
+# point (it sends them) or a reaction point (it reads them: DCQCN's come from notification points).
+IMPLIED = {"feedback": {"cp", "rp"}}
 # The global metric that is null exactly when a run lacks the mechanism: how a run's flat row
 # (a sweep's, a reproduction's) tells what ran.
 MARKERS = {"cp": "main_cp", "qcn": "fb_negative_samples_pct", "rp": "cr_mean_mbps"}
@@ -216,7 +221,11 @@ def mechanisms(stats: dict) -> set[str]:
         "transfer": any("size_bytes" in f for f in flows),
         "pause": bool(stats.get("ports")),
     }
-    return {m for m, yes in found.items() if yes}
+    return _with_implied({m for m, yes in found.items() if yes})
+
+
+def _with_implied(present: set[str]) -> set[str]:
+    return present | {m for m, any_of in IMPLIED.items() if present & any_of}
 
 
 def row_mechanisms(row) -> set[str]:
@@ -235,6 +244,7 @@ def shown(scope: str, metrics, present: set[str]) -> list:
     """`metrics` of `scope` without those that need a mechanism not in `present` (names not in
     the catalogue are kept)."""
     needs = {m.metric: m.needs for m in CATALOGUE if m.scope == scope}
+    present = _with_implied(set(present))
     return [m for m in metrics if needs.get(m) is None or needs[m] in present]
 
 
@@ -393,7 +403,7 @@ def summarize(stats: dict) -> dict:
             "run": {"from_s": 0.0, "to_s": time["end_s"], "length_s": time["end_s"]},
         },
         "global": {
-            "feedback_rate_pct": _pct(window["cnm_sent"], window["data_injected"]),
+            "feedback_rate_pct": _pct(window["feedback_sent"], window["data_injected"]),
             "loss_rate_pct": _pct(window["data_dropped"], window["data_injected"] + window["data_replicated"]),
             "source_loss_pct": _pct(window["data_source_dropped"], window["data_generated"]),
             "total_loss_pct": _pct(window["data_source_dropped"] + window["data_dropped"],
@@ -404,7 +414,7 @@ def summarize(stats: dict) -> dict:
                                               sum(q["arrivals_window"] for q in cps)),
             "feedback_busiest_cp_pct": max((_pct(q["cnms_sent_window"], q["arrivals_window"]) for q in cps
                                             if q["arrivals_window"]), default=None),
-            "feedback_per_delivered_pct": _pct(window["cnm_sent"], window["data_delivered"]),
+            "feedback_per_delivered_pct": _pct(window["feedback_sent"], window["data_delivered"]),
             "first_cnm_s": min(first_cnms, default=None),
             "cr_mean_mbps": _mean(cr_means),
             "cr_std_mbps": _mean([s["cr_std_mbps"] for s in sessions.values()]),

@@ -20,6 +20,25 @@ _OLD_SERIES = [("q.", "", "q_frames."), ("rx.", "", "rx_bps."), ("rp.", ".cr", "
                ("mrx.", "", "mrx_bps."), ("mlost.", "", "mlost_frames.")]
 
 
+# Counters of the stats' `frames` and `window` renamed by the engine: old name → new name. Before,
+# `cnm_sent` counted every protocol's feedback frames; now `feedback_sent` does, and each protocol
+# counts its own under its name (`cnm_sent`, `cnp_sent`, `bcn_sent`, `ecm_sent`, with `*_received`).
+RENAMED_COUNTERS = {"cnm_sent": "feedback_sent", "cnm_delivered": "feedback_delivered",
+                    "cnm_dropped": "feedback_dropped", "cnm_in_flight": "feedback_in_flight"}
+
+
+def upgrade_stats(stats: dict) -> dict:
+    """A stored stats document with the counters' current names (`RENAMED_COUNTERS`), in place: one
+    written before the renaming has no `feedback_sent`, and its `cnm_*` were every protocol's."""
+    for section in ("frames", "window"):
+        counters = stats.get(section)
+        if isinstance(counters, dict) and "feedback_sent" not in counters and "cnm_sent" in counters:
+            for old, new in RENAMED_COUNTERS.items():
+                if old in counters:
+                    counters[new] = counters.pop(old)
+    return stats
+
+
 def renamed_series(name: str) -> str | None:
     """The current name of a series named the old way (`rx.F>H` → `rx_bps.F>H`), else None."""
     for prefix, suffix, new in _OLD_SERIES:
@@ -148,7 +167,7 @@ class Result:
             "t": frame["t"].to_numpy("<f8").tobytes(),
             "value": frame["value"].to_numpy("<f8").tobytes(),
         }
-        result = cls(doc["stats"], series, toml)
+        result = cls(upgrade_stats(doc["stats"]), series, toml)
         result.__dict__["summary"] = doc["summary"]  # as written, not recomputed
         if (d / TRACE).exists():
             result.trace = pd.read_parquet(d / TRACE)

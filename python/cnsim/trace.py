@@ -2,7 +2,7 @@
 
 Columns: `t_s`, `kind`, `node`, `port` ("NODE>PEER", or None), `flow` (or None), and the fields
 each kind fills (others are null), as the engine declares them (`_core.trace_fields()`, from
-`tap/trace.rs`; a test checks this table against it):
+`tap/trace.rs` and each protocol's registration; a test checks this table against it):
 
 | kind | fields |
 |---|---|
@@ -14,6 +14,8 @@ each kind fills (others are null), as the engine declares them (`_core.trace_fie
 | limiter_released | — |
 | pause_sent, pause_received | `quanta` (0 = XON), `classes` (bit p = priority p; 255 = 802.3x PAUSE) |
 | representative | `fb_hat`, `cpid` (E-QCN: the CP now behind F̂b; 0 = none) |
+| ecm_sent, ecm_received | `fb` (the ECM message's Fb), `cpid` |
+| cnp_sent, cnp_received | — (DCQCN: at the receiver's NP, at the flow's source; a CNP names its flow only) |
 
 `cpid` is the 8-byte CPID as on the wire (the CP switch's MAC, then the port's index there), as an
 unsigned integer: the pcap's CNMs carry the same value. A drop at a source (`limiter_buffer`) has

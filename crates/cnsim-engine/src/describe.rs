@@ -62,5 +62,5 @@ impl Sim {
 
 /// Every metric declaration, as JSON (name, scope, unit, kind, doc).
 pub fn metric_declarations() -> Value {
-    json!(std::iter::once(crate::report::METRICS).chain(crate::registry::metrics::PROTOCOLS).flatten().collect::<Vec<_>>())
+    json!(crate::report::METRICS.iter().chain(crate::registry::metrics::protocols()).collect::<Vec<_>>())
 }

@@ -3,7 +3,9 @@
 //! the engine's own and in the protocol modules for theirs (`registry::metrics`).
 
 use crate::core::time::to_secs;
+use crate::registry::PROTOCOLS;
 use crate::slots::metrics::Metric;
+use crate::slots::register::Protocol;
 use crate::registry::transport::TcpFlow;
 use crate::sim::{Counters, Sim};
 use serde_json::{json, Value};
@@ -24,11 +26,11 @@ pub const METRICS: &[Metric] = &[
     Metric { scope: "frames", name: "data_replicated", unit: "frames", kind: "counter", doc: "extra copies made at multicast branching points" },
     Metric { scope: "frames", name: "data_delivered", unit: "frames", kind: "counter", doc: "copies received by a receiver of their flow" },
     Metric { scope: "frames", name: "data_dropped", unit: "frames", kind: "counter", doc: "copies dropped by a full queue (or unroutable)" },
-    Metric { scope: "frames", name: "cnm_sent", unit: "frames", kind: "counter", doc: "feedback frames (CNMs) sent by congestion points" },
-    Metric { scope: "frames", name: "cnm_delivered", unit: "frames", kind: "counter", doc: "feedback frames that reached their source" },
-    Metric { scope: "frames", name: "cnm_dropped", unit: "frames", kind: "counter", doc: "feedback frames dropped by a full queue" },
+    Metric { scope: "frames", name: "feedback_sent", unit: "frames", kind: "counter", doc: "feedback frames sent, whatever their protocol: by congestion points (CNMs, BCN and ECM messages, probe answers), notification points (CNPs) and destinations (probe answers); each protocol's own in its NAME_sent" },
+    Metric { scope: "frames", name: "feedback_delivered", unit: "frames", kind: "counter", doc: "feedback frames that reached their source; each protocol's own in its NAME_received" },
+    Metric { scope: "frames", name: "feedback_dropped", unit: "frames", kind: "counter", doc: "feedback frames dropped by a full queue" },
     Metric { scope: "frames", name: "data_in_flight", unit: "frames", kind: "gauge", doc: "data frames in queues or on wires at the end, counted physically" },
-    Metric { scope: "frames", name: "cnm_in_flight", unit: "frames", kind: "gauge", doc: "feedback frames in queues or on wires at the end" },
+    Metric { scope: "frames", name: "feedback_in_flight", unit: "frames", kind: "gauge", doc: "feedback frames in queues or on wires at the end" },
     Metric { scope: "frames", name: "pause_sent", unit: "frames", kind: "counter", doc: "PAUSE/PFC frames sent (with flow control only)" },
     Metric { scope: "frames", name: "pause_delivered", unit: "frames", kind: "counter", doc: "PAUSE/PFC frames received by the link's other end (with flow control only)" },
     Metric { scope: "frames", name: "pause_in_flight", unit: "frames", kind: "gauge", doc: "PAUSE/PFC frames in queues or on wires at the end (with flow control only)" },
@@ -77,6 +79,16 @@ pub const METRICS: &[Metric] = &[
     Metric { scope: "series", name: "rx_bps.FLOW>HOST", unit: "bit/s", kind: "series", doc: "throughput of a receiver over the record interval ending at t (0 at t = 0)" },
 ];
 
+/// The feedback frames of the protocols in `present`, each under its own name (`NAME_sent`,
+/// `NAME_received`: `slots::register::Counted`), into `v`.
+fn protocol_counters(v: &mut Value, c: &Counters, present: &[&Protocol]) {
+    for counted in present.iter().flat_map(|p| p.counted) {
+        let sum = |by: &[u64; 16]| counted.owners.iter().map(|o| by.get(o.0 as usize).copied().unwrap_or(0)).sum::<u64>();
+        v[format!("{}_sent", counted.name)] = json!(sum(&c.feedback_sent_by));
+        v[format!("{}_received", counted.name)] = json!(sum(&c.feedback_delivered_by));
+    }
+}
+
 fn counters(c: &Counters, fc: bool, tcp: bool, probes: bool) -> Value {
     let mut v = json!({
         "data_generated": c.data_generated,
@@ -85,9 +97,9 @@ fn counters(c: &Counters, fc: bool, tcp: bool, probes: bool) -> Value {
         "data_replicated": c.data_replicated,
         "data_delivered": c.data_delivered,
         "data_dropped": c.data_dropped,
-        "cnm_sent": c.feedback_sent,
-        "cnm_delivered": c.feedback_delivered,
-        "cnm_dropped": c.feedback_dropped,
+        "feedback_sent": c.feedback_sent,
+        "feedback_delivered": c.feedback_delivered,
+        "feedback_dropped": c.feedback_dropped,
     });
     if fc {
         v["pause_sent"] = json!(c.ctrl_sent);
@@ -119,6 +131,8 @@ fn diff(a: &Counters, b: &Counters) -> Counters {
         feedback_sent: a.feedback_sent - b.feedback_sent,
         feedback_delivered: a.feedback_delivered - b.feedback_delivered,
         feedback_dropped: a.feedback_dropped - b.feedback_dropped,
+        feedback_sent_by: std::array::from_fn(|i| a.feedback_sent_by[i] - b.feedback_sent_by[i]),
+        feedback_delivered_by: std::array::from_fn(|i| a.feedback_delivered_by[i] - b.feedback_delivered_by[i]),
         ctrl_sent: a.ctrl_sent - b.ctrl_sent,
         ctrl_delivered: a.ctrl_delivered - b.ctrl_delivered,
         ack_sent: a.ack_sent - b.ack_sent,
@@ -133,6 +147,16 @@ fn diff(a: &Counters, b: &Counters) -> Counters {
 }
 
 impl Sim {
+    /// The registered protocols that fill a congestion point, reaction point or notification
+    /// point of this run.
+    fn protocols_present(&self) -> Vec<&'static Protocol> {
+        let cps = self.ports.iter().filter_map(|p| p.cp.as_ref().map(|c| c.protocol()));
+        let rps = self.flows.iter().filter_map(|f| f.rp.as_ref().map(|r| r.protocol()));
+        let nps = self.flows.iter().flat_map(|f| f.receivers.iter().filter_map(|r| r.np.as_ref().map(|n| n.protocol())));
+        let names: Vec<&str> = cps.chain(rps).chain(nps).collect();
+        PROTOCOLS.iter().copied().filter(|p| names.iter().any(|n| n.eq_ignore_ascii_case(p.name))).collect()
+    }
+
     fn port_name(&self, p: usize) -> String {
         let port = &self.ports[p];
         format!("{}>{}", self.nodes[port.node as usize].name, self.nodes[port.peer_node as usize].name)
@@ -254,7 +278,11 @@ impl Sim {
             frames["probe_in_flight"] = json!(probe);
         }
         frames["data_in_flight"] = json!(data);
-        frames["cnm_in_flight"] = json!(fb);
+        frames["feedback_in_flight"] = json!(fb);
+        let present = self.protocols_present();
+        protocol_counters(&mut frames, &self.c, &present);
+        let mut window = counters(&diff(&self.c, &w0), fc, tcp, probes);
+        protocol_counters(&mut window, &diff(&self.c, &w0), &present);
         if fc {
             frames["pause_in_flight"] = json!(ctrl);
         }
@@ -276,7 +304,7 @@ impl Sim {
             "events": self.events,
             "stopped_by": self.stopped_by,
             "frames": frames,
-            "window": counters(&diff(&self.c, &w0), fc, tcp, probes),
+            "window": window,
             "rps": rps, "sessions": sessions, "queues": queues, "flows": flows,
         });
         if fc {

@@ -119,7 +119,7 @@ proptest! {
         let f = &st["frames"];
         prop_assert_eq!(u(f, "data_generated"), u(f, "data_source_dropped") + u(f, "data_injected") + u(f, "data_in_limiters"), "{}", text);
         prop_assert_eq!(u(f, "data_injected") + u(f, "data_replicated"), u(f, "data_delivered") + u(f, "data_dropped") + u(f, "data_in_flight"), "{}", text);
-        prop_assert_eq!(u(f, "cnm_sent"), u(f, "cnm_delivered") + u(f, "cnm_dropped") + u(f, "cnm_in_flight"), "{}", text);
+        prop_assert_eq!(u(f, "feedback_sent"), u(f, "feedback_delivered") + u(f, "feedback_dropped") + u(f, "feedback_in_flight"), "{}", text);
         if n.fc != 0 {
             prop_assert_eq!(u(f, "pause_sent"), u(f, "pause_delivered") + u(f, "pause_in_flight"), "{}", text);
         }
@@ -153,7 +153,7 @@ fn random_networks_exercise_drops_cnms_and_pauses() {
         sim.run_until(sim.duration, 0);
         let f = &sim.stats()["frames"];
         drops += (u(f, "data_dropped") > 0) as u32;
-        cnms += (u(f, "cnm_sent") > 0) as u32;
+        cnms += (u(f, "feedback_sent") > 0) as u32;
         pauses += (f["pause_sent"].as_u64().unwrap_or(0) > 0) as u32;
         probes += (f["probe_sent"].as_u64().unwrap_or(0) > 0) as u32;
     }

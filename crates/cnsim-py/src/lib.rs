@@ -203,20 +203,20 @@ fn le_bytes<T: Copy, const N: usize>(v: &[T], f: fn(T) -> [u8; N]) -> Vec<u8> {
 /// Names of the capture's frame-kind bits (bit i = 1 << i).
 #[pyfunction]
 fn capture_kinds() -> Vec<&'static str> {
-    cnsim_engine::tap::capture::KIND_NAMES.to_vec()
+    cnsim_engine::tap::capture::kind_names()
 }
 
 /// Names of the trace's event-kind bits (bit i = 1 << i) and of its drop reasons.
 #[pyfunction]
 fn trace_kinds() -> (Vec<&'static str>, Vec<&'static str>) {
-    (cnsim_engine::tap::trace::KIND_NAMES.to_vec(), cnsim_engine::tap::trace::REASON_NAMES.to_vec())
+    (cnsim_engine::tap::trace::kind_names(), cnsim_engine::tap::trace::REASON_NAMES.to_vec())
 }
 
 /// Per event kind (in `trace_kinds()` order), the fields its rows fill: (name, column of
 /// `Simulation.trace()`, type: int, float, unsigned, reason or frame_kind).
 #[pyfunction]
 fn trace_fields() -> Vec<Vec<(&'static str, &'static str, &'static str)>> {
-    cnsim_engine::tap::trace::FIELDS.iter().map(|k| k.iter().map(|f| (f.name, f.slot.column(), f.ty.name())).collect()).collect()
+    cnsim_engine::tap::trace::fields().iter().map(|k| k.iter().map(|f| (f.name, f.slot.column(), f.ty.name())).collect()).collect()
 }
 
 /// Set this process's memory budget for building networks, in bytes (0: none): a scenario whose

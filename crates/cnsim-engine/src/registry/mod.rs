@@ -10,6 +10,7 @@ pub mod flow_control;
 pub mod mcast;
 pub mod metrics;
 pub mod np;
+mod present;
 mod protocols;
 pub mod rf;
 pub mod rp;
@@ -24,6 +25,15 @@ pub use rp::Rp;
 
 use crate::core::time::Time;
 use crate::net;
+use crate::slots::register::Protocol;
+
+macro_rules! registrations {
+    ($($m:ident,)*) => {
+        /// Every protocol's registration (`slots::register`), in the registry's order.
+        pub const PROTOCOLS: &[&Protocol] = &[$(&crate::protocols::$m::PROTOCOL),*];
+    };
+}
+protocols::occupants!(Protocol => registrations);
 
 /// The slot types of `net`'s ports, flows, receivers and multi-rate endpoints.
 pub struct Registry;
@@ -56,5 +66,37 @@ impl Flow {
             self.cr.set(now, cr);
         }
         Some(cr)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PROTOCOLS;
+    use crate::net::frame::Proto;
+
+    #[test]
+    fn each_protocol_registers_once_and_tag_area_owners_keep_their_bytes() {
+        let names: Vec<_> = PROTOCOLS.iter().map(|p| p.name).collect();
+        assert!(names.iter().enumerate().all(|(i, n)| !names[..i].contains(n)), "{names:?}");
+        let owners: Vec<_> = PROTOCOLS.iter().flat_map(|p| p.owners).collect();
+        // Frames carry these bytes and captures show them: they never move.
+        let kept = [("qcn", 1), ("eqcn", 2), ("pause", 3), ("bcn", 4), ("ecm", 5), ("qcn_probe", 6), ("tcp", 7), ("sirens", 8), ("dcqcn", 9)];
+        for (name, byte) in kept {
+            assert_eq!(owners.iter().find(|o| o.0 == name).map(|o| o.1), Some(Proto(byte)), "{name}");
+        }
+        for (i, o) in owners.iter().enumerate() {
+            assert!(o.1 != Proto::None && owners[..i].iter().all(|p| p.1 != o.1 && p.0 != o.0), "{} shares its owner", o.0);
+        }
+    }
+
+    #[test]
+    fn each_counted_frame_is_declared_as_a_metric() {
+        for p in PROTOCOLS {
+            for c in p.counted {
+                for key in [format!("{}_sent", c.name), format!("{}_received", c.name)] {
+                    assert!(p.metrics.iter().any(|m| m.scope == "frames" && m.name == key), "{}: {key} undeclared", p.name);
+                }
+            }
+        }
     }
 }

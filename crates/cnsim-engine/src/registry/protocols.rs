@@ -1,19 +1,26 @@
-//! The registration of the protocols that fill trait slots: one line per protocol, naming its
-//! variant and, for each slot it fills, the type that implements the slot's trait. Each slot's
-//! file builds its enum from this table (`occupants!`), so adding a protocol to the trait slots
+//! The registration of the protocols: one line per protocol, naming its variant, its module
+//! (whose `PROTOCOL` says what it registers: `slots::register`) and, for each trait slot it
+//! fills, the type that implements the slot's trait. Each slot's file builds its enum from this
+//! table (`occupants!`), and `occupants!(Protocol => …)` lists the modules, so adding a protocol
 //! is one line here.
 
-/// `$callback!` with the occupants of `$slot` (`Variant(Type),` in table order).
+/// `$callback!` with the occupants of `$slot` (`Variant(Type),` in table order); for the slot
+/// `Protocol`, with every protocol's module (`module,`).
 macro_rules! occupants {
     ($slot:ident => $callback:ident) => {
         $crate::registry::protocols::pick! { $slot $callback [] [
-            Qcn: Cp(qcn::slot::QcnCp), Rp(qcn::ReactionPoint);
-            Eqcn: Rp(eqcn::EqcnReactionPoint);
-            Bcn: Cp(bcn::BcnCp), Rp(bcn::ReactionPoint);
-            Ecm: Cp(ecm::EcmCp), Rp(ecm::ReactionPoint);
-            Red: Aqm(red::RedAqm);
-            Threshold: Aqm(threshold::Threshold);
-            Dcqcn: Rp(dcqcn::ReactionPoint), Np(dcqcn::slot::Np), Aqm(dcqcn::slot::MarkingAqm);
+            Qcn(qcn): Cp(qcn::slot::QcnCp), Rp(qcn::ReactionPoint);
+            Eqcn(eqcn): Rp(eqcn::EqcnReactionPoint);
+            Bcn(bcn): Cp(bcn::BcnCp), Rp(bcn::ReactionPoint);
+            Ecm(ecm): Cp(ecm::EcmCp), Rp(ecm::ReactionPoint);
+            Pause(pause): ;
+            Tcp(tcp): ;
+            Red(red): Aqm(red::RedAqm);
+            Threshold(threshold): Aqm(threshold::Threshold);
+            Sirens(sirens): ;
+            Emcast(emcast): ;
+            Rlm(rlm): ;
+            Dcqcn(dcqcn): Rp(dcqcn::ReactionPoint), Np(dcqcn::slot::Np), Aqm(dcqcn::slot::MarkingAqm);
         ] }
     };
 }
@@ -25,8 +32,14 @@ macro_rules! pick {
     ($slot:ident $cb:ident [$($acc:tt)*] []) => {
         $cb! { $($acc)* }
     };
-    ($slot:ident $cb:ident $acc:tt [$v:ident: $($s:ident($t:ty)),+; $($rest:tt)*]) => {
-        $crate::registry::protocols::pick! { @each $slot $cb $acc [$($v $s($t),)+] [$($rest)*] }
+    ($slot:ident $cb:ident $acc:tt [$v:ident($m:ident): $($s:ident($t:ty)),*; $($rest:tt)*]) => {
+        $crate::registry::protocols::pick! { @each $slot $cb $acc [@module $m, $($v $s($t),)*] [$($rest)*] }
+    };
+    (@each Protocol $cb:ident [$($acc:tt)*] [@module $m:ident, $($more:tt)*] $rest:tt) => {
+        $crate::registry::protocols::pick! { @each Protocol $cb [$($acc)* $m,] [$($more)*] $rest }
+    };
+    (@each $slot:ident $cb:ident $acc:tt [@module $m:ident, $($more:tt)*] $rest:tt) => {
+        $crate::registry::protocols::pick! { @each $slot $cb $acc [$($more)*] $rest }
     };
     (@each $slot:ident $cb:ident $acc:tt [] $rest:tt) => {
         $crate::registry::protocols::pick! { $slot $cb $acc $rest }

@@ -91,23 +91,35 @@ impl Sim {
         self.trace_push(trace::DROP, node, port, flow, Fields { a: reason, b: kind, ..Default::default() });
     }
 
-    /// The CP at `port` sent feedback frame `fb` (its QntzFb, Qoff, Qdelta, Fb; BCN: STOP and e).
+    /// The CP at `port` sent feedback frame `fb`: its protocol's row (`trace::frame_sent`).
     #[cold]
     #[inline(never)]
     pub(crate) fn tap_feedback_sent(&mut self, port: u32, fb: &Frame) {
         let node = self.ports[port as usize].node;
         let x = self.ports[port as usize].cp.as_ref().map_or(f64::NAN, |cp| cp.feedback_value(fb));
-        let (kind, fields) = trace::feedback_sent(fb, self.wire_cpid(port), x);
-        self.trace_push(kind, node, port, fb.flow, fields);
+        if let Some((kind, fields)) = trace::frame_sent(fb, self.wire_cpid(port), x) {
+            self.trace_push(kind, node, port, fb.flow, fields);
+        }
     }
 
-    /// Feedback frame `fb` reached its flow's source `node`, before the RP reads it.
+    /// A receiver's notification point at `node` sent feedback frame `fb`: its protocol's row.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn tap_np_sent(&mut self, node: u32, fb: &Frame) {
+        if let Some((kind, fields)) = trace::frame_sent(fb, 0, f64::NAN) {
+            self.trace_push(kind, node, NONE, fb.flow, fields);
+        }
+    }
+
+    /// Feedback frame `fb` reached its flow's source `node`, before the RP reads it: its
+    /// protocol's row (`trace::frame_received`).
     #[cold]
     #[inline(never)]
     pub(crate) fn tap_feedback(&mut self, node: u32, fb: &Frame) {
-        let (kind, a, cpid_port, x) = trace::feedback_received(fb);
-        let cpid = self.wire_cpid(cpid_port);
-        self.trace_push(kind, node, NONE, fb.flow, Fields { a, cpid, x, ..Default::default() });
+        if let Some((kind, mut fields, cpid_port)) = trace::frame_received(fb) {
+            fields.cpid = self.wire_cpid(cpid_port);
+            self.trace_push(kind, node, NONE, fb.flow, fields);
+        }
     }
 
     /// Flow `f`'s RP may have changed: a limiter created or released, a new E-QCN representative.
@@ -140,7 +152,8 @@ impl Sim {
     #[inline(never)]
     pub(crate) fn tap_fc(&mut self, port: u32, sent: bool, mask: u8, quanta: u16) {
         let node = self.ports[port as usize].node;
-        let kind = if sent { trace::FC_SENT } else { trace::FC_RECEIVED };
+        let (on_send, on_receive) = trace::flow_control_kinds();
+        let Some(kind) = (if sent { on_send } else { on_receive }) else { return };
         self.trace_push(kind, node, port, NONE, Fields { a: quanta as i64, b: mask as i64, ..Default::default() });
     }
 }

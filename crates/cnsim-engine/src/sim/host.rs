@@ -358,7 +358,10 @@ impl Sim {
     /// A receiver's notification point answered a data frame: its feedback leaves `node`.
     #[inline(never)]
     fn send_feedback(&mut self, node: u32, fb: Frame) {
-        self.c.feedback_sent += 1;
+        self.c.feedback(fb.proto, true);
+        if self.tap.is_some() {
+            self.tap_np_sent(node, &fb);
+        }
         let id = self.frames.alloc(fb);
         self.forward(node, id, NONE);
     }
@@ -408,7 +411,7 @@ impl Sim {
                 if self.tap.is_some() {
                     self.tap_feedback(node, &f);
                 }
-                self.c.feedback_delivered += 1;
+                self.c.feedback(f.proto, false);
                 let lat = self.flows[f.flow as usize].feedback_latency;
                 if lat > 0 {
                     self.queue.push(self.now + lat, Event::FeedbackDue { frame: fid });
@@ -423,7 +426,7 @@ impl Sim {
                 match crate::registry::rp::path_control_at_destination(&f, node, self.now) {
                     Some(ans) => {
                         self.c.path_control_answered += 1;
-                        self.c.feedback_sent += 1;
+                        self.c.feedback(ans.proto, true);
                         let id = self.frames.alloc(ans);
                         self.forward(node, id, NONE);
                     }

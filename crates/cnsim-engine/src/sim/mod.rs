@@ -23,7 +23,7 @@ use crate::core::event::EventQueue;
 use crate::core::time::Time;
 use crate::core::timer::{TimerId, TimerStep, Timers};
 use crate::net::flow::{Sender, Session};
-use crate::net::frame::{Frame, FrameId};
+use crate::net::frame::{Frame, FrameId, Proto};
 use crate::net::node::Node;
 use crate::net::routing::{McastTable, Routes};
 use crate::registry::flow_control::FcCfg;
@@ -86,6 +86,10 @@ pub struct Counters {
     pub feedback_sent: u64,
     pub feedback_delivered: u64,
     pub feedback_dropped: u64,
+    /// Feedback frames sent and delivered, by tag-area owner (`Proto`'s byte; owners from 16 on
+    /// are counted in the totals only).
+    pub feedback_sent_by: [u64; 16],
+    pub feedback_delivered_by: [u64; 16],
     pub ctrl_sent: u64,
     pub ctrl_delivered: u64,
     pub ack_sent: u64,
@@ -99,6 +103,18 @@ pub struct Counters {
     pub path_control_dropped: u64,
     /// Frames routers dropped because their TTL reached 0 (also counted in `*_dropped`).
     pub ttl_expired: u64,
+}
+
+impl Counters {
+    /// A feedback frame of owner `proto` was sent (`sent`) or delivered to its flow's source.
+    #[inline]
+    pub fn feedback(&mut self, proto: Proto, sent: bool) {
+        let (total, by) = if sent { (&mut self.feedback_sent, &mut self.feedback_sent_by) } else { (&mut self.feedback_delivered, &mut self.feedback_delivered_by) };
+        *total += 1;
+        if let Some(n) = by.get_mut(proto.0 as usize) {
+            *n += 1;
+        }
+    }
 }
 
 pub struct Sim {

@@ -131,7 +131,7 @@ impl Sim {
         let q = QueueView { bytes: p.qdisc.class_bytes(prio), frames: p.qdisc.class_len(prio), rate_bps: p.rate_bps };
         if let Some(fb) = cp.on_data(self.frames.get(fid), accepted, q, port, node, now) {
             p.c.feedback_sent += 1;
-            self.c.feedback_sent += 1;
+            self.c.feedback(fb.proto, true);
             if self.tap.is_some() {
                 self.tap_feedback_sent(port, &fb);
             }
@@ -151,7 +151,7 @@ impl Sim {
         let q = QueueView { bytes: p.qdisc.class_bytes(prio), frames: p.qdisc.class_len(prio), rate_bps: p.rate_bps };
         let Some(ans) = cp.on_path_control(self.frames.get_mut(fid), q, port, node, now) else { return false };
         p.c.feedback_sent += 1;
-        self.c.feedback_sent += 1;
+        self.c.feedback(ans.proto, true);
         self.c.path_control_answered += 1;
         self.frames.release(fid);
         let id = self.frames.alloc(ans);

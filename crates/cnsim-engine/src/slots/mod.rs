@@ -13,14 +13,18 @@
 //! | active queue management | `aqm.rs`: `AqmMachine` | `registry::Aqm` |
 //!
 //! This module also owns the vocabulary every slot shares: [`TimerAction`], [`Sent`],
-//! [`QueueView`], [`Verdict`], the tag-area owners ([`Proto`]'s constants), metric declarations
-//! (`metrics.rs`) and the shared writers of the on-wire bytes (`wire.rs`).
+//! [`QueueView`], [`Verdict`], metric declarations (`metrics.rs`), the shared writers of the on-wire
+//! bytes (`wire.rs`), the trace's rows (`trace.rs`) and what a protocol registers once, in its
+//! folder (`register.rs`: its tag-area owners — [`Proto`]'s constants —, metrics, capture and
+//! trace kinds).
 
 pub mod aqm;
 pub mod cp;
 pub mod metrics;
 pub mod np;
+pub mod register;
 pub mod rp;
+pub mod trace;
 pub mod wire;
 
 use crate::core::time::Time;
@@ -68,21 +72,4 @@ pub enum Verdict {
     EarlyDrop,
     /// A forced drop: the average is above the region where RED drops at random.
     ForcedDrop,
-}
-
-/// The owners of a frame's tag area (`net::frame::Proto`, one byte in the header), one per protocol
-/// that writes one: a reader checks it so that it never misreads another protocol's fields.
-#[allow(non_upper_case_globals)]
-impl Proto {
-    pub const Qcn: Proto = Proto(1);
-    pub const Eqcn: Proto = Proto(2);
-    pub const Pause: Proto = Proto(3);
-    pub const Bcn: Proto = Proto(4);
-    pub const Ecm: Proto = Proto(5);
-    pub const QcnProbe: Proto = Proto(6);
-    pub const Tcp: Proto = Proto(7);
-    /// The SIRENS header (Nakauchi & Kobayashi 2006; `protocols::sirens`).
-    pub const Sirens: Proto = Proto(8);
-    /// A DCQCN congestion notification packet (Zhu et al. 2015 §3.2; `protocols::dcqcn`).
-    pub const Dcqcn: Proto = Proto(9);
 }

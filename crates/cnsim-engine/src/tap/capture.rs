@@ -1,39 +1,47 @@
 //! Packet capture: which transmissions to keep (ports, frame kinds), their on-wire bytes up to a
 //! snap length, and a bound on the bytes kept. Python writes the file (pcapng, one interface per
-//! captured port).
+//! captured port). The frame kinds are the engine's own (data) and those each protocol registers
+//! (`slots::register::CaptureKind`), collected from the registry.
 
 use crate::net::frame::{Frame, FrameKind};
-use crate::slots::Proto;
+use crate::registry::PROTOCOLS;
+use crate::slots::register::CaptureKind;
 
-/// Frame kinds, as filter bits (16 bits: room for kinds to come).
+/// Data frames' kind bit (the engine's own kind; the protocols' are in their registrations).
 pub const DATA: u16 = 1;
-pub const CNM: u16 = 2;
-pub const BCN: u16 = 4;
-pub const PAUSE: u16 = 8;
-pub const ACK: u16 = 16;
-pub const ECM: u16 = 32;
-pub const PROBE: u16 = 64;
-/// DCQCN's congestion notification packet (RoCEv2 CNP).
-pub const CNP: u16 = 128;
 
-/// Names of the kind bits, in bit order (the CLI's `kind=` filter).
-pub const KIND_NAMES: [&str; 8] = ["data", "cnm", "bcn", "pause", "ack", "ecm", "probe", "cnp"];
+/// The engine's own frame kinds: data (its bytes are written by `wire::build`).
+const ENGINE: &[CaptureKind] = &[CaptureKind { name: "data", bit: 0, kind: FrameKind::Data, owners: &[], pcap: None }];
+
+/// Every frame kind declaration: the engine's, then the protocols' in the registry's order.
+pub fn declarations() -> impl Iterator<Item = &'static CaptureKind> {
+    ENGINE.iter().chain(PROTOCOLS.iter().flat_map(|p| p.frames))
+}
+
+/// The declaration frame `f` falls under: the first whose owners include its tag-area owner,
+/// else the first of its kind that lists no owner.
+pub fn declaration(f: &Frame) -> Option<&'static CaptureKind> {
+    declarations()
+        .find(|d| d.kind == f.kind && d.owners.contains(&f.proto))
+        .or_else(|| declarations().find(|d| d.kind == f.kind && d.owners.is_empty()))
+}
+
+/// Names of the kind bits, in bit order (the CLI's `kind=` filter; bit i is `1 << i`).
+pub fn kind_names() -> Vec<&'static str> {
+    let mut names = vec![""; declarations().map(|d| d.bit as usize + 1).max().unwrap_or(0)];
+    for d in declarations() {
+        names[d.bit as usize] = d.name;
+    }
+    names
+}
 
 /// Bytes a pcapng Enhanced Packet Block adds to a packet's data (header, trailer, padding).
 pub const PACKET_OVERHEAD: u64 = 36;
 
+/// Frame `f`'s kind bit (0: no declared kind; such a frame is never captured).
 #[inline]
 pub fn kind_bit(f: &Frame) -> u16 {
-    match f.kind {
-        FrameKind::Data => DATA,
-        FrameKind::Feedback if f.proto == Proto::Bcn => BCN,
-        FrameKind::Feedback if f.proto == Proto::Ecm => ECM,
-        FrameKind::Feedback if f.proto == Proto::Dcqcn => CNP,
-        FrameKind::Feedback => CNM,
-        FrameKind::MacControl => PAUSE,
-        FrameKind::Ack => ACK,
-        FrameKind::PathControl => PROBE,
-    }
+    declaration(f).map_or(0, |d| 1 << d.bit)
 }
 
 pub struct Capture {
@@ -101,7 +109,7 @@ mod tests {
     #[test]
     fn bound_stops_the_capture_cleanly() {
         let mut c = Capture::new(2, &[1], DATA, 100, 2 * (50 + PACKET_OVERHEAD)).unwrap();
-        assert!(c.wants(1, DATA) && !c.wants(0, DATA) && !c.wants(1, CNM));
+        assert!(c.wants(1, DATA) && !c.wants(0, DATA) && !c.wants(1, bit("cnm")));
         for i in 0..4u64 {
             let from = c.data.len();
             c.data.extend_from_slice(&[7u8; 150]);
@@ -113,15 +121,37 @@ mod tests {
         assert!(Capture::new(2, &[2], DATA, 100, 0).is_err());
     }
 
+    fn bit(name: &str) -> u16 {
+        1 << kind_names().iter().position(|&n| n == name).unwrap()
+    }
+
     #[test]
-    fn kind_bits_are_distinct_and_named_in_order() {
-        use crate::net::frame::Dest;
-        let bits = [DATA, CNM, BCN, PAUSE, ACK, ECM, PROBE, CNP];
-        assert!(bits.iter().enumerate().all(|(i, &b)| b == 1 << i) && bits.len() == KIND_NAMES.len());
+    fn kind_bits_keep_their_names_and_every_bit_is_named() {
+        // Stored traces record a drop's frame kind by bit: these never move.
+        let names = ["data", "cnm", "bcn", "pause", "ack", "ecm", "probe", "cnp"];
+        assert_eq!(kind_names(), names);
+        assert!(kind_names().len() <= 16);
+        for d in declarations() {
+            let same_bit: Vec<_> = declarations().filter(|e| e.bit == d.bit).collect();
+            assert!(same_bit.iter().all(|e| e.name == d.name), "bit {} has two names", d.bit);
+            let same_owner = declarations().filter(|e| e.kind == d.kind && (e.owners.iter().any(|o| d.owners.contains(o)) || e.owners.is_empty() && d.owners.is_empty()));
+            assert_eq!(same_owner.count(), 1, "{}: claimed twice", d.name);
+        }
+    }
+
+    #[test]
+    fn frames_fall_under_their_protocols_kinds() {
+        use crate::net::frame::{Dest, Proto};
         let data = Frame::new(FrameKind::Data, 1000, 3, Dest::Node(9), 42, 0);
         let cnp = crate::protocols::dcqcn::wire::cnp(&data, 9, 64, 6, 0);
-        assert_eq!((kind_bit(&data), kind_bit(&cnp)), (DATA, CNP));
-        let c = Capture::new(1, &[0], CNP, 100, 0).unwrap();
-        assert!(c.wants(0, CNP) && !c.wants(0, CNM));
+        let cnm = crate::protocols::qcn::Cnm::default().frame(&data, 9, 64, 0);
+        let mut answer = cnm;
+        answer.proto = Proto::QcnProbe;
+        let mut ack = data;
+        ack.kind = FrameKind::Ack;
+        assert_eq!((kind_bit(&data), kind_bit(&cnp), kind_bit(&cnm), kind_bit(&answer)), (DATA, bit("cnp"), bit("cnm"), bit("cnm")));
+        assert_eq!(kind_bit(&ack), bit("ack"));
+        let c = Capture::new(1, &[0], bit("cnp"), 100, 0).unwrap();
+        assert!(c.wants(0, bit("cnp")) && !c.wants(0, bit("cnm")));
     }
 }

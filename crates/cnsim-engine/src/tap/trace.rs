@@ -1,48 +1,83 @@
 //! The protocol event trace: one row per event a researcher asks about when a number looks wrong
-//! (CNM sent and received, drops with their reason, rate limiters created and released, PAUSE
-//! sent and received, E-QCN representative changes). Columns are typed vectors; `FIELDS` names,
-//! per kind, the fields a row fills, and Python builds its columns from it (`cnsim.trace`).
+//! (each protocol's frames sent and received, drops with their reason, rate limiters created and
+//! released, E-QCN representative changes). Columns are typed vectors; each kind names the fields
+//! its rows fill (`slots::trace::Field`), and Python builds its columns from them
+//! (`cnsim.trace`). The engine's own kinds are here; a protocol registers the kinds of its
+//! frames' rows (`slots::register`), collected from the registry.
 
-use crate::net::frame::Frame;
-use crate::slots::Proto;
+use crate::net::frame::{Frame, FrameKind};
+use crate::registry::PROTOCOLS;
+use crate::slots::register::{FrameEvents, TraceKind};
+pub use crate::slots::trace::{Field, Fields, Slot, Type};
+use crate::slots::trace::{field, CPID};
 
-/// Event kinds, as filter bits; `KIND_NAMES[i]` names bit i.
-pub const CNM_SENT: u16 = 1;
-pub const CNM_RECEIVED: u16 = 2;
-pub const BCN_SENT: u16 = 4;
-pub const BCN_RECEIVED: u16 = 8;
-pub const DROP: u16 = 16;
-pub const LIMITER_CREATED: u16 = 32;
-pub const LIMITER_RELEASED: u16 = 64;
-pub const PAUSE_SENT: u16 = 128;
-pub const PAUSE_RECEIVED: u16 = 256;
-pub const REPRESENTATIVE: u16 = 512;
-/// Flow control's rows under the slot's name (one protocol fills it).
-pub const FC_SENT: u16 = PAUSE_SENT;
-pub const FC_RECEIVED: u16 = PAUSE_RECEIVED;
-pub const KIND_NAMES: [&str; 10] = [
-    "cnm_sent", "cnm_received", "bcn_sent", "bcn_received", "drop", "limiter_created", "limiter_released",
-    "pause_sent", "pause_received", "representative",
+/// The engine's own kinds, as filter bits (bit i is `1 << i`; the protocols' are in their
+/// registrations).
+pub const DROP: u16 = 1 << 4;
+pub const LIMITER_CREATED: u16 = 1 << 5;
+pub const LIMITER_RELEASED: u16 = 1 << 6;
+pub const REPRESENTATIVE: u16 = 1 << 9;
+
+/// The engine's own kinds and their fields, as `hooks.rs` writes them.
+const ENGINE: &[TraceKind] = &[
+    TraceKind { name: "drop", bit: 4, fields: &[field("reason", Slot::A, Type::Reason), field("frame_kind", Slot::B, Type::FrameKind)] },
+    TraceKind { name: "limiter_created", bit: 5, fields: &[field("rate_bps", Slot::X, Type::Float)] },
+    TraceKind { name: "limiter_released", bit: 6, fields: &[] },
+    TraceKind { name: "representative", bit: 9, fields: &[field("fb_hat", Slot::A, Type::Int), CPID] },
 ];
 
-/// A CP sent feedback frame `fb` (`cpid`: its wire CPID, `x`: its unquantized feedback): the
-/// row's kind and fields (QntzFb, Qoff, Qdelta, Fb; BCN: STOP and e).
-pub fn feedback_sent(fb: &Frame, cpid: u64, x: f64) -> (u16, Fields) {
-    let fields = Fields { a: fb.tag[0] as i64, b: fb.tag[2] as i32 as i64, c: fb.tag[3] as i32 as i64, cpid, x };
-    if fb.proto == Proto::Bcn {
-        (BCN_SENT, Fields { a: fb.tag[3] as i64, b: 0, c: 0, ..fields })
-    } else {
-        (CNM_SENT, fields)
-    }
+/// Every kind: the engine's, then the protocols' in the registry's order.
+pub fn declarations() -> impl Iterator<Item = &'static TraceKind> {
+    ENGINE.iter().chain(PROTOCOLS.iter().flat_map(|p| p.events))
 }
 
-/// Feedback frame `fb` reached its flow's source: the row's kind, its `a` field, the engine's CPID
-/// (a port) and `x`.
-pub fn feedback_received(fb: &Frame) -> (u16, i64, u32, f64) {
-    match fb.proto {
-        Proto::Bcn => (BCN_RECEIVED, fb.tag[3] as i64, fb.tag[0], f32::from_bits(fb.tag[1]) as f64),
-        _ => (CNM_RECEIVED, fb.tag[0] as i64, fb.tag[1], f64::NAN),
+/// The kinds in bit order (bit i is `1 << i`): `kind_names()[i]` names bit i.
+fn by_bit() -> Vec<Option<&'static TraceKind>> {
+    let mut kinds = vec![None; declarations().map(|k| k.bit as usize + 1).max().unwrap_or(0)];
+    for k in declarations() {
+        kinds[k.bit as usize] = Some(k);
     }
+    kinds
+}
+
+/// Names of the kind bits, in bit order.
+pub fn kind_names() -> Vec<&'static str> {
+    by_bit().iter().map(|k| k.map_or("", |k| k.name)).collect()
+}
+
+/// The fields each kind fills (`fields()[i]` for `kind_names()[i]`); the others stay at their
+/// defaults.
+pub fn fields() -> Vec<&'static [Field]> {
+    by_bit().iter().map(|k| k.map_or(&[][..], |k| k.fields)).collect()
+}
+
+/// The rows a protocol registered for frame `f` (the first declaration whose owners include its
+/// tag-area owner, else the first of its kind that lists no owner).
+fn frame_events(kind: FrameKind, f: Option<&Frame>) -> Option<&'static FrameEvents> {
+    let all = || PROTOCOLS.iter().flat_map(|p| p.frame_events).filter(move |e| e.kind == kind);
+    f.and_then(|f| all().find(|e| e.owners.contains(&f.proto))).or_else(|| all().find(|e| e.owners.is_empty()))
+}
+
+/// Frame `f` was sent (`cpid`: the wire CPID of the CP that sent it, or 0; `x`: that CP's
+/// unquantized feedback, or NaN): its row's kind and fields, if its protocol registered one.
+pub fn frame_sent(f: &Frame, cpid: u64, x: f64) -> Option<(u16, Fields)> {
+    let e = frame_events(f.kind, Some(f))?;
+    Some((1 << e.sent?, e.sent_fields.map_or_else(Fields::default, |g| g(f, cpid, x))))
+}
+
+/// Frame `f` reached the entity it addresses: its row's kind, fields and the engine's CPID (a
+/// port, or `NONE`) whose wire CPID fills the `cpid` field, if its protocol registered one.
+pub fn frame_received(f: &Frame) -> Option<(u16, Fields, u32)> {
+    let e = frame_events(f.kind, Some(f))?;
+    let (fields, cpid) = e.received_fields.map_or((Fields::default(), crate::net::frame::NONE), |g| g(f));
+    Some((1 << e.received?, fields, cpid))
+}
+
+/// The rows of the flow-control frames (sent, received): the kinds registered for MAC control
+/// frames.
+pub fn flow_control_kinds() -> (Option<u16>, Option<u16>) {
+    let e = frame_events(FrameKind::MacControl, None);
+    (e.and_then(|e| e.sent).map(|b| 1 << b), e.and_then(|e| e.received).map(|b| 1 << b))
 }
 
 /// Why a frame was dropped (the `a` field of a DROP row); `REASON_NAMES[r]` names reason r.
@@ -55,92 +90,6 @@ pub const AQM: i64 = 4;
 /// An IP router decremented the TTL to 0.
 pub const TTL: i64 = 5;
 pub const REASON_NAMES: [&str; 6] = ["queue_full", "limiter_buffer", "wire_loss", "unroutable", "aqm", "ttl"];
-
-/// The column of a row a field is kept in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Slot {
-    A,
-    B,
-    C,
-    Cpid,
-    X,
-}
-
-/// How a field reads: a signed integer, a float, an unsigned 64-bit integer (the wire's CPID), a
-/// drop reason (index into `REASON_NAMES`) or a frame kind (a `capture` kind bit).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Type {
-    Int,
-    Float,
-    Unsigned,
-    Reason,
-    FrameKind,
-}
-
-/// One named field of a kind's rows.
-#[derive(Clone, Copy, Debug)]
-pub struct Field {
-    pub name: &'static str,
-    pub slot: Slot,
-    pub ty: Type,
-}
-
-impl Slot {
-    pub const fn column(self) -> &'static str {
-        match self {
-            Slot::A => "a",
-            Slot::B => "b",
-            Slot::C => "c",
-            Slot::Cpid => "cpid",
-            Slot::X => "x",
-        }
-    }
-}
-
-impl Type {
-    pub const fn name(self) -> &'static str {
-        match self {
-            Type::Int => "int",
-            Type::Float => "float",
-            Type::Unsigned => "unsigned",
-            Type::Reason => "reason",
-            Type::FrameKind => "frame_kind",
-        }
-    }
-}
-
-const fn f(name: &'static str, slot: Slot, ty: Type) -> Field {
-    Field { name, slot, ty }
-}
-const CPID: Field = f("cpid", Slot::Cpid, Type::Unsigned);
-const BCN_FIELDS: &[Field] = &[f("stop", Slot::A, Type::Int), f("e", Slot::X, Type::Float), CPID];
-const PAUSE_FIELDS: &[Field] = &[f("quanta", Slot::A, Type::Int), f("classes", Slot::B, Type::Int)];
-
-/// The fields each kind fills (`FIELDS[i]` for `KIND_NAMES[i]`), as `hooks.rs` writes them; the
-/// others stay at their defaults (0, or NaN for `x`).
-pub const FIELDS: [&[Field]; KIND_NAMES.len()] = [
-    &[f("qntz_fb", Slot::A, Type::Int), f("qoff_bytes", Slot::B, Type::Int), f("qdelta_bytes", Slot::C, Type::Int),
-      f("fb", Slot::X, Type::Float), CPID],
-    &[f("qntz_fb", Slot::A, Type::Int), CPID],
-    BCN_FIELDS,
-    BCN_FIELDS,
-    &[f("reason", Slot::A, Type::Reason), f("frame_kind", Slot::B, Type::FrameKind)],
-    &[f("rate_bps", Slot::X, Type::Float)],
-    &[],
-    PAUSE_FIELDS,
-    PAUSE_FIELDS,
-    &[f("fb_hat", Slot::A, Type::Int), CPID],
-];
-
-/// Fields of one row (their names per kind: `FIELDS`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Fields {
-    pub a: i64,
-    pub b: i64,
-    pub c: i64,
-    pub cpid: u64,
-    pub x: f64,
-}
 
 #[derive(Default)]
 pub struct Trace {
@@ -201,7 +150,7 @@ mod tests {
     #[test]
     fn every_field_sits_in_a_column_of_its_type_and_keeps_one_type_across_kinds() {
         let mut seen: Vec<(&str, Type)> = vec![];
-        for fields in FIELDS {
+        for fields in fields() {
             for (i, a) in fields.iter().enumerate() {
                 let fits = match a.slot {
                     Slot::A | Slot::B | Slot::C => matches!(a.ty, Type::Int | Type::Reason | Type::FrameKind),
@@ -216,6 +165,50 @@ mod tests {
                 }
             }
         }
-        assert_eq!(FIELDS[DROP.trailing_zeros() as usize][0].ty, Type::Reason);
+        assert_eq!(fields()[DROP.trailing_zeros() as usize][0].ty, Type::Reason);
+    }
+
+    #[test]
+    fn kinds_keep_their_bits_and_every_bit_is_named_once() {
+        // Stored traces are read by bit: the kinds there were keep theirs.
+        let names = kind_names();
+        let kept = ["cnm_sent", "cnm_received", "bcn_sent", "bcn_received", "drop", "limiter_created", "limiter_released", "pause_sent", "pause_received", "representative"];
+        assert_eq!(names[..kept.len()], kept);
+        assert!(names.iter().all(|n| !n.is_empty()) && names.len() <= 16);
+        for (i, n) in names.iter().enumerate() {
+            assert_eq!(declarations().filter(|k| k.name == *n).count(), 1, "{n} declared twice");
+            assert_eq!(declarations().find(|k| k.name == *n).unwrap().bit as usize, i);
+        }
+        for k in ["drop", "limiter_created", "limiter_released", "representative"] {
+            let bit = 1 << names.iter().position(|n| *n == k).unwrap();
+            assert!([DROP, LIMITER_CREATED, LIMITER_RELEASED, REPRESENTATIVE].contains(&bit), "{k}");
+        }
+    }
+
+    #[test]
+    fn each_protocols_frames_are_traced_under_its_own_name() {
+        use crate::net::frame::{Dest, Proto};
+        let names = kind_names();
+        let name = |bit: u16| names[bit.trailing_zeros() as usize];
+        let data = Frame::new(FrameKind::Data, 1000, 3, Dest::Node(9), 42, 0);
+        let cnp = crate::protocols::dcqcn::wire::cnp(&data, 9, 64, 6, 0);
+        let (sent, fields) = frame_sent(&cnp, 0, f64::NAN).unwrap();
+        let (received, _, cpid) = frame_received(&cnp).unwrap();
+        assert_eq!((name(sent), name(received), fields.cpid, cpid), ("cnp_sent", "cnp_received", 0, crate::net::frame::NONE));
+        let cnm = crate::protocols::qcn::Cnm { qntz_fb: 5, cpid: 3, qoff: -6400, qdelta: 128 }.frame(&data, 9, 64, 0);
+        let (sent, f) = frame_sent(&cnm, 77, -1.5).unwrap();
+        assert_eq!((name(sent), f.a, f.b, f.c, f.cpid, f.x), ("cnm_sent", 5, -6400, 128, 77, -1.5));
+        let (received, f, cpid) = frame_received(&cnm).unwrap();
+        assert_eq!((name(received), f.a, cpid), ("cnm_received", 5, 3));
+        let ecm = crate::protocols::ecm::Message { cpid: 4, fb: -20.0, echo: None }.frame(&data, 9, 64, 0);
+        let (sent, f) = frame_sent(&ecm, 77, f64::NAN).unwrap();
+        let (received, g, cpid) = frame_received(&ecm).unwrap();
+        assert_eq!((name(sent), f.x, name(received), g.x, cpid), ("ecm_sent", -20.0, "ecm_received", -20.0, 4));
+        let mut other = data;
+        other.kind = FrameKind::Feedback;
+        other.proto = Proto(200);
+        assert!(frame_sent(&other, 0, 0.0).is_none() && frame_sent(&data, 0, 0.0).is_none());
+        let (s, r) = flow_control_kinds();
+        assert_eq!((name(s.unwrap()), name(r.unwrap())), ("pause_sent", "pause_received"));
     }
 }

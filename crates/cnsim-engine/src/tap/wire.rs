@@ -1,6 +1,7 @@
 //! On-wire bytes of cnsim's frames, for pcap export (docs/protocols.md §10). Built only when a capture
 //! is on, from the frame header and the protocol's own typed view of its tag area. This file holds
-//! `build`, which hands each frame to its protocol's writer, in that protocol's folder; the shared
+//! `build`, which hands each frame to the writer its protocol registered (`slots::register`, in
+//! that protocol's folder); the shared
 //! writers (Ethernet and 802.1Q, the cnsim shim and data header, IPv4) are `slots/wire.rs`:
 //!
 //! | frame | layout | written by |
@@ -23,9 +24,10 @@
 //! Payload bytes are zeros; the FCS is not written. Where the CNM needs the sampled frame (its DA,
 //! its MSDU) cnsim rebuilds it from the flow: the sampled frame's creation time is not kept (0).
 
+use super::capture;
 use crate::net::frame::{Frame, FrameKind};
-use crate::protocols::{bcn, dcqcn, ecm, eqcn, pause, qcn, tcp};
-use crate::slots::Proto;
+use crate::protocols::tcp;
+use crate::registry::PROTOCOLS;
 pub use crate::slots::wire::*;
 
 /// What a transport connection's frames need in `c` (their IPv4 + TCP headers, bytes per segment).
@@ -36,58 +38,48 @@ pub fn transport_ctx(c: &mut Ctx, t: &crate::registry::transport::Transport) {
 
 /// The bytes of frame `f` up to its payload, appended to `b` (`cpid_of` maps the engine's CPID,
 /// a port id, to the wire's 8-byte CPID); returns the frame's length on the
-/// wire (header plus zero payload, without FCS).
+/// wire (header plus zero payload, without FCS). A frame is written by the writer its kind's
+/// declaration names (`capture::declaration`); data frames by `data` here.
 pub fn build(f: &Frame, c: &Ctx, cpid_of: &dyn Fn(u32) -> u64, b: &mut Vec<u8>) -> usize {
     let start = b.len();
     let total = match f.kind {
-        FrameKind::MacControl => pause::wire::pcap(f, c, b),
-        FrameKind::Feedback => match f.proto {
-            Proto::Qcn => qcn::wire::pcap_cnm(f, c, cpid_of, b),
-            Proto::Dcqcn => dcqcn::wire::pcap(f, c, b),
-            Proto::Bcn => bcn::wire::pcap(f, c, cpid_of, b),
-            Proto::Ecm => ecm::wire::pcap(f, c, cpid_of, b),
-            // Probe answers and the rest: their Ethernet and 802.1Q header, zeros after it.
-            _ => {
+        FrameKind::Data => data(f, c, cpid_of, b),
+        _ => match capture::declaration(f).and_then(|d| d.pcap) {
+            Some(pcap) => pcap(f, c, cpid_of, b),
+            // Their Ethernet and 802.1Q header, zeros after it.
+            None => {
                 eth_vlan(b, c, f.prio);
                 f.size as usize
             }
         },
-        FrameKind::PathControl => match f.proto {
-            Proto::QcnProbe => qcn::wire::pcap_probe(f, c, cpid_of, b),
-            _ => {
-                eth_vlan(b, c, f.prio);
-                f.size as usize
-            }
-        },
-        FrameKind::Data => {
-            eth_vlan(b, c, f.prio);
-            let next = if c.tcp { ETH_IPV4 } else { ETH_CNSIM };
-            tags(f, c, cpid_of, next, b);
-            if c.tcp {
-                let payload = tcp::wire::segment(f, c, b);
-                b.len() - start + payload as usize
-            } else {
-                data_header(f, b);
-                f.size as usize
-            }
-        }
-        FrameKind::Ack => tcp::wire::pcap_ack(f, c, b),
     };
     total.max(b.len() - start)
 }
 
-/// The rate-regulation tags of a data frame (CN-TAG, then E-QCN's F̂b or BCN's RRT), then `next`.
+/// A data frame: Ethernet, 802.1Q, its tags, then IPv4 + TCP or the cnsim data header.
+fn data(f: &Frame, c: &Ctx, cpid_of: &dyn Fn(u32) -> u64, b: &mut Vec<u8>) -> usize {
+    let start = b.len();
+    eth_vlan(b, c, f.prio);
+    let next = if c.tcp { ETH_IPV4 } else { ETH_CNSIM };
+    tags(f, c, cpid_of, next, b);
+    if c.tcp {
+        let payload = tcp::wire::segment(f, c, b);
+        b.len() - start + payload as usize
+    } else {
+        data_header(f, b);
+        f.size as usize
+    }
+}
+
+/// The rate-regulation tags of a data frame (CN-TAG, then the tag its owner registered: E-QCN's
+/// F̂b, BCN's RRT), then `next`.
 fn tags(f: &Frame, c: &Ctx, cpid_of: &dyn Fn(u32) -> u64, next: u16, b: &mut Vec<u8>) {
     if let Some(id) = c.rpid {
         be16(b, ETH_CN_TAG);
         be16(b, id);
     }
-    let tagged = match f.proto {
-        Proto::Eqcn => eqcn::wire::tag(f, next, cpid_of, b),
-        Proto::Bcn => bcn::wire::rrt_tag(f, next, cpid_of, b),
-        _ => false,
-    };
-    if !tagged {
+    let tag = PROTOCOLS.iter().flat_map(|p| p.data_tags).find(|t| t.owner == f.proto);
+    if !tag.is_some_and(|t| (t.write)(f, next, cpid_of, b)) {
         be16(b, next);
     }
 }
@@ -95,7 +87,8 @@ fn tags(f: &Frame, c: &Ctx, cpid_of: &dyn Fn(u32) -> u64, next: u16, b: &mut Vec
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::net::frame::Dest;
+    use crate::net::frame::{Dest, Proto};
+    use crate::protocols::{bcn, eqcn};
 
     fn ctx() -> Ctx {
         Ctx { src: mac(1), dst: mac(2), rpid: Some(7), ..Default::default() }

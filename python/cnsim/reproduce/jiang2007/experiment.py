@@ -222,7 +222,7 @@ def run_values(stats: dict, ser: dict, spec: dict) -> tuple[list[list], dict]:
             step = max(1, len(t) // 4000)   # at most ~4000 points per trace
             traces[qname] = {"t": t[::step].round(7).tolist(), "q": v[::step].round(2).tolist()}
     w = stats["window"]   # counters over the measurement window
-    parts += [["all", "data_dropped", w.get("data_dropped")], ["all", "bcn_messages", w.get("cnm_sent")],
+    parts += [["all", "data_dropped", w.get("data_dropped")], ["all", "bcn_messages", w.get("bcn_sent")],
               ["all", "source_dropped", w.get("data_source_dropped")], ["all", "data_delivered", w.get("data_delivered")]]
     return [p for p in parts if isinstance(p[2], (int, float))], traces
 

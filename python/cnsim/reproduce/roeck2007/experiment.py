@@ -12,7 +12,7 @@ its protocol's `METRICS`; window = simulation.measure_from … end):
 
 | metric | definition |
 |---|---|
-| `cm_messages_per_s` | frames.cnm_sent (CNMs, ECM messages and probe answers) ÷ run time |
+| `cm_messages_per_s` | frames.feedback_sent (CNMs, ECM messages and probe answers) ÷ run time |
 | `drops_window` | window.data_dropped: data frames dropped in switches in the window |
 | `pause_sent`, `probes_sent` | frames.pause_sent (PAUSE frames); Σ rps.probes_sent |
 | `paused_share_max` | max over ports of max over priorities of paused_s_window, ÷ the window: the longest pause |

@@ -138,7 +138,7 @@ def metrics(stats: dict, hotspot: str | None, scenario_toml: str) -> dict:
     thr = [r["throughput_bps"] for f in flows for r in f["receivers"]]
     mean = sum(thr) / len(thr) if thr else float("nan")
     m = {
-        "cm_messages_per_s": fr["cnm_sent"] / duration,
+        "cm_messages_per_s": fr["feedback_sent"] / duration,
         "limiters_created": sum(r.get("limiters_created", r.get("regulators_created", 0)) for r in rps),
         "false_positives": sum(r.get("false_positives", 0) for r in rps),
         "cpid_changes_per_flow_s": sum(r.get("cpid_changes", 0) for r in rps) / max(len(rps), 1) / duration,

@@ -28,6 +28,8 @@
 
 pub mod spec;
 pub mod wire;
+mod register;
+pub use register::PROTOCOL;
 
 use crate::core::rng::Rng;
 use crate::core::time::{Time, PS_PER_S};
@@ -313,6 +315,8 @@ pub const DEFAULT_STOP_MAX: Time = PS_PER_S / 1000;
 
 /// What BCN reports (declared once).
 pub const METRICS: &[Metric] = &[
+    Metric { scope: "frames", name: "bcn_sent", unit: "frames", kind: "counter", doc: "BCN messages sent by congestion points" },
+    Metric { scope: "frames", name: "bcn_received", unit: "frames", kind: "counter", doc: "BCN messages that reached their flow's source" },
     Metric { scope: "rps", name: "bcn_messages", unit: "frames", kind: "counter", doc: "BCN messages received by the source (normal, positive and STOP)" },
     Metric { scope: "rps", name: "bcn_stops", unit: "frames", kind: "counter", doc: "BCN STOP messages received" },
     Metric { scope: "rps", name: "regulators_created", unit: "count", kind: "counter", doc: "rate regulators created (one per CPID association)" },

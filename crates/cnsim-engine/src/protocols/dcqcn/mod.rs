@@ -23,6 +23,8 @@ pub mod rp;
 pub mod slot;
 pub mod spec;
 pub mod wire;
+mod register;
+pub use register::PROTOCOL;
 
 pub use marking::Marking;
 pub use np::NotificationPoint;
@@ -33,6 +35,8 @@ use crate::slots::metrics::Metric;
 
 /// What DCQCN adds to the stats document.
 pub const METRICS: &[Metric] = &[
+    Metric { scope: "frames", name: "cnp_sent", unit: "frames", kind: "counter", doc: "CNPs sent by notification points (at the receivers)" },
+    Metric { scope: "frames", name: "cnp_received", unit: "frames", kind: "counter", doc: "CNPs that reached their flow's source (its reaction point)" },
     Metric { scope: "rps", name: "dcqcn_alpha_final", unit: "1", kind: "gauge", doc: "the RP's congestion estimate α at the end of the run" },
     Metric { scope: "rps", name: "dcqcn_fast_recoveries", unit: "events", kind: "counter", doc: "rate-increase events in fast recovery (RC halfway to RT)" },
     Metric { scope: "rps", name: "dcqcn_additive_increases", unit: "events", kind: "counter", doc: "rate-increase events in additive increase (RT += R_AI)" },

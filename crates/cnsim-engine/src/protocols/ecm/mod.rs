@@ -42,6 +42,8 @@
 
 pub mod spec;
 pub mod wire;
+mod register;
+pub use register::PROTOCOL;
 
 use crate::core::rng::Rng;
 use crate::core::time::Time;
@@ -353,6 +355,8 @@ impl ReactionPoint {
 /// What ECM reports besides the names it shares with BCN and QCN (`rate_final_bps`,
 /// `first_message_s`, `cnms_received`, `limiters_created`).
 pub const METRICS: &[Metric] = &[
+    Metric { scope: "frames", name: "ecm_sent", unit: "frames", kind: "counter", doc: "ECM messages sent by congestion points" },
+    Metric { scope: "frames", name: "ecm_received", unit: "frames", kind: "counter", doc: "ECM messages that reached their flow's source" },
     Metric { scope: "rps", name: "ecm_positive", unit: "frames", kind: "counter", doc: "ECM: positive CM messages accepted" },
     Metric { scope: "rps", name: "ecm_negative", unit: "frames", kind: "counter", doc: "ECM: negative CM messages accepted" },
     Metric { scope: "rps", name: "ecm_rtt_dropped", unit: "frames", kind: "counter", doc: "ECM: CM messages dropped because one from the same CPID was accepted less than one RTT earlier (Roeck 2007)" },

@@ -107,6 +107,10 @@ pub const METRICS: &[Metric] = &[
     Metric { scope: "series", name: "mrx_bps.HOST", unit: "bit/s", kind: "series", doc: "throughput of a multi-rate multicast receiver over the record interval ending at t, all its channels/layers (0 at t = 0)" },
 ];
 
+
+/// EMcast's registration (`slots::register`): its metrics.
+pub const PROTOCOL: crate::slots::register::Protocol = crate::slots::register::Protocol { metrics: METRICS, ..crate::slots::register::Protocol::named("emcast") };
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,6 +4,8 @@
 //! least `fb_hat` (the representative) sends CNMs.
 
 pub mod wire;
+mod register;
+pub use register::PROTOCOL;
 
 use crate::core::time::Time;
 use crate::core::rng::Rng;

@@ -19,6 +19,8 @@
 
 pub mod spec;
 pub mod wire;
+mod register;
+pub use register::PROTOCOL;
 
 use crate::core::time::{tx_time, Time};
 use crate::net::frame::{Dest, Frame, FrameKind, NodeId, NONE};

@@ -9,6 +9,8 @@ pub mod probe;
 pub mod rp;
 pub mod slot;
 pub mod wire;
+mod register;
+pub use register::PROTOCOL;
 
 pub use cp::{CongestionPoint, CpParams, Sample, Sampling};
 pub use rp::{ReactionPoint, RpParams, RpVariant};
@@ -22,6 +24,8 @@ use crate::slots::metrics::Metric;
 
 /// What QCN (and E-QCN) report per reaction point and per congestion point.
 pub const METRICS: &[Metric] = &[
+    Metric { scope: "frames", name: "cnm_sent", unit: "frames", kind: "counter", doc: "CNMs sent by QCN congestion points (probe answers are counted in probe_answered)" },
+    Metric { scope: "frames", name: "cnm_received", unit: "frames", kind: "counter", doc: "CNMs that reached their flow's source" },
     Metric { scope: "rps", name: "cr_mean_bps", unit: "bit/s", kind: "time-average", doc: "current rate CR, time-averaged over the window (line rate while no limiter is in place)" },
     Metric { scope: "rps", name: "cr_std_bps", unit: "bit/s", kind: "time-average", doc: "standard deviation of CR over the window" },
     Metric { scope: "rps", name: "cr_min_bps", unit: "bit/s", kind: "gauge", doc: "lowest CR in the window" },
@@ -43,7 +47,7 @@ pub const METRICS: &[Metric] = &[
     Metric { scope: "rps", name: "probe_positive", unit: "frames", kind: "counter", doc: "positive probe answers acted on" },
     Metric { scope: "rps", name: "probe_negative", unit: "frames", kind: "counter", doc: "negative probe answers acted on" },
     Metric { scope: "frames", name: "probe_sent", unit: "frames", kind: "counter", doc: "probe frames sent by reaction points" },
-    Metric { scope: "frames", name: "probe_answered", unit: "frames", kind: "counter", doc: "probes answered (by a CP, or returned by the destination); each answer is a feedback frame counted in cnm_sent" },
+    Metric { scope: "frames", name: "probe_answered", unit: "frames", kind: "counter", doc: "probes answered (by a CP, or returned by the destination); each answer is a feedback frame counted in feedback_sent" },
     Metric { scope: "frames", name: "probe_unanswered", unit: "frames", kind: "counter", doc: "probes that reached their destination without an answer" },
     Metric { scope: "frames", name: "probe_dropped", unit: "frames", kind: "counter", doc: "probes dropped by a full queue" },
     Metric { scope: "frames", name: "probe_in_flight", unit: "frames", kind: "gauge", doc: "probes in queues and on wires at the end" },

@@ -148,6 +148,10 @@ impl AqmMachine for RedAqm {
     }
 }
 
+
+/// RED's registration (`slots::register`): its metrics.
+pub const PROTOCOL: crate::slots::register::Protocol = crate::slots::register::Protocol { metrics: METRICS, ..crate::slots::register::Protocol::named("red") };
+
 #[cfg(test)]
 mod tests {
     use super::*;

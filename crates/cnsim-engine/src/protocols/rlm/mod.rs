@@ -199,6 +199,10 @@ impl Rlm {
     }
 }
 
+
+/// RLM's registration (`slots::register`): its name; it declares no metric of its own.
+pub const PROTOCOL: crate::slots::register::Protocol = crate::slots::register::Protocol::named("rlm");
+
 #[cfg(test)]
 mod tests {
     use super::*;

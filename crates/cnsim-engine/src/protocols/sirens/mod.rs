@@ -318,6 +318,20 @@ pub const METRICS: &[Metric] = &[
     Metric { scope: "receivers", name: "sirens_bottleneck_bps", unit: "bit/s", kind: "gauge", doc: "LINK profile: smallest fresh available bandwidth over the path" },
 ];
 
+
+#[allow(non_upper_case_globals)]
+impl crate::net::frame::Proto {
+    /// The SIRENS header (Nakauchi & Kobayashi 2006).
+    pub const Sirens: crate::net::frame::Proto = crate::net::frame::Proto(8);
+}
+
+/// SIRENS' registration (`slots::register`): its tag-area owner and metrics.
+pub const PROTOCOL: crate::slots::register::Protocol = crate::slots::register::Protocol {
+    owners: &[("sirens", crate::net::frame::Proto::Sirens)],
+    metrics: METRICS,
+    ..crate::slots::register::Protocol::named("sirens")
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -56,6 +56,8 @@ pub mod wire;
 
 mod receiver;
 mod sender;
+mod register;
+pub use register::PROTOCOL;
 
 pub use receiver::TcpReceiver;
 pub use sender::TcpSender;

@@ -64,6 +64,10 @@ impl AqmMachine for Threshold {
     }
 }
 
+
+/// The threshold marker's registration (`slots::register`): its metrics.
+pub const PROTOCOL: crate::slots::register::Protocol = crate::slots::register::Protocol { metrics: METRICS, ..crate::slots::register::Protocol::named("threshold") };
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,59 @@
+//! QCN's registration (`slots::register`): its tag-area owners, metrics, CNM and probe frames as a
+//! capture selects and writes them, and its trace rows (CNM sent by a CP, CNM received at the
+//! flow's source).
+
+use super::{wire, METRICS};
+use crate::net::frame::{Frame, FrameKind, Proto};
+use crate::slots::register::{Counted, CaptureKind, FrameEvents, Protocol, TraceKind};
+use crate::slots::trace::{field, Fields, Slot, Type, CPID};
+
+#[allow(non_upper_case_globals)]
+impl Proto {
+    /// A CNM (IEEE 802.1Qau-2010 §33.4; `wire::Cnm`).
+    pub const Qcn: Proto = Proto(1);
+    /// A probe and its answer (Roeck 2007; `probe.rs`).
+    pub const QcnProbe: Proto = Proto(6);
+}
+
+const CNM_SENT: u8 = 0;
+const CNM_RECEIVED: u8 = 1;
+
+pub const PROTOCOL: Protocol = Protocol {
+    owners: &[("qcn", Proto::Qcn), ("qcn_probe", Proto::QcnProbe)],
+    metrics: METRICS,
+    frames: &[
+        CaptureKind { name: "cnm", bit: 1, kind: FrameKind::Feedback, owners: &[Proto::Qcn], pcap: Some(wire::pcap_cnm) },
+        // A probe's answer is feedback too: its Ethernet and 802.1Q headers only.
+        CaptureKind { name: "cnm", bit: 1, kind: FrameKind::Feedback, owners: &[Proto::QcnProbe], pcap: None },
+        CaptureKind { name: "probe", bit: 6, kind: FrameKind::PathControl, owners: &[Proto::QcnProbe], pcap: Some(wire::pcap_probe) },
+    ],
+    events: &[
+        TraceKind {
+            name: "cnm_sent",
+            bit: CNM_SENT,
+            fields: &[field("qntz_fb", Slot::A, Type::Int), field("qoff_bytes", Slot::B, Type::Int),
+                      field("qdelta_bytes", Slot::C, Type::Int), field("fb", Slot::X, Type::Float), CPID],
+        },
+        TraceKind { name: "cnm_received", bit: CNM_RECEIVED, fields: &[field("qntz_fb", Slot::A, Type::Int), CPID] },
+    ],
+    frame_events: &[FrameEvents {
+        kind: FrameKind::Feedback,
+        owners: &[Proto::Qcn, Proto::QcnProbe],
+        sent: Some(CNM_SENT),
+        received: Some(CNM_RECEIVED),
+        sent_fields: Some(cnm_sent),
+        received_fields: Some(cnm_received),
+    }],
+    counted: &[Counted { name: "cnm", owners: &[Proto::Qcn] }],
+    ..Protocol::named("qcn")
+};
+
+/// A CNM sent by its CP: QntzFb, cnmQOffset and cnmQDelta in bytes, the CP's Fb.
+fn cnm_sent(fb: &Frame, cpid: u64, x: f64) -> Fields {
+    Fields { a: fb.tag[0] as i64, b: fb.tag[2] as i32 as i64, c: fb.tag[3] as i32 as i64, cpid, x }
+}
+
+/// A CNM (or a probe's answer) at its flow's source: QntzFb (the answer's Fb) and its CP.
+fn cnm_received(fb: &Frame) -> (Fields, u32) {
+    (Fields { a: fb.tag[0] as i64, x: f64::NAN, ..Default::default() }, fb.tag[1])
+}

@@ -1,0 +1,109 @@
+//! What a protocol registers, once, in its own folder (its `PROTOCOL` constant): the tag-area
+//! owners it writes frames under, its metric declarations, the frame kinds a capture selects and
+//! the bytes it writes for them, and the kinds of trace rows it records with their fields. The
+//! registry collects every protocol's `PROTOCOL` from its one line per protocol
+//! (`registry::protocols`), and the central lists — capture kind names and bits, the pcap
+//! dispatch, trace kind names and fields, the metrics list — are built from them
+//! (`tap::capture`, `tap::wire`, `tap::trace`, `registry::metrics`). Capture and trace are off the hot path: these are
+//! tables of function pointers, read only while a tap is on.
+
+use super::metrics::Metric;
+use super::trace::{Field, Fields};
+use super::wire::Ctx;
+use crate::net::frame::{Frame, FrameKind, Proto};
+
+/// One protocol's registration.
+#[derive(Clone, Copy, Debug)]
+pub struct Protocol {
+    /// The protocol's name, as its folder.
+    pub name: &'static str,
+    /// The tag-area owners it writes frames under (`Proto`'s constants, declared in its folder),
+    /// each with a name; no two protocols share a value.
+    pub owners: &'static [(&'static str, Proto)],
+    pub metrics: &'static [Metric],
+    /// Its frames, as a capture selects them and writes them.
+    pub frames: &'static [CaptureKind],
+    /// The tags it writes into data frames' on-wire bytes, after the CN-TAG.
+    pub data_tags: &'static [DataTag],
+    /// The kinds of trace rows it records.
+    pub events: &'static [TraceKind],
+    /// Its frames' trace rows at their sender and their receiver.
+    pub frame_events: &'static [FrameEvents],
+    /// Its feedback frames, counted under its own name in the stats' `frames` and `window`.
+    pub counted: &'static [Counted],
+}
+
+impl Protocol {
+    /// A protocol that registers nothing but its name (fill the rest with `..`).
+    pub const fn named(name: &'static str) -> Self {
+        Protocol { name, owners: &[], metrics: &[], frames: &[], data_tags: &[], events: &[], frame_events: &[], counted: &[] }
+    }
+}
+
+/// Writes frame `f`'s bytes up to its payload into `b` (`cpid_of` maps the engine's CPID, a port
+/// id, to the wire's 8-byte CPID); returns the frame's length on the wire (without FCS).
+pub type Pcap = fn(f: &Frame, c: &Ctx, cpid_of: &dyn Fn(u32) -> u64, b: &mut Vec<u8>) -> usize;
+
+/// Writes data frame `f`'s protocol tag (when `f` carries one) followed by EtherType `next`; true
+/// when it wrote one.
+pub type TagWriter = fn(f: &Frame, next: u16, cpid_of: &dyn Fn(u32) -> u64, b: &mut Vec<u8>) -> bool;
+
+/// A frame kind a capture selects (`kind=NAME`): the frames of `kind` whose tag-area owner is one
+/// of `owners` (none listed: every frame of `kind` no other declaration claims).
+#[derive(Clone, Copy, Debug)]
+pub struct CaptureKind {
+    /// Its name in the capture filter; several declarations may share one name and bit.
+    pub name: &'static str,
+    /// Its filter bit (1 << `bit`): fixed, since stored traces record it (a drop's frame kind).
+    pub bit: u8,
+    pub kind: FrameKind,
+    pub owners: &'static [Proto],
+    /// Its bytes; None: Ethernet and 802.1Q headers, zeros after them.
+    pub pcap: Option<Pcap>,
+}
+
+/// A data frame tag written by its owner's writer.
+#[derive(Clone, Copy, Debug)]
+pub struct DataTag {
+    pub owner: Proto,
+    pub write: TagWriter,
+}
+
+/// A kind of trace row (`--trace NAME`) and the fields its rows fill.
+#[derive(Clone, Copy, Debug)]
+pub struct TraceKind {
+    pub name: &'static str,
+    /// Its filter bit (1 << `bit`): fixed, as stored traces are read by it.
+    pub bit: u8,
+    pub fields: &'static [Field],
+}
+
+/// The trace rows of a protocol's frames (of `kind`, owned by one of `owners`) when they are sent
+/// and when they reach the entity they address.
+#[derive(Clone, Copy, Debug)]
+pub struct FrameEvents {
+    pub kind: FrameKind,
+    /// None listed: every frame of `kind` no other declaration claims.
+    pub owners: &'static [Proto],
+    /// The `TraceKind` bits of its rows at the sender and at the receiver.
+    pub sent: Option<u8>,
+    pub received: Option<u8>,
+    /// The sender's row's fields, read from the frame: `cpid` is the wire CPID of the congestion
+    /// point that sent it (0 elsewhere), `x` that CP's own reading of its feedback (NaN
+    /// elsewhere). None: no field from the frame (flow control's slot gives its own: quanta and
+    /// classes).
+    pub sent_fields: Option<fn(f: &Frame, cpid: u64, x: f64) -> Fields>,
+    /// The receiver's row's fields, and the engine's CPID (a port id, or `NONE`) whose wire CPID
+    /// goes into the `cpid` field. None: as `sent_fields`.
+    pub received_fields: Option<fn(f: &Frame) -> (Fields, u32)>,
+}
+
+/// Feedback frames a protocol counts under its own name: `NAME_sent` (by its congestion or
+/// notification points) and `NAME_received` (at the flows' sources), the frames whose tag-area
+/// owner is one of `owners`. Its metrics declare both (`frames` scope), and the stats show them in
+/// runs where one of its slots is filled.
+#[derive(Clone, Copy, Debug)]
+pub struct Counted {
+    pub name: &'static str,
+    pub owners: &'static [Proto],
+}
