@@ -11,6 +11,7 @@
 //! | reaction point | `rp.rs`: `RpMachine` | `registry::Rp` |
 //! | notification point | `np.rs`: `NpMachine` | `registry::Np` |
 //! | active queue management | `aqm.rs`: `AqmMachine` | `registry::Aqm` |
+//! | multi-rate multicast receiver | `mcast.rs`: `McastMachine` | `registry::McastCc` |
 //!
 //! This module also owns the vocabulary every slot shares: [`TimerAction`], [`Sent`],
 //! [`QueueView`], [`Verdict`], the tag-area owners ([`Proto`]'s constants), metric declarations
@@ -18,6 +19,7 @@
 
 pub mod aqm;
 pub mod cp;
+pub mod mcast;
 pub mod metrics;
 pub mod np;
 pub mod rp;
