@@ -14,6 +14,7 @@ macro_rules! occupants {
             Red: Aqm(red::RedAqm);
             Threshold: Aqm(threshold::Threshold);
             Dcqcn: Rp(dcqcn::ReactionPoint), Np(dcqcn::slot::Np), Aqm(dcqcn::slot::MarkingAqm);
+            Pause: FcGen(pause::slot::PauseFc);
             Emcast: McastCc(emcast::Emcast);
             Rlm: McastCc(rlm::Rlm);
         ] }
@@ -44,6 +45,9 @@ macro_rules! pick {
     };
     (@each Aqm $cb:ident [$($acc:tt)*] [$v:ident Aqm($t:ty), $($more:tt)*] $rest:tt) => {
         $crate::registry::protocols::pick! { @each Aqm $cb [$($acc)* $v($t),] [$($more)*] $rest }
+    };
+    (@each FcGen $cb:ident [$($acc:tt)*] [$v:ident FcGen($t:ty), $($more:tt)*] $rest:tt) => {
+        $crate::registry::protocols::pick! { @each FcGen $cb [$($acc)* $v($t),] [$($more)*] $rest }
     };
     (@each McastCc $cb:ident [$($acc:tt)*] [$v:ident McastCc($t:ty), $($more:tt)*] $rest:tt) => {
         $crate::registry::protocols::pick! { @each McastCc $cb [$($acc)* $v($t),] [$($more)*] $rest }

@@ -11,6 +11,7 @@
 //! | reaction point | `rp.rs`: `RpMachine` | `registry::Rp` |
 //! | notification point | `np.rs`: `NpMachine` | `registry::Np` |
 //! | active queue management | `aqm.rs`: `AqmMachine` | `registry::Aqm` |
+//! | link-level flow control | `flow_control.rs`: `FcMachine` | `registry::FcGen` |
 //! | multi-rate multicast receiver | `mcast.rs`: `McastMachine` | `registry::McastCc` |
 //!
 //! This module also owns the vocabulary every slot shares: [`TimerAction`], [`Sent`],
@@ -19,6 +20,7 @@
 
 pub mod aqm;
 pub mod cp;
+pub mod flow_control;
 pub mod mcast;
 pub mod metrics;
 pub mod np;
