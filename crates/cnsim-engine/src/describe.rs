@@ -55,7 +55,7 @@ impl Sim {
             .map(|p| json!(format!("{}>{}", name(p.node), name(p.peer_node))))
             .collect();
         json!({"nodes": nodes, "links": links, "flows": flows, "cps": cps,
-               "flow_control": self.fc.map(|c| if c.pfc { "pfc" } else { "pause" }),
+               "flow_control": self.fc.as_ref().map(|c| c.name()),
                "build_s": self.build_s, "routing_bytes": self.routes.memory()})
     }
 }

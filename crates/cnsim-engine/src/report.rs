@@ -349,7 +349,7 @@ impl Sim {
                 let paused: Vec<f64> = (0..8).map(|c| to_secs(p.hold.held(c, now))).collect();
                 let paused_w: Vec<f64> =
                     (0..8).map(|c| if in_window { to_secs(p.hold.held_window(c, now)) } else { 0.0 }).collect();
-                let (xoff, xon) = p.fc.as_ref().map_or((0, 0), |f| (f.gen.sent_xoff, f.gen.sent_xon));
+                let (xoff, xon) = p.fc.as_ref().map_or((0, 0), |f| f.gen.counts());
                 json!({"name": self.port_name(i), "node": self.nodes[p.node as usize].name,
                        "pause_sent": p.c.ctrl_sent, "xoff_sent": xoff, "xon_sent": xon,
                        "pause_received": p.c.ctrl_received, "paused_s": paused, "paused_s_window": paused_w})

@@ -9,7 +9,7 @@ use crate::traffic::oscillation::Oscillation;
 use crate::net::port::{PortCounters, TxHold};
 use crate::registry::{FlowControl, Port};
 use crate::net::qdisc::{Discipline, Qdisc};
-use crate::protocols::pause::PauseCfg;
+use crate::registry::flow_control::FcGen;
 use crate::scenario::*;
 use crate::units::Amount;
 use std::collections::{HashMap, VecDeque};
@@ -56,20 +56,20 @@ pub fn nodes(ctx: &mut Ctx) -> R<Vec<Node>> {
 
 /// The discipline of a port: as given, else strict priority under PFC (switches and hosts'
 /// NICs alike keep one queue per class, or a paused class would block the others).
-fn discipline(q: &QueueParams, fc: Option<&PauseCfg>) -> Discipline {
+fn discipline(q: &QueueParams, fc: Option<&FcGen>) -> Discipline {
     match q.discipline {
         Some(DisciplineSpec::Fifo) => Discipline::Fifo,
         Some(DisciplineSpec::Prio) => Discipline::Prio,
         Some(DisciplineSpec::Red) => Discipline::Fifo, // RED sits in front of a drop-tail FIFO
         Some(DisciplineSpec::Threshold) => Discipline::Fifo, // so does step marking
         Some(DisciplineSpec::Dcqcn) => Discipline::Fifo, // and DCQCN's marking
-        None if fc.is_some_and(|c| c.pfc) => Discipline::Prio,
+        None if fc.is_some_and(|c| c.per_class()) => Discipline::Prio,
         None => Discipline::Fifo,
     }
 }
 
 /// One full-duplex link per pair of ends; a port per direction.
-pub fn links(ctx: &Ctx, nodes: &mut [Node], fc: Option<&PauseCfg>) -> R<Vec<Port>> {
+pub fn links(ctx: &Ctx, nodes: &mut [Node], fc: Option<&FcGen>) -> R<Vec<Port>> {
     let sc = &ctx.loaded.scenario;
     let d = &sc.defaults;
     let frame = sc.simulation.frame_size.0;
@@ -129,7 +129,7 @@ pub fn links(ctx: &Ctx, nodes: &mut [Node], fc: Option<&PauseCfg>) -> R<Vec<Port
 }
 
 /// `[cp]` on every switch port, `[[port]]` overrides, and flow control on every switch port.
-pub fn port_settings(ctx: &Ctx, nodes: &[Node], ports: &mut [Port], fc: Option<&PauseCfg>) -> R<()> {
+pub fn port_settings(ctx: &Ctx, nodes: &[Node], ports: &mut [Port], fc: Option<&FcGen>) -> R<()> {
     let sc = &ctx.loaded.scenario;
     let src = ctx.loaded.source();
     if sc.sirens.as_ref().is_some_and(|s| s.window.0 == 0) {
@@ -175,8 +175,8 @@ pub fn port_settings(ctx: &Ctx, nodes: &[Node], ports: &mut [Port], fc: Option<&
             let name = port_name(nodes, ports, p);
             ports[p].cp = protocols::cp(slot, frame, seed, &name).map_err(|m| src.err(None, format!("[[port]] {name}: {m}")))?;
         }
-        if fc.is_some() && nodes[ports[p].node as usize].kind == NodeKind::Switch {
-            ports[p].fc = Some(FlowControl::default());
+        if let Some(gen) = fc.filter(|_| nodes[ports[p].node as usize].kind == NodeKind::Switch) {
+            ports[p].fc = Some(FlowControl { gen: gen.clone(), refresh_timer: 0 });
         }
         if let Some(s) = &sc.sirens {
             if nodes[ports[p].node as usize].kind == NodeKind::Router {

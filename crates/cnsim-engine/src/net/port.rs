@@ -72,11 +72,10 @@ impl TxHold {
 }
 
 /// The flow-control slot of a switch port: the generator of its MAC-control frames towards this
-/// port's neighbour and, for the egress trigger, whether this port's own queue is congested (per class).
-#[derive(Clone, Debug, Default)]
+/// port's neighbour, and its refresh timer.
+#[derive(Clone, Debug)]
 pub struct FlowControl<G> {
     pub gen: G,
-    pub egress_high: [bool; 8],
     pub refresh_timer: TimerId,
 }
 

@@ -13,13 +13,13 @@ macro_rules! occupants {
             Eqcn(eqcn): Rp(eqcn::EqcnReactionPoint);
             Bcn(bcn): Cp(bcn::BcnCp), Rp(bcn::ReactionPoint);
             Ecm(ecm): Cp(ecm::EcmCp), Rp(ecm::ReactionPoint);
-            Pause(pause): ;
+            Pause(pause): FcGen(pause::slot::PauseFc);
             Tcp(tcp): ;
             Red(red): Aqm(red::RedAqm);
             Threshold(threshold): Aqm(threshold::Threshold);
             Sirens(sirens): ;
-            Emcast(emcast): ;
-            Rlm(rlm): ;
+            Emcast(emcast): McastCc(emcast::Emcast);
+            Rlm(rlm): McastCc(rlm::Rlm);
             Dcqcn(dcqcn): Rp(dcqcn::ReactionPoint), Np(dcqcn::slot::Np), Aqm(dcqcn::slot::MarkingAqm);
         ] }
     };
@@ -55,6 +55,12 @@ macro_rules! pick {
     };
     (@each Aqm $cb:ident [$($acc:tt)*] [$v:ident Aqm($t:ty), $($more:tt)*] $rest:tt) => {
         $crate::registry::protocols::pick! { @each Aqm $cb [$($acc)* $v($t),] [$($more)*] $rest }
+    };
+    (@each FcGen $cb:ident [$($acc:tt)*] [$v:ident FcGen($t:ty), $($more:tt)*] $rest:tt) => {
+        $crate::registry::protocols::pick! { @each FcGen $cb [$($acc)* $v($t),] [$($more)*] $rest }
+    };
+    (@each McastCc $cb:ident [$($acc:tt)*] [$v:ident McastCc($t:ty), $($more:tt)*] $rest:tt) => {
+        $crate::registry::protocols::pick! { @each McastCc $cb [$($acc)* $v($t),] [$($more)*] $rest }
     };
     (@each $slot:ident $cb:ident $acc:tt [$v:ident $other:ident($t:ty), $($more:tt)*] $rest:tt) => {
         $crate::registry::protocols::pick! { @each $slot $cb $acc [$($more)*] $rest }

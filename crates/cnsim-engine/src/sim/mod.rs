@@ -26,7 +26,7 @@ use crate::net::flow::{Sender, Session};
 use crate::net::frame::{Frame, FrameId, Proto};
 use crate::net::node::Node;
 use crate::net::routing::{McastTable, Routes};
-use crate::registry::flow_control::FcCfg;
+use crate::registry::flow_control::FcGen;
 use crate::registry::transport::TransportTimer;
 use crate::registry::{Endpoint, Flow, Port};
 
@@ -151,7 +151,7 @@ pub struct Sim {
     /// Multi-rate multicast receivers.
     pub endpoints: Vec<Endpoint>,
     /// Link-level flow control on switch ports, when configured.
-    pub fc: Option<FcCfg>,
+    pub fc: Option<FcGen>,
     /// Frames waiting in rate limiters (one per sender buffer entry).
     pub limited: u64,
     pub c: Counters,

@@ -11,6 +11,8 @@
 //! | reaction point | `rp.rs`: `RpMachine` | `registry::Rp` |
 //! | notification point | `np.rs`: `NpMachine` | `registry::Np` |
 //! | active queue management | `aqm.rs`: `AqmMachine` | `registry::Aqm` |
+//! | link-level flow control | `flow_control.rs`: `FcMachine` | `registry::FcGen` |
+//! | multi-rate multicast receiver | `mcast.rs`: `McastMachine` | `registry::McastCc` |
 //!
 //! This module also owns the vocabulary every slot shares: [`TimerAction`], [`Sent`],
 //! [`QueueView`], [`Verdict`], metric declarations (`metrics.rs`), the shared writers of the on-wire
@@ -20,6 +22,8 @@
 
 pub mod aqm;
 pub mod cp;
+pub mod flow_control;
+pub mod mcast;
 pub mod metrics;
 pub mod np;
 pub mod register;

@@ -15,6 +15,7 @@
 //!   is SIRENS's available bandwidth as is ("excluded", default: the seed compares T_{i+1} with T).
 //! - RTT is the receiver's estimate, a parameter (a receiver-driven scheme has no ACK clock).
 
+pub mod slot;
 pub mod spec;
 
 use crate::slots::metrics::Metric;

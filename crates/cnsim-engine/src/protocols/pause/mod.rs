@@ -17,6 +17,7 @@
 //! Sans-IO: `PauseGen` takes load changes and refresh ticks and returns the frames to send;
 //! `pause_time` turns received quanta into a duration. The engine owns ports, timers and frames.
 
+pub mod slot;
 pub mod spec;
 pub mod wire;
 mod register;

@@ -27,6 +27,7 @@
 //! this receiver's level runs, this receiver does not start its own experiment on that layer, and congestion it
 //! sees is attributed to the peer: it backs off that layer's join timer instead of dropping.
 
+pub mod slot;
 pub mod spec;
 
 use crate::core::time::{to_secs, Time, PS_PER_S};
