@@ -7,6 +7,9 @@ use super::protocols::occupants;
 macro_rules! named {
     ($enum:ident $($variant:ident($ty:ty),)+) => {
         impl super::$enum {
+            /// The names of its variants, in the table's order.
+            pub const VARIANTS: &'static [&'static str] = &[$(stringify!($variant)),+];
+
             /// The variant's name in the registry's table (the protocol's, as `Qcn`).
             pub fn protocol(&self) -> &'static str {
                 match self {
@@ -28,3 +31,15 @@ macro_rules! np_named {
 occupants!(Cp => cp_named);
 occupants!(Rp => rp_named);
 occupants!(Np => np_named);
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Cp, Np, Rp, PROTOCOLS};
+
+    #[test]
+    fn every_slot_variant_names_a_registered_protocol() {
+        for v in Cp::VARIANTS.iter().chain(Rp::VARIANTS).chain(Np::VARIANTS) {
+            assert!(PROTOCOLS.iter().any(|p| p.name.eq_ignore_ascii_case(v)), "{v}: no protocol of that name");
+        }
+    }
+}
