@@ -1,7 +1,8 @@
 """Check that a change leaves every shipped scenario's outputs as they were: run each scenario of
 `scenarios/` with two cnsim trees (each a `python/` directory holding its compiled `_core`), the
 same number of events, with capture and trace on, and compare what they wrote — series, trace,
-capture bytes, and the statistics (keys renamed on purpose are given with --rename OLD=NEW).
+capture bytes, and the statistics (keys renamed on purpose are given with --rename OLD=NEW, trace
+kinds with --rename-kind OLD=NEW).
 
     python scripts/same_outputs.py --before /work/main/python --after python [--events 200000]
 
@@ -57,7 +58,7 @@ def renamed(flat: dict, renames: dict[str, str]) -> dict:
     return out
 
 
-def compare(a: Path, b: Path, renames: dict[str, str]) -> list[str]:
+def compare(a: Path, b: Path, renames: dict[str, str], kinds: dict[str, str]) -> list[str]:
     diffs = []
     for name in ("series.parquet", "trace.parquet"):
         pa, pb = a / name, b / name
@@ -67,7 +68,7 @@ def compare(a: Path, b: Path, renames: dict[str, str]) -> list[str]:
             ta, tb = pd.read_parquet(pa), pd.read_parquet(pb)
             ta = ta.rename(columns=renames)
             if name == "trace.parquet" and "kind" in ta:
-                ta["kind"] = ta["kind"].astype(str).map(lambda k: renames.get(k, k))
+                ta["kind"] = ta["kind"].astype(str).map(lambda k: kinds.get(k, k))
                 tb["kind"] = tb["kind"].astype(str)
             try:
                 pd.testing.assert_frame_equal(ta.reset_index(drop=True), tb.reset_index(drop=True), check_dtype=False,
@@ -94,9 +95,11 @@ def main() -> int:
     ap.add_argument("--after", type=Path, required=True, help="the changed tree's python/ directory")
     ap.add_argument("--events", type=int, default=200_000, help="events per run [200000]")
     ap.add_argument("--rename", action="append", default=[], metavar="OLD=NEW", help="an output key renamed on purpose")
+    ap.add_argument("--rename-kind", action="append", default=[], metavar="OLD=NEW", help="a trace kind renamed on purpose")
     ap.add_argument("scenarios", nargs="*", type=Path, help="scenario files [every file under scenarios/]")
     args = ap.parse_args()
     renames = dict(r.split("=", 1) for r in args.rename)
+    kinds = dict(r.split("=", 1) for r in args.rename_kind)
     scenarios = args.scenarios or sorted((ROOT / "scenarios").rglob("*.toml"))
     bad = 0
     with tempfile.TemporaryDirectory(prefix="cnsim-same-") as tmp:
@@ -107,7 +110,7 @@ def main() -> int:
             if errs:
                 diffs = [f"run failed: {e.splitlines()[-1]}" for e in errs]
             else:
-                diffs = compare(a, b, renames)
+                diffs = compare(a, b, renames, kinds)
             bad += bool(diffs)
             print(f"[{i}/{len(scenarios)}] {rel}: {'same' if not diffs else 'DIFFERENT'}", flush=True)
             for d in diffs[:12]:
