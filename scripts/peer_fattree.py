@@ -10,7 +10,7 @@ needs (in HTSIM/sim/datacenter), then links cnsim's own driver, `scripts/peer/ht
 against them; and it builds cnsim's engine-alone runner (`cargo build --release -p cnsim-engine
 --example run_file`). Neither simulator's start-up is timed: each times its event loop alone.
 
-The network is `cnsim.generators.fat_tree(k, tcp=..., threshold=..., overhead="0B")` plus host
+The network is `cnsim.generators.fat_tree(k, flow=..., queue=..., overhead="0B")` plus host
 ports without marking (htsim's host queues do not mark), and htsim's `FatTreeTopology` with ECN
 queues; every flow takes in htsim the very path cnsim's ECMP hash gives it (`cnsim.describe`), its
 ACKs the mirror of that path (cnsim hashes them on their own). PARAMS below is the whole list.
@@ -78,7 +78,8 @@ def cnsim_scenario(k: int, duration_us: float) -> str:
     from cnsim.generators import fat_tree
     p = PARAMS
     text = fat_tree(k, rate=f"{p['rate_gbps']}Gbps", delay=f"{p['delay_ns']}ns", duration=f"{duration_us:g}us",
-                    capacity=f"{p['queue_pkts']} frames", tcp=CNSIM_TCP, threshold=f"{p['mark_k_pkts']} frames",
+                    capacity=f"{p['queue_pkts']} frames", flow={"traffic": {"kind": "tcp-bulk"}, "tcp": CNSIM_TCP},
+                    queue={"discipline": "threshold", "threshold": {"k": f"{p['mark_k_pkts']} frames"}},
                     overhead=f"{p['overhead_b']}B")
     half = k // 2
     hosts = [f"H{h + 1}>E{h // half + 1}" for h in range(k * half * half)]

@@ -87,12 +87,13 @@ def test_generated_fat_tree_is_the_network_it_describes():
 
 
 def test_generated_fat_tree_with_tcp_and_step_marking():
-    """`fat_tree(tcp=..., threshold=..., overhead=...)`: every permutation flow is a bulk TCP
+    """`fat_tree(queue=..., flow=..., overhead=...)`: every permutation flow is a bulk TCP
     connection with those keys, every queue marks at K, the links carry that overhead; DCTCP's
     marks reach the senders. The options that do not go together are refused."""
     from cnsim.generators import fat_tree
 
-    text = fat_tree(4, tcp={"ecn": "dctcp", "init_cwnd": 10}, threshold="2 frames", overhead="0B", duration="200us")
+    text = fat_tree(4, flow={"traffic": {"kind": "tcp-bulk"}, "tcp": {"ecn": "dctcp", "init_cwnd": 10}},
+                    queue={"discipline": "threshold", "threshold": {"k": "2 frames"}}, overhead="0B", duration="200us")
     d = cnsim.describe(text)
     assert len(d["flows"]) == 16 and all(len(f["path"]) == 7 for f in d["flows"])
     assert 'overhead = "0B"' in text and 'discipline = "threshold"' in text and 'kind = "tcp-bulk"' in text
@@ -100,6 +101,6 @@ def test_generated_fat_tree_with_tcp_and_step_marking():
     assert st["frames"]["data_delivered"] > 0 and st["frames"]["ack_delivered"] > 0
     assert sum(q.get("threshold_marks", 0) for q in st["queues"]) > 0
     with pytest.raises(ValueError, match="choose one"):
-        fat_tree(4, dcqcn=True, threshold="2 frames")
+        fat_tree(4, dcqcn=True, queue={"discipline": "red"})
     with pytest.raises(ValueError, match="not with workload"):
-        fat_tree(4, tcp={}, qcn=True)
+        fat_tree(4, flow={}, qcn=True)
