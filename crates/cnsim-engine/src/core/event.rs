@@ -1,4 +1,4 @@
-//! The event queue (docs/architecture.md §2): a 4-ary min-heap keyed by (time, tie). Events with equal times
+//! The event queue (docs/architecture.md §2): a binary min-heap keyed by (time, tie). Events with equal times
 //! run in a stated deterministic order: by default a seeded permutation of their scheduling order
 //! (`tie = mix(seq ^ key)`, a bijection, so keys stay unique), so that no entity wins every tie
 //! because it was declared first (identical sources starting together would otherwise be served in
@@ -31,13 +31,7 @@ impl<E> Entry<E> {
     }
 }
 
-/// Children per node. Four rather than two: a pop walks half as many levels, and a node's children
-/// are adjacent (two or three cache lines). On a large fabric the heap holds thousands of events
-/// (every frame on a wire) and its walk was the event loop's largest cost and its largest source of
-/// first-level cache misses (docs/performance.md, "Per frame-hop on the k = 16 fat tree").
-const D: usize = 4;
-
-/// A 4-ary min-heap of entries (one lane of the queue).
+/// A binary min-heap of entries (one lane of the queue).
 struct Heap<E>(Vec<Entry<E>>);
 
 impl<E: Copy> Heap<E> {
@@ -55,35 +49,26 @@ impl<E: Copy> Heap<E> {
     fn pop(&mut self) -> Option<Entry<E>> {
         let last = self.0.pop()?;
         let Some(&top) = self.0.first() else { return Some(last) };
-        // Bottom-up (as std does): walk the hole from the root down along the smallest children to
-        // a leaf — branch-free choices per level — then let `last` rise from there (usually not
-        // far: it was a leaf).
+        // Bottom-up (as std does): walk the hole from the root down along the smaller children to
+        // a leaf — one branch-free choice per level — then let `last` rise from there (usually
+        // not far: it was a leaf).
         let h = &mut self.0[..];
         let n = h.len();
         let mut i = 0;
         let mut c = 1;
-        while c + D <= n {
-            // SAFETY: i < c and c + 3 < n = h.len(). (Unchecked: the bounds checks were ~5 % of the
+        while c + 1 < n {
+            // SAFETY: i < c < c + 1 < n = h.len(). (Unchecked: the bounds checks were ~5 % of the
             // benchmark's instructions, on the loop every event goes through.)
             unsafe {
-                let a = c + (h.get_unchecked(c + 1).key() < h.get_unchecked(c).key()) as usize;
-                let b = c + 2 + (h.get_unchecked(c + 3).key() < h.get_unchecked(c + 2).key()) as usize;
-                let m = if h.get_unchecked(b).key() < h.get_unchecked(a).key() { b } else { a };
-                *h.get_unchecked_mut(i) = *h.get_unchecked(m);
-                i = m;
+                c += (h.get_unchecked(c + 1).key() < h.get_unchecked(c).key()) as usize;
+                *h.get_unchecked_mut(i) = *h.get_unchecked(c);
             }
-            c = D * i + 1;
+            i = c;
+            c = 2 * i + 1;
         }
-        // Fewer than D children (all leaves): the smallest of them, if any.
-        if c < n {
-            let mut m = c;
-            for j in c + 1..n {
-                if h[j].key() < h[m].key() {
-                    m = j;
-                }
-            }
-            h[i] = h[m];
-            i = m;
+        if c + 1 == n {
+            h[i] = h[c];
+            i = c;
         }
         self.sift_up(i, last);
         Some(top)
@@ -95,7 +80,7 @@ impl<E: Copy> Heap<E> {
         let k = e.key();
         assert!(i < h.len());
         while i > 0 {
-            let parent = (i - 1) / D;
+            let parent = (i - 1) / 2;
             // SAFETY: parent < i < h.len() (asserted above, and i only decreases).
             unsafe {
                 if h.get_unchecked(parent).key() <= k {
