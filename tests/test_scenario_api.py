@@ -84,3 +84,23 @@ def test_generated_fat_tree_is_the_network_it_describes():
     assert kinds.count("host") == 16 and len(kinds) - kinds.count("host") == 20
     assert len(d["flows"]) == 16 and all(len(f["path"]) == 7 for f in d["flows"])
     assert len(d["cps"]) > 0
+
+
+def test_generated_fat_tree_with_tcp_and_step_marking():
+    """`fat_tree(queue=..., flow=..., overhead=...)`: every permutation flow is a bulk TCP
+    connection with those keys, every queue marks at K, the links carry that overhead; DCTCP's
+    marks reach the senders. The options that do not go together are refused."""
+    from cnsim.generators import fat_tree
+
+    text = fat_tree(4, flow={"traffic": {"kind": "tcp-bulk"}, "tcp": {"ecn": "dctcp", "init_cwnd": 10}},
+                    queue={"discipline": "threshold", "threshold": {"k": "2 frames"}}, overhead="0B", duration="200us")
+    d = cnsim.describe(text)
+    assert len(d["flows"]) == 16 and all(len(f["path"]) == 7 for f in d["flows"])
+    assert 'overhead = "0B"' in text and 'discipline = "threshold"' in text and 'kind = "tcp-bulk"' in text
+    st = cnsim.run(text, figures=False).stats
+    assert st["frames"]["data_delivered"] > 0 and st["frames"]["ack_delivered"] > 0
+    assert sum(q.get("threshold_marks", 0) for q in st["queues"]) > 0
+    with pytest.raises(ValueError, match="choose one"):
+        fat_tree(4, dcqcn=True, queue={"discipline": "red"})
+    with pytest.raises(ValueError, match="not with workload"):
+        fat_tree(4, flow={}, qcn=True)

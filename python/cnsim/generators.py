@@ -13,21 +13,29 @@ from .scenario import to_toml
 
 def fat_tree(k: int, *, rate: str = "10Gbps", delay: str = "1us", duration: str = "1ms",
              traffic_rate: str = "1Gbps", qcn: bool = False, capacity: str = "100 frames",
-             ecmp: bool = True, dcqcn: bool = False, workload: str | None = None, load: float = 0.5) -> str:
+             ecmp: bool = True, dcqcn: bool = False, workload: str | None = None, load: float = 0.5,
+             queue: dict | None = None, flow: dict | None = None, overhead: str | None = None) -> str:
     """A k-ary fat tree (k even, ≥ 2), routed with ECMP unless `ecmp=False`, with permutation traffic
     — or, with `workload` (a shipped size distribution such as "web-search"), Poisson arrivals of
     transfers at `load` of every host's link. `dcqcn`: DCQCN's marking on every queue, its RP and NP
-    on every flow, and PFC (a RoCEv2 fabric)."""
+    on every flow, and PFC (a RoCEv2 fabric). `queue`: keys added to every queue (a discipline and its
+    table). `flow`: the keys of every permutation flow but its ends, in place of the CBR traffic at
+    `traffic_rate`. `overhead`: the links' wire overhead."""
     if not isinstance(k, int) or k < 2 or k % 2:
         raise ValueError(f"k must be an even integer ≥ 2, got {k!r}")
     half = k // 2
     n_edge = n_agg = k * half
     n_core = half * half
     n_hosts = k * half * half
-    queue = {"capacity": capacity, **({"discipline": "dcqcn"} if dcqcn else {})}
+    if queue and dcqcn:
+        raise ValueError("queue and dcqcn both set the queues' discipline: choose one")
+    if flow is not None and (workload or qcn or dcqcn):
+        raise ValueError("flow gives the permutation's flows: not with workload, qcn or dcqcn")
+    queue = {"capacity": capacity, **({"discipline": "dcqcn"} if dcqcn else {}), **(queue or {})}
+    link = {"rate": rate, "delay": delay, **({"overhead": overhead} if overhead else {})}
     doc: dict = {
         "simulation": {"duration": duration, "record_interval": "0s"},
-        "defaults": {"link": {"rate": rate, "delay": delay}, "queue": queue},
+        "defaults": {"link": link, "queue": queue},
         "routing": {"ecmp": ecmp},
         **({"flow_control": {"pfc": {}}} if dcqcn else {}),
         **({"cp": {"qcn": {}}} if qcn else {}),
@@ -48,6 +56,7 @@ def fat_tree(k: int, *, rate: str = "10Gbps", delay: str = "1us", duration: str 
         doc["workload"] = [{"hosts": [f"H1..H{n_hosts}"], "sizes": workload, "load": load, "start": "0s",
                             "stop": duration, "traffic": "transfer", **rp}]
     else:
-        doc["flow"] = [{"from": f"H{h + 1}", "to": f"H{(h + n_hosts // 2) % n_hosts + 1}",
-                        "traffic": {"kind": "cbr", "rate": traffic_rate}, **rp} for h in range(n_hosts)]
+        traffic = flow if flow is not None else {"traffic": {"kind": "cbr", "rate": traffic_rate}, **rp}
+        doc["flow"] = [{"from": f"H{h + 1}", "to": f"H{(h + n_hosts // 2) % n_hosts + 1}", **traffic}
+                       for h in range(n_hosts)]
     return to_toml(doc)

@@ -17,6 +17,9 @@ pub struct TcpReceiver {
     /// Payload length of segment `rcv_nxt + i` held out of order (0: not held); `rwnd` entries,
     /// the receive window: segments at or beyond `rcv_nxt + rwnd` are dropped.
     buf: VecDeque<u32>,
+    /// Segments held out of order (the entries of `buf` past the first that are not 0), so that
+    /// an in-order arrival knows whether it fills a gap without scanning the window.
+    held: u32,
     /// A segment inside each of the most recently reported SACK blocks, most recent first.
     recent: VecDeque<u32>,
     /// In-order segments received and not yet acknowledged (delayed ACK).
@@ -40,6 +43,7 @@ impl TcpReceiver {
             p,
             rcv_nxt: 0,
             buf: std::iter::repeat_n(0, p.rwnd as usize).collect(),
+            held: 0,
             recent: VecDeque::with_capacity(HISTORY + 1),
             unacked: 0,
             deadline: None,
@@ -50,6 +54,12 @@ impl TcpReceiver {
             out_of_window: 0,
             acks_sent: 0,
         }
+    }
+
+    /// Segments held out of order.
+    #[cfg(test)]
+    pub(super) fn held(&self) -> u32 {
+        self.held
     }
 
     /// Data segment `seq` of `len` payload bytes arrived at `now`. Returns the ACK to send now, or
@@ -110,16 +120,20 @@ impl TcpReceiver {
                 self.duplicates += 1;
             } else {
                 self.buf[idx] = len.max(1);
+                self.held += 1;
             }
             self.recent.retain(|&a| a != seq);
             self.recent.push_front(seq);
             return Some(self.ack_now());
         }
         // In order: deliver it and whatever it joins up with.
-        let gap_filled = self.buf.iter().any(|&l| l != 0);
+        let gap_filled = self.held > 0;
         self.buf[0] = len.max(1);
         let mut delivered = 0;
         while self.buf[0] != 0 {
+            if delivered > 0 {
+                self.held -= 1; // a held segment joins the in-order data
+            }
             self.bytes += if delivered == 0 { len as u64 } else { self.buf[0] as u64 };
             delivered += 1;
             self.buf.pop_front();

@@ -717,3 +717,24 @@ fn ecn_cut_never_raises_a_small_window() {
         assert_eq!((g.seq, g.ecn), (1, ECN_ECT0 | CWR));
     }
 }
+
+/// The count of segments held out of order follows the window through holes, duplicates, gap
+/// fills and segments beyond the window, and a gap fill is still acknowledged at once (delayed
+/// ACKs on), whatever the window's size: the receiver no longer scans its window to find out.
+#[test]
+fn held_segments_are_counted_not_scanned() {
+    let p = TcpParams { delayed_ack: true, rwnd: 8, ..TcpParams::default() };
+    let mut r = TcpReceiver::new(p);
+    assert_eq!(r.on_segment(0, 1460, 0), None); // in order, delayed
+    for (seq, held) in [(3, 1), (5, 2), (3, 2), (9, 2), (2, 3)] {
+        r.on_segment(seq, 1460, 0); // 9 is beyond the window (1 + 8): dropped
+        assert_eq!(r.held(), held, "after {seq}");
+    }
+    // 1 fills the gap: 1, 2, 3 delivered, 5 still held, and the ACK goes at once.
+    assert_eq!(r.on_segment(1, 1460, 0), Some(sack(4, &[(5, 6)])));
+    assert_eq!(r.held(), 1);
+    assert_eq!(r.on_segment(4, 1460, 0), Some(ack(6)));
+    assert_eq!(r.held(), 0);
+    // In order with nothing held: delayed again.
+    assert_eq!(r.on_segment(6, 1460, 0), None);
+}

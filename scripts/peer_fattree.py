@@ -1,0 +1,174 @@
+"""cnsim against htsim on a fat tree: a DCTCP permutation on k = 8 and k = 16, both simulators on the
+same network, interleaved (docs/performance.md, "Against htsim: fat trees").
+
+    python scripts/peer_fattree.py HTSIM [--k 8 16] [--reps 5] [--duration-us 2000]
+                                         [--callgrind-us 500] [--tolerance 0.05] [--work DIR]
+
+HTSIM is a checkout of csg-htsim (https://github.com/Broadcom/csg-htsim, or a snapshot of it): this
+script fetches nothing. It builds htsim's library (`make` in HTSIM/sim) and the fat-tree objects it
+needs (in HTSIM/sim/datacenter), then links cnsim's own driver, `scripts/peer/htsim_fattree.cpp`,
+against them; and it builds cnsim's engine-alone runner (`cargo build --release -p cnsim-engine
+--example run_file`). Neither simulator's start-up is timed: each times its event loop alone.
+
+The network is `cnsim.generators.fat_tree(k, flow=..., queue=..., overhead="0B")` plus host
+ports without marking (htsim's host queues do not mark), and htsim's `FatTreeTopology` with ECN
+queues; every flow takes in htsim the very path cnsim's ECMP hash gives it (`cnsim.describe`), its
+ACKs the mirror of that path (cnsim hashes them on their own). PARAMS below is the whole list.
+
+Each repetition runs cnsim then htsim (htsim first on odd repetitions). Reported per k: the median
+wall time of each, the median over repetitions of cnsim's delivered packets per wall-second ÷
+htsim's, and each one's delivered packets per simulated second; when these differ by more than
+`--tolerance` the comparison is void and the script says so (exit status 1). With `--callgrind-us`
+(when valgrind is installed) each runs once more under callgrind for that simulated time, counting
+the event loop alone, and the instructions per delivered packet are reported. Use `nice`.
+"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "python"))
+
+# Every parameter of the comparison, as both simulators take it.
+PARAMS = {
+    "rate_gbps": 10,            # every link, both directions
+    "delay_ns": 1000,           # every link's propagation delay; no switching latency
+    "queue_pkts": 100,          # every switch output queue, drop-tail, in 1500-B packets
+    "host_queue_pkts": 1000,    # host NIC queues (htsim's FEEDER_BUFFER), no marking
+    "mark_k_pkts": 15,          # htsim's FatTreeTopology ECN queue: memFromPkt(15), fixed
+    "packet_b": 1500,           # data packet on the wire (htsim: mss 1500 B, no headers; cnsim: mss 1460 + 40)
+    "ack_b": 40,                # htsim's TcpAck::ACKSIZE
+    "overhead_b": 0,            # no preamble or inter-frame gap (htsim has none)
+    "init_cwnd_pkts": 10,       # htsim's TcpSrc
+    "seed": 1,
+}
+CNSIM_TCP = {"ecn": "dctcp", "mss": "1460B", "ack_size": f"{PARAMS['ack_b']}B", "init_cwnd": PARAMS["init_cwnd_pkts"],
+             "rwnd": 10_000, "sack": False, "variant": "newreno", "initial_rto": "10ms", "min_rto": "250ms"}
+HTSIM_OBJECTS = ["fat_tree_topology.o", "fat_tree_switch.o", "firstfit.o", "connection_matrix.o"]
+
+
+def sh(cmd: list[str], **kw) -> str:
+    return subprocess.run(cmd, check=True, capture_output=True, text=True, **kw).stdout
+
+
+def build(htsim: Path, work: Path) -> tuple[Path, Path]:
+    """The htsim driver and cnsim's run_file, built."""
+    sim = htsim / "sim"
+    if not (sim / "datacenter" / "fat_tree_topology.h").exists():
+        sys.exit(f"{htsim}: not an htsim checkout (no sim/datacenter/fat_tree_topology.h)")
+    jobs = f"-j{os.cpu_count() or 1}"
+    sh(["make", jobs, "-C", str(sim), "libhtsim.a"])
+    sh(["make", jobs, "-C", str(sim / "datacenter"), *HTSIM_OBJECTS])
+    driver = work / "htsim_fattree"
+    sh(["g++", "-std=c++11", "-O2", "-g", f"-I{sim}", f"-I{sim / 'datacenter'}",
+        str(ROOT / "scripts" / "peer" / "htsim_fattree.cpp"), *[str(sim / "datacenter" / o) for o in HTSIM_OBJECTS],
+        f"-L{sim}", "-lhtsim", "-o", str(driver)])
+    sh(["cargo", "build", "--release", "-q", "-p", "cnsim-engine", "--example", "run_file"], cwd=ROOT)
+    return driver, ROOT / "target" / "release" / "examples" / "run_file"
+
+
+def cnsim_scenario(k: int, duration_us: float) -> str:
+    from cnsim.generators import fat_tree
+    p = PARAMS
+    text = fat_tree(k, rate=f"{p['rate_gbps']}Gbps", delay=f"{p['delay_ns']}ns", duration=f"{duration_us:g}us",
+                    capacity=f"{p['queue_pkts']} frames", flow={"traffic": {"kind": "tcp-bulk"}, "tcp": CNSIM_TCP},
+                    queue={"discipline": "threshold", "threshold": {"k": f"{p['mark_k_pkts']} frames"}},
+                    overhead=f"{p['overhead_b']}B")
+    half = k // 2
+    hosts = [f"H{h + 1}>E{h // half + 1}" for h in range(k * half * half)]
+    return text + f'\n[[port]]\nat = {json.dumps(hosts)}\nqueue = {{ capacity = "{p["host_queue_pkts"]} frames" }}\n'
+
+
+def htsim_paths(k: int, text: str) -> str:
+    """One line per flow, `src agg core` in htsim's numbering, from the path cnsim's ECMP gives it.
+    cnsim's aggregation switch a (0-based) at pod position i = a mod k/2 reaches cores i·k/2 .. i·k/2 + k/2 − 1;
+    htsim's reaches cores i, i + k/2, …: cnsim's core c is htsim's (c div k/2) + k/2 · (c mod k/2)."""
+    import cnsim
+    half = k // 2
+    lines = []
+    for f in cnsim.describe(text)["flows"]:
+        h, _e, a, c, *_ = f["path"]
+        a, c = int(a[1:]) - 1, int(c[1:]) - 1
+        lines.append(f"{int(h[1:]) - 1} {a} {c // half + half * (c % half)}")
+    return "\n".join(lines) + "\n"
+
+
+def parse(out: str) -> dict:
+    line = [l for l in out.splitlines() if l.startswith(("cnsim ", "htsim "))][-1]
+    return {kv.split("=")[0]: float(kv.split("=")[1]) for kv in line.split()[1:]}
+
+
+def commands(k: int, duration_us: float, work: Path, driver: Path, runner: Path) -> dict[str, list[str]]:
+    text = cnsim_scenario(k, duration_us)
+    toml = work / f"fattree-k{k}-{duration_us:g}us.toml"
+    toml.write_text(text)
+    paths = work / f"fattree-k{k}.paths"
+    paths.write_text(htsim_paths(k, text))
+    p = PARAMS
+    return {"cnsim": [str(runner), str(toml)],
+            "htsim": [str(driver), str(k), f"{duration_us:g}", str(p["rate_gbps"]), str(p["delay_ns"]),
+                      str(p["queue_pkts"]), str(p["seed"]), "dctcp", str(paths)]}
+
+
+def callgrind(cmd: list[str], out: Path) -> tuple[float, dict]:
+    """Instructions of the event loop alone, and the run's own report."""
+    run = sh(["valgrind", "--tool=callgrind", "--toggle-collect=*run_events*", f"--callgrind-out-file={out}", *cmd])
+    m = re.search(r"^(?:summary|totals): (\d+)", out.read_text(), re.M)
+    return float(m.group(1)), parse(run)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("htsim", type=Path)
+    ap.add_argument("--k", type=int, nargs="+", default=[8, 16])
+    ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--duration-us", type=float, default=2000)
+    ap.add_argument("--callgrind-us", type=float, default=0)
+    ap.add_argument("--tolerance", type=float, default=0.05)
+    ap.add_argument("--work", type=Path, default=ROOT / "target" / "peer")
+    a = ap.parse_args()
+    a.work.mkdir(parents=True, exist_ok=True)
+    driver, runner = build(a.htsim.resolve(), a.work)
+    print("parameters: " + ", ".join(f"{k}={v}" for k, v in PARAMS.items())
+          + f", duration={a.duration_us:g}us, cnsim tcp {CNSIM_TCP}")
+    void = False
+    for k in a.k:
+        cmds = commands(k, a.duration_us, a.work, driver, runner)
+        runs: dict[str, list[dict]] = {"cnsim": [], "htsim": []}
+        for r in range(a.reps):
+            for name in (("cnsim", "htsim") if r % 2 == 0 else ("htsim", "cnsim")):
+                runs[name].append(parse(sh(cmds[name])))
+        per_sim_s = {n: statistics.median(x["delivered"] / x["sim_s"] for x in rs) for n, rs in runs.items()}
+        ratio = statistics.median((c["delivered"] / c["wall_s"]) / (h["delivered"] / h["wall_s"])
+                                  for c, h in zip(runs["cnsim"], runs["htsim"]))
+        agree = abs(per_sim_s["cnsim"] / per_sim_s["htsim"] - 1)
+        void |= agree > a.tolerance
+        print(f"k={k}: wall s cnsim {statistics.median(x['wall_s'] for x in runs['cnsim']):.3f}, "
+              f"htsim {statistics.median(x['wall_s'] for x in runs['htsim']):.3f}; delivered packets per wall-second "
+              f"cnsim/htsim {ratio:.2f}x (median of {a.reps}); delivered per simulated s cnsim "
+              f"{per_sim_s['cnsim'] / 1e6:.2f} M, htsim {per_sim_s['htsim'] / 1e6:.2f} M ({agree:.1%} apart"
+              f"{', VOID: more than ' + format(a.tolerance, '.0%') if agree > a.tolerance else ''}); "
+              f"drops cnsim {runs['cnsim'][0]['drops']:.0f}, htsim {runs['htsim'][0]['drops']:.0f}")
+        if a.callgrind_us:
+            if not shutil.which("valgrind"):
+                print("valgrind is not installed: no instruction counts")
+                continue
+            cmds = commands(k, a.callgrind_us, a.work, driver, runner)
+            ipp = {}
+            for name, cmd in cmds.items():
+                ir, run = callgrind(cmd, a.work / f"callgrind.{name}.k{k}")
+                ipp[name] = ir / run["delivered"]
+            print(f"k={k}: instructions per delivered packet ({a.callgrind_us:g} us, event loop alone): cnsim "
+                  f"{ipp['cnsim']:.0f}, htsim {ipp['htsim']:.0f}, htsim/cnsim {ipp['htsim'] / ipp['cnsim']:.2f}x")
+    sys.exit(1 if void else 0)
+
+
+if __name__ == "__main__":
+    main()
