@@ -10,7 +10,7 @@ pub mod flow_control;
 pub mod mcast;
 pub mod metrics;
 pub mod np;
-mod protocols;
+pub(crate) mod protocols;
 pub mod rf;
 pub mod rp;
 mod slot;

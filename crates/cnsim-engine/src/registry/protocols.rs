@@ -1,9 +1,12 @@
 //! The registration of the protocols that fill trait slots: one line per protocol, naming its
-//! variant and, for each slot it fills, the type that implements the slot's trait. Each slot's
-//! file builds its enum from this table (`occupants!`), so adding a protocol to the trait slots
-//! is one line here.
+//! variant and, for each slot it fills, the type that implements the slot's trait (and, for a
+//! queue management, the key of its table in a queue: `queue.red`). Each slot's file builds its
+//! enum from this table (`occupants!`), and so do the scenario's slots (`scenario/slots.rs`: each
+//! type names its table, `slots::spec::FromSpec`) and the build's dispatch (`build/protocols.rs`),
+//! so adding a protocol to the trait slots is one line here.
 
-/// `$callback!` with the occupants of `$slot` (`Variant(Type),` in table order).
+/// `$callback!` with the occupants of `$slot` (`Variant(Type),` in table order; a queue
+/// management's `Variant(Type, key),`).
 macro_rules! occupants {
     ($slot:ident => $callback:ident) => {
         $crate::registry::protocols::pick! { $slot $callback [] [
@@ -11,9 +14,9 @@ macro_rules! occupants {
             Eqcn: Rp(eqcn::EqcnReactionPoint);
             Bcn: Cp(bcn::BcnCp), Rp(bcn::ReactionPoint);
             Ecm: Cp(ecm::EcmCp), Rp(ecm::ReactionPoint);
-            Red: Aqm(red::RedAqm);
-            Threshold: Aqm(threshold::Threshold);
-            Dcqcn: Rp(dcqcn::ReactionPoint), Np(dcqcn::slot::Np), Aqm(dcqcn::slot::MarkingAqm);
+            Red: Aqm(red::RedAqm, red);
+            Threshold: Aqm(threshold::Threshold, threshold);
+            Dcqcn: Rp(dcqcn::ReactionPoint), Np(dcqcn::slot::Np), Aqm(dcqcn::slot::MarkingAqm, dcqcn);
         ] }
     };
 }
@@ -25,8 +28,8 @@ macro_rules! pick {
     ($slot:ident $cb:ident [$($acc:tt)*] []) => {
         $cb! { $($acc)* }
     };
-    ($slot:ident $cb:ident $acc:tt [$v:ident: $($s:ident($t:ty)),+; $($rest:tt)*]) => {
-        $crate::registry::protocols::pick! { @each $slot $cb $acc [$($v $s($t),)+] [$($rest)*] }
+    ($slot:ident $cb:ident $acc:tt [$v:ident: $($s:ident($($t:tt)*)),+; $($rest:tt)*]) => {
+        $crate::registry::protocols::pick! { @each $slot $cb $acc [$($v $s($($t)*),)+] [$($rest)*] }
     };
     (@each $slot:ident $cb:ident $acc:tt [] $rest:tt) => {
         $crate::registry::protocols::pick! { $slot $cb $acc $rest }
@@ -40,10 +43,10 @@ macro_rules! pick {
     (@each Np $cb:ident [$($acc:tt)*] [$v:ident Np($t:ty), $($more:tt)*] $rest:tt) => {
         $crate::registry::protocols::pick! { @each Np $cb [$($acc)* $v($t),] [$($more)*] $rest }
     };
-    (@each Aqm $cb:ident [$($acc:tt)*] [$v:ident Aqm($t:ty), $($more:tt)*] $rest:tt) => {
-        $crate::registry::protocols::pick! { @each Aqm $cb [$($acc)* $v($t),] [$($more)*] $rest }
+    (@each Aqm $cb:ident [$($acc:tt)*] [$v:ident Aqm($t:ty, $key:ident), $($more:tt)*] $rest:tt) => {
+        $crate::registry::protocols::pick! { @each Aqm $cb [$($acc)* $v($t, $key),] [$($more)*] $rest }
     };
-    (@each $slot:ident $cb:ident $acc:tt [$v:ident $other:ident($t:ty), $($more:tt)*] $rest:tt) => {
+    (@each $slot:ident $cb:ident $acc:tt [$v:ident $other:ident($($t:tt)*), $($more:tt)*] $rest:tt) => {
         $crate::registry::protocols::pick! { @each $slot $cb $acc [$($more)*] $rest }
     };
 }

@@ -14,13 +14,15 @@
 //!
 //! This module also owns the vocabulary every slot shares: [`TimerAction`], [`Sent`],
 //! [`QueueView`], [`Verdict`], the tag-area owners ([`Proto`]'s constants), metric declarations
-//! (`metrics.rs`) and the shared writers of the on-wire bytes (`wire.rs`).
+//! (`metrics.rs`), the shared writers of the on-wire bytes (`wire.rs`), and how a protocol's
+//! scenario table builds its slot's state (`spec.rs`: `FromSpec` and the contexts it builds in).
 
 pub mod aqm;
 pub mod cp;
 pub mod metrics;
 pub mod np;
 pub mod rp;
+pub mod spec;
 pub mod wire;
 
 use crate::core::time::Time;
