@@ -111,36 +111,3 @@ pub fn flow_control(slot: &FlowControlSlot, frame: u64) -> Result<Option<PauseCf
         FlowControlSlot::Pfc(s) => pause::spec::cfg(s, true, "flow_control.pfc", frame).map(Some),
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn queue(text: &str) -> Result<Option<Aqm>, String> {
-        let q: QueueParams = toml::from_str(text).map_err(|e| e.to_string())?;
-        aqm(&q, 1_000_000_000, 1, "S>H")
-    }
-
-    #[test]
-    fn a_queue_management_table_beside_another_discipline_is_refused_last_registered_first() {
-        let err = |t: &str| queue(t).err().unwrap_or_default();
-        assert_eq!(err("discipline = \"red\"\nthreshold = { k = \"5 frames\" }"), "queue.threshold needs queue.discipline = \"threshold\"");
-        assert_eq!(err("discipline = \"fifo\"\nred = {}\ndcqcn = {}"), "queue.dcqcn needs queue.discipline = \"dcqcn\"");
-        assert_eq!(err("red = {}"), "queue.red needs queue.discipline = \"red\"");
-        // A table registered before the chosen discipline's is not read (as before the registry wrote this).
-        assert!(matches!(queue("discipline = \"threshold\"\nthreshold = { k = \"5 frames\" }\nred = {}"), Ok(Some(Aqm::Threshold(_)))));
-    }
-
-    #[test]
-    fn each_discipline_builds_its_protocol_with_its_table_or_defaults() {
-        assert!(matches!(queue("discipline = \"red\""), Ok(Some(Aqm::Red(_)))));
-        assert!(matches!(queue("discipline = \"dcqcn\""), Ok(Some(Aqm::Dcqcn(_)))));
-        assert!(matches!(queue("discipline = \"prio\""), Ok(None)));
-        assert!(matches!(queue(""), Ok(None)));
-        assert_eq!(
-            queue("discipline = \"threshold\"").err().unwrap_or_default(),
-            "queue.discipline = \"threshold\" needs queue.threshold = { k = \"… frames\" }"
-        );
-        assert_eq!(AQM_KEYS, ["red", "threshold", "dcqcn"]);
-    }
-}
