@@ -15,7 +15,7 @@ impl Sim {
         let mut carried = vec![false; self.ports.len()];
         let mut fed = vec![false; self.ports.len()];
         for (i, f) in self.flows.iter().enumerate() {
-            // A reaction point driven by ECN marks (DCQCN's) needs a marking queue on the path.
+            // A reaction point cut only by ECN marks needs a marking queue on the path.
             let mut marks = false;
             let mut mark = |p: u32| {
                 carried[p as usize] = true;

@@ -66,8 +66,8 @@ macro_rules! queue_params {
             )+
         }
 
-        /// A queue's discipline: one drop-tail FIFO, strict priority, or a registered queue
-        /// management (`protocols::red`, `protocols::threshold`, …) in front of a drop-tail FIFO.
+        /// A queue's discipline: one drop-tail FIFO, strict priority, or a queue
+        /// management (registered in `registry/protocols.rs`) in front of a drop-tail FIFO.
         #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
         #[serde(rename_all = "kebab-case")]
         pub enum DisciplineSpec {
