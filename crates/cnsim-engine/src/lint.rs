@@ -2,7 +2,7 @@
 //! wanted. Reported as warnings (the CLI prints them; `cnsim.warnings`), never errors.
 
 use crate::net::frame::{Dest, NONE};
-use crate::registry::Rp;
+use crate::build::protocols::AQM_KEYS;
 use crate::sim::Sim;
 use crate::units::Amount;
 
@@ -15,7 +15,7 @@ impl Sim {
         let mut carried = vec![false; self.ports.len()];
         let mut fed = vec![false; self.ports.len()];
         for (i, f) in self.flows.iter().enumerate() {
-            // A reaction point driven by ECN marks (DCQCN's) needs a marking queue on the path.
+            // A reaction point cut only by ECN marks needs a marking queue on the path.
             let mut marks = false;
             let mut mark = |p: u32| {
                 carried[p as usize] = true;
@@ -39,10 +39,11 @@ impl Sim {
                 }
                 Dest::Group(_) => self.mcast.edges(i).for_each(|(_, p)| mark(p)),
             }
-            if matches!(f.rp, Some(Rp::Dcqcn(_))) && !marks {
+            if let Some(key) = f.rp.as_ref().and_then(|r| r.cut_by_marks_only()).filter(|_| !marks) {
                 out.push(format!(
-                    "flow {}: its reaction point (rp = dcqcn) is cut only by ECN marks, but no queue on its path marks (queue.discipline = \"dcqcn\", \"threshold\" or \"red\"): its rate is never cut",
-                    f.name
+                    "flow {}: its reaction point (rp = {key}) is cut only by ECN marks, but no queue on its path marks (queue.discipline = {}): its rate is never cut",
+                    f.name,
+                    marking_disciplines()
                 ));
             }
         }
@@ -65,5 +66,14 @@ impl Sim {
             }
         }
         out
+    }
+}
+
+/// The queue managements' disciplines, last registered first: `"c", "b" or "a"`.
+fn marking_disciplines() -> String {
+    let keys: Vec<String> = AQM_KEYS.iter().rev().map(|k| format!("\"{k}\"")).collect();
+    match keys.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => keys.concat(),
     }
 }

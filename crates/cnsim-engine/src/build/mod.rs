@@ -6,7 +6,7 @@
 
 pub mod budget;
 mod endpoints;
-mod protocols;
+pub(crate) mod protocols;
 mod series;
 mod topology;
 mod traffic;

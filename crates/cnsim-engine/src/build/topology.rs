@@ -60,9 +60,7 @@ fn discipline(q: &QueueParams, fc: Option<&FcGen>) -> Discipline {
     match q.discipline {
         Some(DisciplineSpec::Fifo) => Discipline::Fifo,
         Some(DisciplineSpec::Prio) => Discipline::Prio,
-        Some(DisciplineSpec::Red) => Discipline::Fifo, // RED sits in front of a drop-tail FIFO
-        Some(DisciplineSpec::Threshold) => Discipline::Fifo, // so does step marking
-        Some(DisciplineSpec::Dcqcn) => Discipline::Fifo, // and DCQCN's marking
+        Some(_) => Discipline::Fifo, // a queue management sits in front of a drop-tail FIFO
         None if fc.is_some_and(|c| c.per_class()) => Discipline::Prio,
         None => Discipline::Fifo,
     }

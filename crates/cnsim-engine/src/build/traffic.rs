@@ -113,7 +113,7 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
         };
         let tcp = tcp_app(&fs.traffic, mode).map_err(in_flow)?;
         let tcp_params = match (tcp, &fs.tcp) {
-            (Some(_), spec) => Some(protocols::tcp(&spec.clone().unwrap_or_default()).map_err(in_flow)?),
+            (Some(_), spec) => Some(crate::protocols::tcp::spec::params(&spec.clone().unwrap_or_default()).map_err(in_flow)?),
             (None, Some(_)) => return Err(in_flow("a `tcp` table needs tcp-bulk, tcp-transactions or tcp-transfer traffic".into())),
             (None, None) => None,
         };
@@ -141,17 +141,12 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
         };
         let make_rp = protocols::rp(&fs.rp, line_rate as f64).map_err(in_flow)?;
         let make_np = protocols::np(&fs.rp).map_err(in_flow)?;
-        let probes = match &fs.rp {
-            RpSlot::Qcn(s) => s.probe != ProbeSpec::None,
-            RpSlot::Eqcn(s) => s.probe != ProbeSpec::None,
-            _ => false,
-        };
-        if probes && mode != Mode::Unicast {
-            return Err(in_flow("probes (rp.*.probe) need a unicast flow".into()));
+        if let Some(m) = protocols::rp_needs_unicast(&fs.rp).filter(|_| mode != Mode::Unicast) {
+            return Err(in_flow(m.into()));
         }
         let sirens = match &fs.sirens {
             Some(spec) if tcp.is_some() => return Err(in_flow(format!("sirens is for open-loop traffic (got {:?})", spec.mode))),
-            Some(spec) => Some(protocols::sirens_flow(spec).map_err(in_flow)?),
+            Some(spec) => Some(crate::protocols::sirens::spec::flow(spec).map_err(in_flow)?),
             None => None,
         };
         let base = fs.name.clone().unwrap_or_else(|| sname.clone());

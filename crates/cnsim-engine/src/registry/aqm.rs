@@ -14,7 +14,7 @@ use serde_json::Value;
 
 /// Writes the slot's enum from its registered occupants (`protocols.rs`) and its dispatch.
 macro_rules! aqm {
-    ($($variant:ident($ty:ty),)+) => {
+    ($($variant:ident($ty:ty, $key:ident),)+) => {
         slot! {
             /// Active queue management in front of an output queue's drop-tail check: one variant per
             /// protocol.

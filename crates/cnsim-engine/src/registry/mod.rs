@@ -11,7 +11,7 @@ pub mod mcast;
 pub mod metrics;
 pub mod np;
 mod present;
-mod protocols;
+pub(crate) mod protocols;
 pub mod rf;
 pub mod rp;
 mod slot;

@@ -1,11 +1,14 @@
 //! The registration of the protocols: one line per protocol, naming its variant, its module
 //! (whose `PROTOCOL` says what it registers: `slots::register`) and, for each trait slot it
-//! fills, the type that implements the slot's trait. Each slot's file builds its enum from this
-//! table (`occupants!`), and `occupants!(Protocol => …)` lists the modules, so adding a protocol
-//! is one line here.
+//! fills, the type that implements the slot's trait (and, for a queue management, the key of its
+//! table in a queue: `queue.red`). Each slot's file builds its enum from this table
+//! (`occupants!`), and so do the scenario's slots (`scenario/slots.rs`: each type names its table,
+//! `slots::spec::FromSpec`), the build's dispatch (`build/protocols.rs`) and the list of
+//! registrations (`occupants!(Protocol => …)`), so adding a protocol is one line here.
 
-/// `$callback!` with the occupants of `$slot` (`Variant(Type),` in table order); for the slot
-/// `Protocol`, with every protocol's module (`module,`).
+/// `$callback!` with the occupants of `$slot` (`Variant(Type),` in table order; a queue
+/// management's `Variant(Type, key),`); for the slot `Protocol`, with every protocol's module
+/// (`module,`).
 macro_rules! occupants {
     ($slot:ident => $callback:ident) => {
         $crate::registry::protocols::pick! { $slot $callback [] [
@@ -15,12 +18,12 @@ macro_rules! occupants {
             Ecm(ecm): Cp(ecm::EcmCp), Rp(ecm::ReactionPoint);
             Pause(pause): FcGen(pause::slot::PauseFc);
             Tcp(tcp): ;
-            Red(red): Aqm(red::RedAqm);
-            Threshold(threshold): Aqm(threshold::Threshold);
+            Red(red): Aqm(red::RedAqm, red);
+            Threshold(threshold): Aqm(threshold::Threshold, threshold);
             Sirens(sirens): ;
             Emcast(emcast): McastCc(emcast::Emcast);
             Rlm(rlm): McastCc(rlm::Rlm);
-            Dcqcn(dcqcn): Rp(dcqcn::ReactionPoint), Np(dcqcn::slot::Np), Aqm(dcqcn::slot::MarkingAqm);
+            Dcqcn(dcqcn): Rp(dcqcn::ReactionPoint), Np(dcqcn::slot::Np), Aqm(dcqcn::slot::MarkingAqm, dcqcn);
         ] }
     };
 }
@@ -32,8 +35,8 @@ macro_rules! pick {
     ($slot:ident $cb:ident [$($acc:tt)*] []) => {
         $cb! { $($acc)* }
     };
-    ($slot:ident $cb:ident $acc:tt [$v:ident($m:ident): $($s:ident($t:ty)),*; $($rest:tt)*]) => {
-        $crate::registry::protocols::pick! { @each $slot $cb $acc [@module $m, $($v $s($t),)*] [$($rest)*] }
+    ($slot:ident $cb:ident $acc:tt [$v:ident($m:ident): $($s:ident($($t:tt)*)),*; $($rest:tt)*]) => {
+        $crate::registry::protocols::pick! { @each $slot $cb $acc [@module $m, $($v $s($($t)*),)*] [$($rest)*] }
     };
     (@each Protocol $cb:ident [$($acc:tt)*] [@module $m:ident, $($more:tt)*] $rest:tt) => {
         $crate::registry::protocols::pick! { @each Protocol $cb [$($acc)* $m,] [$($more)*] $rest }
@@ -53,8 +56,8 @@ macro_rules! pick {
     (@each Np $cb:ident [$($acc:tt)*] [$v:ident Np($t:ty), $($more:tt)*] $rest:tt) => {
         $crate::registry::protocols::pick! { @each Np $cb [$($acc)* $v($t),] [$($more)*] $rest }
     };
-    (@each Aqm $cb:ident [$($acc:tt)*] [$v:ident Aqm($t:ty), $($more:tt)*] $rest:tt) => {
-        $crate::registry::protocols::pick! { @each Aqm $cb [$($acc)* $v($t),] [$($more)*] $rest }
+    (@each Aqm $cb:ident [$($acc:tt)*] [$v:ident Aqm($t:ty, $key:ident), $($more:tt)*] $rest:tt) => {
+        $crate::registry::protocols::pick! { @each Aqm $cb [$($acc)* $v($t, $key),] [$($more)*] $rest }
     };
     (@each FcGen $cb:ident [$($acc:tt)*] [$v:ident FcGen($t:ty), $($more:tt)*] $rest:tt) => {
         $crate::registry::protocols::pick! { @each FcGen $cb [$($acc)* $v($t),] [$($more)*] $rest }
@@ -62,7 +65,7 @@ macro_rules! pick {
     (@each McastCc $cb:ident [$($acc:tt)*] [$v:ident McastCc($t:ty), $($more:tt)*] $rest:tt) => {
         $crate::registry::protocols::pick! { @each McastCc $cb [$($acc)* $v($t),] [$($more)*] $rest }
     };
-    (@each $slot:ident $cb:ident $acc:tt [$v:ident $other:ident($t:ty), $($more:tt)*] $rest:tt) => {
+    (@each $slot:ident $cb:ident $acc:tt [$v:ident $other:ident($($t:tt)*), $($more:tt)*] $rest:tt) => {
         $crate::registry::protocols::pick! { @each $slot $cb $acc [$($more)*] $rest }
     };
 }

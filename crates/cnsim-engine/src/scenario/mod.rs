@@ -5,8 +5,10 @@ mod error;
 mod load;
 pub(crate) mod model;
 mod names;
+mod slots;
 
 pub use error::ScenarioError;
 pub use load::{load, Loaded};
 pub use model::*;
 pub use names::expand;
+pub use slots::*;

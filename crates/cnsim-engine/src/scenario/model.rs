@@ -1,21 +1,19 @@
 //! The scenario schema. Every field has a documented default (docs/scenarios.md); unknown keys are
 //! errors. Name references keep their span so that semantic errors can name the line.
 
-use crate::units::{Amount, Bytes, Duration, Rate};
+use crate::units::{Bytes, Duration, Rate};
 use serde::{de, Deserialize, Deserializer, Serialize};
 use std::fmt;
 pub use toml::Spanned;
-// Each protocol's tables live in its folder (`protocols/<name>/spec.rs`); the model composes them.
-pub use crate::protocols::bcn::spec::*;
-pub use crate::protocols::ecm::spec::*;
+// Each protocol's tables live in its folder (`protocols/<name>/spec.rs`). The slots that
+// registered protocols fill (`cp`, `rp`, a queue's discipline) are written from the registry
+// (`slots.rs`); the tables of the other slots are named here.
+use super::slots::{CpSlot, QueueParams, RpSlot};
 pub use crate::protocols::emcast::spec::*;
 pub use crate::protocols::pause::spec::*;
-pub use crate::protocols::qcn::spec::*;
-pub use crate::protocols::red::spec::*;
 pub use crate::protocols::rlm::spec::*;
 pub use crate::protocols::sirens::spec::*;
 pub use crate::protocols::tcp::spec::*;
-pub use crate::protocols::threshold::spec::*;
 
 /// One string or a list of strings, each possibly a range ("S1..S6").
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -104,7 +102,6 @@ default_fns! {
     d_rate: Rate = Rate(1_000_000_000);
     d_delay: Duration = Duration(1_000_000);
     d_overhead: Bytes = Bytes(20);
-    d_capacity: Amount = Amount::Frames(100);
     d_buffer: u32 = 100;
     d_series_mem: Bytes = Bytes(1_000_000_000);
     d_max_frames: u64 = 4_000_000;
@@ -307,38 +304,6 @@ pub struct LinkParams {
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
-pub struct QueueParams {
-    /// Drop-tail capacity in frames or bytes, default 100 frames (Mliki et al. 2016a/b/002). Under
-    /// strict priority each class has this capacity.
-    #[serde(default = "d_capacity")]
-    pub capacity: Amount,
-    /// "fifo" (one drop-tail queue) or "prio" (strict priority over the 8 classes). Default:
-    /// "prio" when flow control is PFC, "fifo" otherwise.
-    pub discipline: Option<DisciplineSpec>,
-    /// RED's parameters with `discipline = "red"` (defaults when absent).
-    pub red: Option<RedSpec>,
-    /// The marking threshold with `discipline = "threshold"` (required there).
-    pub threshold: Option<ThresholdSpec>,
-    /// DCQCN's marking with `discipline = "dcqcn"` (defaults when absent; `protocols::dcqcn::spec`).
-    pub dcqcn: Option<crate::protocols::dcqcn::spec::MarkingSpec>,
-}
-
-#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
-#[serde(rename_all = "kebab-case")]
-pub enum DisciplineSpec {
-    Fifo,
-    Prio,
-    /// A drop-tail FIFO with RED in front (`protocols::red`), parameters in `red`.
-    Red,
-    /// A drop-tail FIFO with step marking in front (`protocols::threshold`, DCTCP's switch):
-    /// ECN-capable frames arriving with `threshold.k` or more frames waiting are marked CE.
-    Threshold,
-    /// A drop-tail FIFO with DCQCN's marking in front (`protocols::dcqcn`), parameters in `dcqcn`.
-    Dcqcn,
-}
-
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
 pub struct Defaults {
     #[serde(default = "default_link")]
     pub link: LinkParams,
@@ -355,20 +320,6 @@ impl Default for Defaults {
     fn default() -> Self {
         Defaults { link: default_link(), queue: default_queue() }
     }
-}
-
-/// The congestion point slot: `cp = "none"` or one protocol table, e.g. `[cp.qcn]`.
-#[derive(Clone, Debug, Deserialize, Serialize, Default)]
-#[serde(rename_all = "kebab-case")]
-pub enum CpSlot {
-    #[default]
-    None,
-    /// IEEE 802.1Qau QCN (E-QCN frames get Algorithm 2 of Mliki et al. 2016b).
-    Qcn(QcnCpSpec),
-    /// Backward congestion notification, enhanced with the capacity field (Jiang & Jain 2007 §IV).
-    Bcn(BcnCpSpec),
-    /// ECM, BCN's successor (Roeck 2007; `protocols::ecm`).
-    Ecm(EcmCpSpec),
 }
 
 /// The flow-control slot: `flow_control = "none"`, `[flow_control.pause]` or `[flow_control.pfc]`.
@@ -532,24 +483,6 @@ pub struct TrafficSpec {
     /// Frame size, default 1500 B.
     #[serde(default = "d_frame")]
     pub frame: Bytes,
-}
-
-/// The reaction point slot: `rp = "none"` or one protocol table, e.g. `rp = { qcn = {} }`.
-#[derive(Clone, Debug, Deserialize, Serialize, Default)]
-#[serde(rename_all = "kebab-case")]
-pub enum RpSlot {
-    #[default]
-    None,
-    /// IEEE 802.1Qau QCN reaction point.
-    Qcn(QcnRpSpec),
-    /// QCN with the representative-CP enhancement for multicast (Mliki et al. 2016b Algorithm 1).
-    Eqcn(EqcnRpSpec),
-    /// BCN rate regulator (Jiang & Jain 2007 §IV.C–D).
-    Bcn(BcnRpSpec),
-    /// ECM rate regulator (Roeck 2007; `protocols::ecm`).
-    Ecm(EcmRpSpec),
-    /// DCQCN's RP at the source and NP at every receiver (Zhu et al. 2015; `protocols::dcqcn::spec`).
-    Dcqcn(crate::protocols::dcqcn::spec::RpSpec),
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]

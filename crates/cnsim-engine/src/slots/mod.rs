@@ -16,9 +16,10 @@
 //!
 //! This module also owns the vocabulary every slot shares: [`TimerAction`], [`Sent`],
 //! [`QueueView`], [`Verdict`], metric declarations (`metrics.rs`), the shared writers of the on-wire
-//! bytes (`wire.rs`), the trace's rows (`trace.rs`) and what a protocol registers once, in its
+//! bytes (`wire.rs`), the trace's rows (`trace.rs`), what a protocol registers once, in its
 //! folder (`register.rs`: its tag-area owners — [`Proto`]'s constants —, metrics, capture and
-//! trace kinds).
+//! trace kinds), and how a protocol's scenario table builds its slot's state (`spec.rs`:
+//! `FromSpec` and the contexts it builds in).
 
 pub mod aqm;
 pub mod cp;
@@ -28,6 +29,7 @@ pub mod metrics;
 pub mod np;
 pub mod register;
 pub mod rp;
+pub mod spec;
 pub mod trace;
 pub mod wire;
 

@@ -28,6 +28,11 @@ pub trait RpMachine {
     }
     /// Feedback frames received so far.
     fn feedback_received(&self) -> u64;
+    /// An RP that only ECN marks cut (it reads no feedback of a CP): its table's key, so that a
+    /// flow whose path has no marking queue is warned about.
+    fn cut_by_marks_only(&self) -> Option<&'static str> {
+        None
+    }
     /// Tag a data frame about to leave at `now`.
     fn stamp(&mut self, _f: &mut Frame, _now: Time) {}
     /// The limiter sent a frame of `len` bytes; `queue_empty` says whether frames still wait.

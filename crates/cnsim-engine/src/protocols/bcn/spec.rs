@@ -1,7 +1,12 @@
 //! BCN's scenario tables (Jiang & Jain 2007): `[cp.bcn]` and `rp = { bcn = … }`; the CPID
 //! association ECM shares. Composed into the scenario model (`scenario/model.rs`), which re-exports
 //! it; every field has a documented default (docs/scenarios.md) and unknown keys are errors.
+//! Each table builds its slot's state here (`FromSpec`), with range checks whose messages name
+//! the key.
 
+use super::{Association, BcnCp, CongestionPoint, CpParams, ReactionPoint, RpParams};
+use crate::core::rng::Rng;
+use crate::slots::spec::{frame_size, FlowCx, FromSpec, PortCx, MAX_QUEUE_BYTES};
 use crate::units::{Amount, Bytes, Duration, Rate};
 use serde::{Deserialize, Serialize};
 
@@ -76,4 +81,68 @@ pub struct BcnRpSpec {
     /// Which CPID the regulator keeps, default "latest-negative".
     #[serde(default)]
     pub association: AssociationSpec,
+}
+
+impl AssociationSpec {
+    /// The RP's association rule this key names.
+    pub fn association(self) -> Association {
+        match self {
+            AssociationSpec::LatestNegative => Association::LatestNegative,
+            AssociationSpec::First => Association::First,
+        }
+    }
+}
+
+/// `[cp.bcn]` → the congestion point of the port `cx.name`: thresholds in frames of `cx.frame` bytes.
+impl FromSpec for BcnCp {
+    type Spec = BcnCpSpec;
+    type Cx = PortCx;
+    fn from_spec(spec: &BcnCpSpec, cx: &PortCx) -> Result<BcnCp, String> {
+        let frame = cx.frame;
+        if !(spec.pm > 0.0 && spec.pm <= 1.0) {
+            return Err(format!("cp.bcn.pm must be in (0, 1], got {}", spec.pm));
+        }
+        if !(spec.w >= 0.0 && spec.w.is_finite() && spec.w <= 1e6) {
+            return Err(format!("cp.bcn.w must be a number in [0, 1e6], got {}", spec.w));
+        }
+        let frames = |a: Amount| a.bytes(frame) as f64 / frame as f64;
+        let (qeq, qsc) = (frames(spec.qeq), frames(spec.qsc));
+        if !(qeq > 0.0 && qeq < qsc && qsc <= MAX_QUEUE_BYTES as f64) {
+            return Err(format!("cp.bcn needs 0 < qeq < qsc, got qeq {} and qsc {}", spec.qeq, spec.qsc));
+        }
+        let p = CpParams { pm: spec.pm, qeq, qsc, w: spec.w, msg_size: frame_size(spec.msg_size, "cp.bcn.msg_size")?, frame: frame as u32 };
+        Ok(BcnCp { cp: CongestionPoint::new(p), rng: Rng::stream(cx.seed, "cp", &cx.name) })
+    }
+}
+
+/// `rp = { bcn = … }` → the rate regulator of a flow.
+impl FromSpec for ReactionPoint {
+    type Spec = BcnRpSpec;
+    type Cx = FlowCx;
+    fn from_spec(spec: &BcnRpSpec, cx: &FlowCx) -> Result<ReactionPoint, String> {
+        let finite_pos = |x: f64| x > 0.0 && x.is_finite();
+        if !(finite_pos(spec.gi) && spec.gd > 0.0 && spec.gd < 1.0) {
+            return Err(format!("rp.bcn.gi must be positive and rp.bcn.gd in (0, 1), got {} and {}", spec.gi, spec.gd));
+        }
+        if spec.ru_fraction.is_some_and(|k| !(finite_pos(k) && k <= 1.0)) {
+            return Err("rp.bcn.ru_fraction must be in (0, 1]".into());
+        }
+        if spec.ru.0 == 0 || spec.min_rate.0 == 0 {
+            return Err("rp.bcn.ru and rp.bcn.min_rate must be positive".into());
+        }
+        if !(spec.min_dec_factor >= 0.0 && spec.min_dec_factor < 1.0) {
+            return Err(format!("rp.bcn.min_dec_factor must be in [0, 1), got {}", spec.min_dec_factor));
+        }
+        Ok(ReactionPoint::new(RpParams {
+            line_rate: cx.line_rate,
+            gi: spec.gi,
+            gd: spec.gd,
+            ru: spec.ru.0 as f64,
+            ru_fraction: spec.ru_fraction,
+            min_rate: spec.min_rate.0 as f64,
+            min_dec_factor: spec.min_dec_factor,
+            stop_max: spec.stop_max.0,
+            association: spec.association.association(),
+        }))
+    }
 }

@@ -64,6 +64,10 @@ impl RpMachine for ReactionPoint {
     fn feedback_received(&self) -> u64 {
         self.cnps_received
     }
+    /// Only a marking queue cuts DCQCN's rate (its CNPs answer marks): `rp = dcqcn`.
+    fn cut_by_marks_only(&self) -> Option<&'static str> {
+        Some("dcqcn")
+    }
     /// RoCEv2 data frames are ECN-capable (ECT(0)), so that the CP can mark them.
     #[inline]
     fn stamp(&mut self, f: &mut Frame, _now: Time) {

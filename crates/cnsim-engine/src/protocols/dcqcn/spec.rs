@@ -6,7 +6,8 @@
 use super::slot::{MarkingAqm, Np};
 use super::{CnpPacing, Marking, MarkingParams, NotificationPoint, NpParams, ReactionPoint, RpParams};
 use crate::core::rng::Rng;
-use crate::units::{Bytes, Duration, Rate};
+use crate::slots::spec::{FlowCx, FromSpec, QueueCx};
+use crate::units::{Amount, Bytes, Duration, Rate};
 use serde::{Deserialize, Serialize};
 
 fn d_kmin() -> Bytes {
@@ -186,4 +187,37 @@ pub fn np(s: &RpSpec) -> Result<Np, String> {
     let size = u32::try_from(s.cnp_size.0).ok().filter(|&b| (64..=9216).contains(&b));
     let cnp_size = size.ok_or_else(|| format!("rp.dcqcn.cnp_size must be 64 B–9216 B, got {}", s.cnp_size))?;
     Ok(Np { np: NotificationPoint::new(p), cnp_size, cnp_prio: s.cnp_priority })
+}
+
+/// `discipline = "dcqcn"` with its table (`None`: the defaults) → the marking CP in front of the
+/// queue of the port `cx.name`.
+impl FromSpec for MarkingAqm {
+    type Spec = Option<MarkingSpec>;
+    type Cx = QueueCx;
+    fn from_spec(spec: &Option<MarkingSpec>, cx: &QueueCx) -> Result<MarkingAqm, String> {
+        if let (Some(s), Amount::Bytes(cap)) = (spec, cx.capacity) {
+            if s.kmin.0 >= cap {
+                return Err(format!("queue.dcqcn.kmin = {} B is not below the queue's capacity of {cap} B: the queue would drop before it marks", s.kmin.0));
+            }
+        }
+        aqm(spec.as_ref(), cx.seed, &cx.name)
+    }
+}
+
+/// `rp = { dcqcn = … }` → the flow's RP.
+impl FromSpec for ReactionPoint {
+    type Spec = RpSpec;
+    type Cx = FlowCx;
+    fn from_spec(spec: &RpSpec, cx: &FlowCx) -> Result<ReactionPoint, String> {
+        rp(spec, cx.line_rate)
+    }
+}
+
+/// `rp = { dcqcn = … }` → the NP at each receiver of the flow.
+impl FromSpec for Np {
+    type Spec = RpSpec;
+    type Cx = ();
+    fn from_spec(spec: &RpSpec, _: &()) -> Result<Np, String> {
+        np(spec)
+    }
 }

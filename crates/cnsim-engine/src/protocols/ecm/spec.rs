@@ -1,8 +1,12 @@
 //! ECM's scenario tables (Roeck 2007): `[cp.ecm]` and `rp = { ecm = … }`. Composed into the
 //! scenario model (`scenario/model.rs`), which re-exports it; every field has a documented default
-//! (docs/scenarios.md) and unknown keys are errors.
+//! (docs/scenarios.md) and unknown keys are errors. Each table builds its slot's state here
+//! (`FromSpec`), with range checks whose messages name the key.
 
+use super::{CongestionPoint, CpParams, EcmCp, ReactionPoint, RpParams};
+use crate::core::rng::Rng;
 use crate::protocols::bcn::spec::AssociationSpec;
+use crate::slots::spec::{frame_size, FlowCx, FromSpec, PortCx, MAX_FRAME, MAX_QUEUE_BYTES};
 use crate::units::{Amount, Bytes, Duration, Rate};
 use serde::{Deserialize, Serialize};
 
@@ -81,4 +85,73 @@ pub struct EcmRpSpec {
     pub rtt_drop: bool,
     /// The RTT for the drops; absent = measured from the send time echoed by each message.
     pub rtt: Option<Duration>,
+}
+
+/// `[cp.ecm]` → the congestion point of the port `cx.name`: thresholds in bytes, Fb in units of
+/// `unit` bytes.
+impl FromSpec for EcmCp {
+    type Spec = EcmCpSpec;
+    type Cx = PortCx;
+    fn from_spec(spec: &EcmCpSpec, cx: &PortCx) -> Result<EcmCp, String> {
+        let frame = cx.frame;
+        let (qeq, qsc, qmc) = (spec.qeq.bytes(frame), spec.qsc.bytes(frame), spec.qmc.bytes(frame));
+        if !(qeq > 0 && qeq < qsc && qsc <= qmc && qmc <= MAX_QUEUE_BYTES) {
+            return Err(format!("cp.ecm needs 0 < qeq < qsc <= qmc <= {MAX_QUEUE_BYTES} B, got {}, {} and {}", spec.qeq, spec.qsc, spec.qmc));
+        }
+        if !(spec.w >= 0.0 && spec.w.is_finite() && spec.w <= 1e6) {
+            return Err(format!("cp.ecm.w must be a number in [0, 1e6], got {}", spec.w));
+        }
+        if spec.unit.0 == 0 || spec.unit.0 > MAX_FRAME {
+            return Err(format!("cp.ecm.unit must be between 1 B and {MAX_FRAME} B, got {}", spec.unit));
+        }
+        let sample_interval = spec.sample_interval.bytes(frame);
+        if sample_interval == 0 || sample_interval > i64::MAX as u64 / 2 {
+            return Err("cp.ecm.sample_interval must be positive (and below 2^62 B)".into());
+        }
+        let p = CpParams {
+            qeq,
+            qsc,
+            qmc,
+            w: spec.w,
+            unit: spec.unit.0,
+            sample_interval,
+            jitter: spec.jitter,
+            msg_size: frame_size(spec.msg_size, "cp.ecm.msg_size")?,
+        };
+        Ok(EcmCp { cp: CongestionPoint::new(p), rng: Rng::stream(cx.seed, "cp", &cx.name) })
+    }
+}
+
+/// `rp = { ecm = … }` → the rate regulator of a flow.
+impl FromSpec for ReactionPoint {
+    type Spec = EcmRpSpec;
+    type Cx = FlowCx;
+    fn from_spec(spec: &EcmRpSpec, cx: &FlowCx) -> Result<ReactionPoint, String> {
+        let finite_pos = |x: f64| x > 0.0 && x.is_finite();
+        if !(finite_pos(spec.gi) && spec.gd > 0.0 && spec.gd < 1.0) {
+            return Err(format!("rp.ecm.gi must be positive and rp.ecm.gd in (0, 1), got {} and {}", spec.gi, spec.gd));
+        }
+        if spec.min_rate.0 == 0 || spec.td.0 == 0 {
+            return Err("rp.ecm.min_rate and rp.ecm.td must be positive".into());
+        }
+        if !(spec.min_dec_factor >= 0.0 && spec.min_dec_factor < 1.0) {
+            return Err(format!("rp.ecm.min_dec_factor must be in [0, 1), got {}", spec.min_dec_factor));
+        }
+        if spec.rtt.is_some_and(|d| d.0 == 0) {
+            return Err("rp.ecm.rtt must be positive (leave it out to measure it)".into());
+        }
+        Ok(ReactionPoint::new(RpParams {
+            line_rate: cx.line_rate,
+            gi: spec.gi,
+            gd: spec.gd,
+            ru: spec.ru.0 as f64,
+            rd: spec.rd.0 as f64,
+            td: spec.td.0,
+            min_rate: spec.min_rate.0 as f64,
+            min_dec_factor: spec.min_dec_factor,
+            association: spec.association.association(),
+            rtt_drop: spec.rtt_drop,
+            rtt: spec.rtt.map(|d| d.0),
+        }))
+    }
 }

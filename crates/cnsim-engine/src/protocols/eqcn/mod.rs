@@ -3,6 +3,7 @@
 //! RP's saved feedback `fb_hat` and the CPID that set it; only the CP whose quantized |Fb| is at
 //! least `fb_hat` (the representative) sends CNMs.
 
+pub mod spec;
 pub mod wire;
 mod register;
 pub use register::PROTOCOL;
@@ -127,6 +128,7 @@ pub fn is_representative(fb: u8, cpid: u32, fb_hat: u8, frame_cpid: u32, tie_bre
 
 /// An E-QCN reaction point in the engine's reaction-point slot (`slots::rp`): QCN's RP with
 /// Algorithm 1's F̂b in front of its rate decrease.
+#[derive(Clone)]
 pub struct EqcnReactionPoint {
     pub r: ReactionPoint,
     pub e: EqcnRp,

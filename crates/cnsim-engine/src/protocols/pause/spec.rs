@@ -1,7 +1,11 @@
 //! PAUSE and PFC's scenario table (`[flow_control.pause]`, `[flow_control.pfc]`). Composed into the
 //! scenario model (`scenario/model.rs`), which re-exports it; every field has a documented default
-//! (docs/scenarios.md) and unknown keys are errors.
+//! (docs/scenarios.md) and unknown keys are errors. The table builds PAUSE's settings here, with
+//! range checks whose messages name the key.
 
+use super::{PauseCfg, Trigger};
+use crate::core::time::Time;
+use crate::slots::spec::frame_size;
 use crate::units::{Amount, Bytes, Duration};
 use serde::{Deserialize, Serialize};
 
@@ -45,4 +49,39 @@ pub struct PauseSpec {
     /// PAUSE frame size, default 64 B.
     #[serde(default = "d_pause_size")]
     pub frame_size: Bytes,
+}
+
+/// The table under `key` (`flow_control.pause`, or `flow_control.pfc` with `pfc`) → the settings
+/// of every switch port's PAUSE generator; amounts in frames are of `frame` bytes.
+pub fn cfg(spec: &PauseSpec, pfc: bool, key: &str, frame: u64) -> Result<PauseCfg, String> {
+    let (xoff, xon) = (spec.xoff.bytes(frame), spec.xon.bytes(frame));
+    if xon > xoff {
+        return Err(format!("{key}.xon ({}) must not be above {key}.xoff ({})", spec.xon, spec.xoff));
+    }
+    if spec.quanta == 0 {
+        return Err(format!("{key}.quanta must be positive (0 is XON)"));
+    }
+    if spec.refresh.is_some_and(|r| r.0 == 0) {
+        return Err(format!("{key}.refresh must be positive"));
+    }
+    let mut classes = 0u8;
+    for &p in &spec.priorities {
+        if p > 7 {
+            return Err(format!("{key}.priorities: {p} is not a priority (0-7)"));
+        }
+        classes |= 1 << p;
+    }
+    Ok(PauseCfg {
+        pfc,
+        trigger: match spec.trigger {
+            TriggerSpec::Ingress => Trigger::Ingress,
+            TriggerSpec::Egress => Trigger::Egress,
+        },
+        xoff,
+        xon,
+        quanta: spec.quanta,
+        refresh: spec.refresh.map(|d| d.0 as Time),
+        classes,
+        frame_size: frame_size(spec.frame_size, &format!("{key}.frame_size"))?,
+    })
 }

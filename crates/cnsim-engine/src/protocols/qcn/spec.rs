@@ -1,8 +1,13 @@
 //! QCN's scenario tables (IEEE 802.1Qau): `[cp.qcn]`, `rp = { qcn = … }`, and E-QCN's `rp = { eqcn
 //! = … }`, which extends QCN's table (Mliki et al. 2016b). Composed into the scenario model
 //! (`scenario/model.rs`), which re-exports it; every field has a documented default
-//! (docs/scenarios.md) and unknown keys are errors.
+//! (docs/scenarios.md) and unknown keys are errors. Each table builds its slot's state here
+//! (`FromSpec`), with range checks whose messages name the key.
 
+use super::slot::QcnCp;
+use super::{CongestionPoint, CpParams, ProbeMode, ReactionPoint, RpParams, RpVariant, Sampling};
+use crate::core::rng::Rng;
+use crate::slots::spec::{frame_size, FlowCx, FromSpec, PortCx, MAX_QUEUE_BYTES};
 use crate::units::{Amount, Bytes, Duration, Rate};
 use serde::{Deserialize, Serialize};
 
@@ -208,5 +213,107 @@ impl EqcnRpSpec {
             probe: self.probe,
             probe_size: self.probe_size,
         }
+    }
+}
+
+/// `[cp.qcn]` → the congestion point of the port `cx.name`.
+impl FromSpec for QcnCp {
+    type Spec = QcnCpSpec;
+    type Cx = PortCx;
+    fn from_spec(spec: &QcnCpSpec, cx: &PortCx) -> Result<QcnCp, String> {
+        let frame = cx.frame;
+        let qeq = spec.qeq.bytes(frame);
+        if qeq == 0 || qeq > MAX_QUEUE_BYTES {
+            return Err(format!("cp.qcn.qeq must be between 1 B and {MAX_QUEUE_BYTES} B, got {}", spec.qeq));
+        }
+        if !(spec.w >= 0.0 && spec.w.is_finite() && spec.w <= 1e6) {
+            return Err(format!("cp.qcn.w must be a number in [0, 1e6], got {}", spec.w));
+        }
+        let sample_base = spec.sample_base.bytes(frame);
+        if sample_base == 0 || sample_base > i64::MAX as u64 / 2 {
+            return Err("cp.qcn.sample_base must be positive (and below 2^62 B)".into());
+        }
+        let p = CpParams {
+            qeq,
+            w: spec.w,
+            sampling: match spec.sampling {
+                SamplingSpec::Table => Sampling::Table,
+                SamplingSpec::EveryFrame => Sampling::EveryFrame,
+            },
+            sample_base,
+            jitter: spec.jitter,
+            oversampling: spec.oversampling,
+            qold_on_feedback: spec.qold == QoldSpec::OnFeedback,
+            cnm_on_any_negative_fb: spec.cnm_on_any_negative_fb,
+        };
+        Ok(QcnCp {
+            cp: CongestionPoint::new(p),
+            rng: Rng::stream(cx.seed, "cp", &cx.name),
+            cnm_size: frame_size(spec.cnm_size, "cp.qcn.cnm_size")?,
+            sample_dropped: spec.sample_dropped,
+            eqcn_tie_break: spec.eqcn_tie_break,
+            c_w0: Default::default(),
+        })
+    }
+}
+
+/// A QCN reaction point's table (`rp.qcn`, or E-QCN's QCN keys) under `key` → its parameters at a
+/// source whose link runs at `line_rate` bit/s.
+pub fn rp_params(spec: &QcnRpSpec, line_rate: f64, key: &str) -> Result<RpParams, String> {
+    if !(spec.gd > 0.0 && spec.gd < 1.0) {
+        return Err(format!("{key}.gd must be in (0, 1), got {}", spec.gd));
+    }
+    if !(spec.min_dec_factor > 0.0 && spec.min_dec_factor <= 1.0) {
+        return Err(format!("{key}.min_dec_factor must be in (0, 1], got {}", spec.min_dec_factor));
+    }
+    if spec.min_rate.0 == 0 || spec.bc_limit.0 == 0 || spec.timer.0 == 0 {
+        return Err(format!("{key}.min_rate, {key}.bc_limit and {key}.timer must be positive"));
+    }
+    if !(spec.drift_factor >= 1.0 && spec.drift_factor <= 2.0) {
+        return Err(format!("{key}.drift_factor must be in [1, 2], got {}", spec.drift_factor));
+    }
+    if spec.bc_limit.0 > i64::MAX as u64 / 2 {
+        return Err(format!("{key}.bc_limit {} is too large", spec.bc_limit));
+    }
+    Ok(RpParams {
+        variant: match spec.variant {
+            RpVariantSpec::Standard => RpVariant::Standard,
+            RpVariantSpec::ByteCounter => RpVariant::ByteCounter,
+        },
+        line_rate,
+        bc_limit: spec.bc_limit.0,
+        timer_period: spec.timer.0,
+        fast_recovery_th: spec.fast_recovery_th,
+        r_ai: spec.r_ai.0 as f64,
+        r_hai: spec.r_hai.0 as f64,
+        gd: spec.gd,
+        min_dec_factor: spec.min_dec_factor,
+        min_rate: spec.min_rate.0 as f64,
+        extra_fast_recovery: spec.extra_fast_recovery,
+        jitter: spec.jitter,
+        ai_cycles: spec.ai_cycles,
+        drift_factor: spec.drift_factor,
+        probe: match spec.probe {
+            ProbeSpec::None => ProbeMode::None,
+            ProbeSpec::Cp => ProbeMode::Cp,
+            ProbeSpec::SubPath => ProbeMode::SubPath,
+            ProbeSpec::Path => ProbeMode::Path,
+        },
+        probe_size: frame_size(spec.probe_size, &format!("{key}.probe_size"))?,
+    })
+}
+
+/// Probes (`probe` other than "none") follow one path: the message when the flow is not unicast.
+pub const PROBES_NEED_UNICAST: &str = "probes (rp.*.probe) need a unicast flow";
+
+/// `rp = { qcn = … }` → the reaction point of a flow.
+impl FromSpec for ReactionPoint {
+    type Spec = QcnRpSpec;
+    type Cx = FlowCx;
+    fn from_spec(spec: &QcnRpSpec, cx: &FlowCx) -> Result<ReactionPoint, String> {
+        Ok(ReactionPoint::new(rp_params(spec, cx.line_rate, "rp.qcn")?))
+    }
+    fn needs_unicast(spec: &QcnRpSpec) -> Option<&'static str> {
+        (spec.probe != ProbeSpec::None).then_some(PROBES_NEED_UNICAST)
     }
 }

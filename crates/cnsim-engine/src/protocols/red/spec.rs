@@ -1,7 +1,11 @@
 //! RED's scenario table (`queue.red`). Composed into the scenario model (`scenario/model.rs`),
 //! which re-exports it; every field has a documented default (docs/scenarios.md) and unknown keys
-//! are errors.
+//! are errors. The table builds RED's state here (`FromSpec`), with range checks whose messages
+//! name the key.
 
+use super::{Red, RedAqm, RedParams};
+use crate::core::rng::Rng;
+use crate::slots::spec::{frame_size, FromSpec, QueueCx};
 use crate::units::Bytes;
 use serde::{Deserialize, Serialize};
 
@@ -43,5 +47,36 @@ pub struct RedSpec {
 impl Default for RedSpec {
     fn default() -> Self {
         toml::from_str("").expect("defaults")
+    }
+}
+
+/// `discipline = "red"` with its table (`None`: the defaults) → RED in front of the queue of the
+/// port `cx.name`, with its random stream.
+impl FromSpec for RedAqm {
+    type Spec = Option<RedSpec>;
+    type Cx = QueueCx;
+    fn from_spec(spec: &Option<RedSpec>, cx: &QueueCx) -> Result<RedAqm, String> {
+        let spec = spec.clone().unwrap_or_default();
+        let ok = |x: f64| x.is_finite() && x >= 0.0;
+        if !ok(spec.min_th) || !ok(spec.max_th) || spec.max_th <= spec.min_th || spec.max_th > 1e9 {
+            return Err(format!("queue.red: need 0 ≤ min_th < max_th ≤ 1e9 packets, got {} and {}", spec.min_th, spec.max_th));
+        }
+        if !(spec.w_q > 0.0 && spec.w_q <= 1.0) {
+            return Err(format!("queue.red.w_q must be in (0, 1], got {}", spec.w_q));
+        }
+        if !(spec.max_p > 0.0 && spec.max_p <= 1.0) {
+            return Err(format!("queue.red.max_p must be in (0, 1], got {}", spec.max_p));
+        }
+        let s = frame_size(spec.mean_pktsize, "queue.red.mean_pktsize")?;
+        let p = RedParams {
+            min_th: spec.min_th,
+            max_th: spec.max_th,
+            w_q: spec.w_q,
+            max_p: spec.max_p,
+            gentle: spec.gentle,
+            ecn: spec.ecn,
+            idle_pkt_time: crate::core::time::tx_time(s as u64, cx.rate_bps).max(1),
+        };
+        Ok(RedAqm { red: Red::new(p), rng: Rng::stream(cx.seed, "red", &cx.name) })
     }
 }

@@ -1,7 +1,9 @@
 //! SIRENS' scenario tables (Nakauchi & Kobayashi 2006): `[sirens]` for routers, a flow's `sirens`.
 //! Composed into the scenario model (`scenario/model.rs`), which re-exports it; every field has a
-//! documented default (docs/scenarios.md) and unknown keys are errors.
+//! documented default (docs/scenarios.md) and unknown keys are errors. A flow's table builds its
+//! sender and receivers' tables here, with range checks whose messages name the key.
 
+use super::{Mode, Probe, Sender, Table};
 use crate::units::Duration;
 use serde::{Deserialize, Serialize};
 
@@ -62,4 +64,32 @@ pub struct SirensFlowSpec {
     /// A receiver's sample older than this is stale, default 1 s [assumed].
     #[serde(default = "d_max_age")]
     pub max_age: Duration,
+}
+
+/// A flow's `sirens` → its SIRENS sender and the table each of its receivers starts with.
+pub fn flow(s: &SirensFlowSpec) -> Result<(Sender, Table), String> {
+    if s.init_ttl < 2 {
+        return Err(format!("sirens.init_ttl must be at least 2, got {}", s.init_ttl));
+    }
+    let hops = s.hops.unwrap_or(s.init_ttl - 1);
+    if hops == 0 || hops >= s.init_ttl {
+        return Err(format!("sirens.hops must be in 1..{} (below init_ttl), got {hops}", s.init_ttl));
+    }
+    if s.req_data > 1 {
+        return Err(format!("sirens.req_data must be 0 or 1, got {}", s.req_data));
+    }
+    if s.max_age.0 == 0 {
+        return Err("sirens.max_age must be positive".into());
+    }
+    let mode = match s.mode {
+        SirensModeSpec::Ttl => Mode::Ttl,
+        SirensModeSpec::Min => Mode::Min,
+        SirensModeSpec::Max => Mode::Max,
+    };
+    let probe = match s.probe {
+        SirensProbeSpec::Link => Probe::Link,
+        SirensProbeSpec::Loss => Probe::Loss,
+        SirensProbeSpec::Queue => Probe::Queue,
+    };
+    Ok((Sender::new(mode, probe, s.req_data, s.init_ttl, hops), Table::new(probe, s.init_ttl, s.max_age.0)))
 }

@@ -1,7 +1,10 @@
 //! TCP's scenario table (a flow's `tcp`). Composed into the scenario model (`scenario/model.rs`),
 //! which re-exports it; every field has a documented default (docs/scenarios.md) and unknown keys
-//! are errors.
+//! are errors. The table builds the TCP state machines' parameters here, with range checks whose
+//! messages name the key.
 
+use super::{EcnMode, TcpParams, Variant, HEADER_BYTES};
+use crate::slots::spec::{frame_size, MAX_FRAME};
 use crate::units::{Bytes, Duration};
 use serde::{Deserialize, Serialize};
 
@@ -79,4 +82,46 @@ impl Default for TcpSpec {
     fn default() -> Self {
         toml::from_str("").expect("defaults")
     }
+}
+
+/// `[flow.tcp]` → the TCP state machines' parameters.
+pub fn params(spec: &TcpSpec) -> Result<TcpParams, String> {
+    let mss = frame_size(spec.mss, "tcp.mss")?;
+    frame_size(spec.ack_size, "tcp.ack_size")?;
+    if mss as u64 + HEADER_BYTES as u64 > MAX_FRAME {
+        return Err(format!("tcp.mss must leave room for 40 B of headers in {MAX_FRAME} B"));
+    }
+    if spec.init_cwnd == 0 || spec.rwnd == 0 || spec.dupack_threshold == 0 {
+        return Err("tcp.init_cwnd, tcp.rwnd and tcp.dupack_threshold must be positive".into());
+    }
+    if !(spec.dctcp_g > 0.0 && spec.dctcp_g <= 1.0) {
+        return Err(format!("tcp.dctcp_g must be in (0, 1], got {}", spec.dctcp_g));
+    }
+    if spec.min_rto.0 == 0 || spec.max_rto.0 == 0 || spec.initial_rto.0 == 0 || spec.delack_timeout.0 == 0 {
+        return Err("tcp.min_rto, max_rto, initial_rto and delack_timeout must be positive".into());
+    }
+    Ok(TcpParams {
+        variant: match spec.variant {
+            TcpVariantSpec::Reno => Variant::Reno,
+            TcpVariantSpec::Newreno => Variant::NewReno,
+        },
+        sack: spec.sack,
+        mss,
+        init_cwnd: spec.init_cwnd,
+        rwnd: spec.rwnd,
+        dupack_threshold: spec.dupack_threshold,
+        limited_transmit: spec.limited_transmit,
+        min_rto: spec.min_rto.0,
+        max_rto: spec.max_rto.0,
+        initial_rto: spec.initial_rto.0,
+        delayed_ack: spec.delayed_ack,
+        delack_timeout: spec.delack_timeout.0,
+        ecn: match spec.ecn {
+            TcpEcnSpec::Off => EcnMode::Off,
+            TcpEcnSpec::Classic => EcnMode::Classic,
+            TcpEcnSpec::Dctcp => EcnMode::Dctcp,
+        },
+        dctcp_g: spec.dctcp_g,
+        ..TcpParams::default()
+    })
 }

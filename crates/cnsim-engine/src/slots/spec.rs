@@ -1,0 +1,62 @@
+//! What a protocol's scenario table builds: each slot type a protocol registers
+//! (`registry/protocols.rs`) names its table and turns it into its state ([`FromSpec`]), with range
+//! checks whose messages name the key. The engine's context a table needs (a port's name and
+//! random-stream seed, its queue, a source's line rate) comes in the small structs below, so that
+//! a protocol never reads the scenario or the build.
+
+use crate::units::{Amount, Bytes};
+
+/// Queue thresholds a CP computes with (Qeq): at most 2^50 B, so Qoff and W·Qdelta stay exact in
+/// 64-bit arithmetic.
+pub const MAX_QUEUE_BYTES: u64 = 1 << 50;
+
+/// Frame and message sizes a scenario may give: 1 B … 64 KiB (jumbo frames are ~9 kB).
+pub const MAX_FRAME: u64 = 65_535;
+
+/// A frame or message size under `key`, checked against [`MAX_FRAME`].
+pub fn frame_size(b: Bytes, key: &str) -> Result<u32, String> {
+    if b.0 == 0 || b.0 > MAX_FRAME {
+        return Err(format!("{key} must be between 1 B and {MAX_FRAME} B, got {b}"));
+    }
+    Ok(b.0 as u32)
+}
+
+/// A slot's state built from its protocol's scenario table.
+pub trait FromSpec: Sized {
+    /// The protocol's table for this slot (as the scenario file gives it).
+    type Spec;
+    /// What the engine tells the protocol when it builds the state.
+    type Cx;
+    /// The state, or a message naming the offending key.
+    fn from_spec(spec: &Self::Spec, cx: &Self::Cx) -> Result<Self, String>;
+    /// A reaction point's table that needs a unicast flow: the message saying so.
+    fn needs_unicast(_spec: &Self::Spec) -> Option<&'static str> {
+        None
+    }
+}
+
+/// A congestion point's context: its output port.
+pub struct PortCx {
+    /// Size of one "frame" where amounts are given in frames (`simulation.frame_size`).
+    pub frame: u64,
+    /// The run's seed and the port's name, which name the CP's random stream.
+    pub seed: u64,
+    pub name: String,
+}
+
+/// A queue-management table's context: the queue it sits in front of.
+pub struct QueueCx {
+    /// The queue's drop-tail capacity.
+    pub capacity: Amount,
+    /// The port's link rate (bit/s).
+    pub rate_bps: u64,
+    /// The run's seed and the port's name, which name the AQM's random stream.
+    pub seed: u64,
+    pub name: String,
+}
+
+/// A reaction point's context: the flow's source.
+pub struct FlowCx {
+    /// The rate (bit/s) of the source's link.
+    pub line_rate: f64,
+}
