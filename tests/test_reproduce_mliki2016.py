@@ -14,7 +14,7 @@ from cnsim.reproduce import calibration, compare
 from cnsim.reproduce.compare import Values
 from cnsim.reproduce.mliki2016 import DUMBBELL, ENHANCED, LEGACY, claims, hypotheses, papers, report
 from cnsim.reproduce.mliki2016.claims import name
-from cnsim.reproduce.mliki2016.experiment import active_cr, plan
+from cnsim.reproduce.mliki2016.experiment import active_cr, build_up_s, plan
 from cnsim.reproduce.verdicts import NOT_TESTABLE
 from cnsim.reproduce.mliki2016.sensitivity import BY_NAME, label
 from cnsim.reproduce.mliki2016.spec import BASELINE, QEQS, forget, view
@@ -136,12 +136,14 @@ MULTILINK = {
                          "multilink.stability.g3-multicast-better-at-low-qeq": "Fig. 29",
                          "multilink.fairness.g1-best-unicast": "§3.6.4, Fig. 30",
                          "multilink.fairness.g1-best-multicast": "§3.6.4, Fig. 31",
-                         "multilink.scalability.multicast-degrades": "Table 1"},
+                         "multilink.scalability.multicast-degrades": "Table 1",
+                         "multilink2.queue.deviation-high-at-low-qeq-switch1": "§3.6.3, Fig. 24"},
     "mliki2016-enhanced": {"star.cr.above-mean-at-high-qeq": "§4.1", "multilink.loss.rises-with-qeq": "§4.6.2",
                            "multilink.loss.eqcn-higher-at-high-qeq": "§4.6.2",
                            "multilink.queue-std.alike-per-switch": "§4.6.3, Figs. 17–18",
                            "multilink.fairness.alike-per-group": "§4.6.4, Figs. 19–21",
-                           "multilink.scalability.qcn-degrades": "Table 1"},
+                           "multilink.scalability.qcn-degrades": "Table 1",
+                           "multilink2.queue-std.alike-switch1": "§4.6.3, Fig. 16"},
 }
 
 
@@ -167,7 +169,7 @@ def test_multilink_claims_have_a_verdict_and_their_rule_in_the_report(multilink,
         assert states[key] in three, key
         row = next(r for r in rows if r.startswith("| " + claim.text.replace("|", "/") + " |"))
         assert f"| {claim.rule.text} | **{states[key]}** |" in row, key
-    assert not any(k.startswith("multilink.") for k in (c.key for c in papers.DUMBBELL_EXP.claims))
+    assert not any(k.startswith("multilink") for k in (c.key for c in papers.DUMBBELL_EXP.claims))
 
 
 @pytest.mark.parametrize("name", list(MULTILINK))
@@ -246,14 +248,59 @@ def test_cr_metrics_average_only_samples_with_a_limiter_in_place():
     assert got["mean"] == pytest.approx(140.0) and got["share"] == pytest.approx(5 / 11)   # not 627 Mb/s
 
 
-def test_switch1_terms_are_out_of_the_conjunctions_and_shown_untestable():
+def test_switch1_terms_are_untestable_on_the_parking_lot_and_counted_on_the_second_reading():
+    """On the parking lot Switch1 holds a fraction of a frame: its terms are shown, not counted. On
+    the second reading (Switch1 G1's bottleneck) each Switch1 claim is a counted row of its own."""
+    counted = set()
     for exp in (papers.LEGACY, papers.ENHANCED):
         for c in exp.claims:
-            parts = {k[4] for k in c.rule.keys}
-            if "Switch1" in parts:
+            on = {k[0] for k in c.rule.keys if k[4] == "Switch1"}
+            if on == {"multilink"}:
                 assert c.reason and "Switch1" in c.reason, c.key
+            elif on:
+                assert on == {"multilink2"} and not c.reason, c.key
+                counted.add(c.key)
     keys = {c.key for c in papers.LEGACY.claims} | {c.key for c in papers.ENHANCED.claims}
     assert {"multilink.queue.deviation-high-at-low-qeq-switch1", "multilink.queue-std.alike-switch1"} <= keys
+    assert counted == {"multilink2.queue.deviation-high-at-low-qeq-switch1", "multilink2.queue-std.alike-switch1"}
+
+
+def test_second_reading_runs_in_the_baseline_sets_only():
+    """The second multi-link reading costs one baseline set per sampling mode, not one per setting."""
+    for paper in (LEGACY, ENHANCED):
+        tasks = paper.tasks(seeds=1, quick=False)
+        second = {(t.label["sampling"], t.label["setting"]) for t in tasks if t.label["topology"] == "multilink2"}
+        assert second == {(s, BASELINE) for s in paper.exp.samplings}
+        assert {t.label["setting"] for t in tasks if t.label["topology"] == "multilink"} > {BASELINE}
+
+
+class _Queue:
+    """A finished run whose main CP queue holds 1 frame, then 4, then 6 (from 4.2 s)."""
+    summary = {"global": {"main_cp": "Switch1>Switch2"}}
+
+    def names(self):
+        return ["q_frames.Switch1>Switch2"]
+
+    def series(self, n):
+        return pd.Series([0.0, 1.0, 4.0, 6.0, 2.0], index=[0.0, 1.0, 4.1, 4.2, 5.0])
+
+
+def test_queue_build_up_is_the_first_time_the_queue_holds_five_frames():
+    assert build_up_s(_Queue()) == pytest.approx(4.2)
+    never = _Queue()
+    never.series = lambda n: pd.Series([0.0, 1.0, 4.0], index=[0.0, 1.0, 2.0])
+    assert build_up_s(never) is None       # censored: no value, not the run's length
+
+
+def test_causal_chains_are_conjunctions_of_their_measurable_links():
+    """§3.4 (CR above CR_mean, then loss) and §4 (feedback → fluctuation → loss): every link is a
+    term of the row, each on its own metric; the paper's data pass, the counter-datum fails."""
+    rows = {c.key: c for c in papers._claims_000()}
+    cr = {k[2] for k in rows["dumbbell.cr-above-mean.loss-rises"].rule.keys}
+    assert cr == {"cr_active_mean_mbps", "loss_rate_pct"}
+    fb = {k[2] for k in rows["dumbbell.feedback-fluctuation-loss"].rule.keys}
+    assert fb == {"feedback_rate_pct", "cr_active_std_mbps", "q_std_frames", "loss_rate_pct"}
+    assert {k[3] for k in rows["dumbbell.feedback-fluctuation-loss"].rule.keys} == {25, 50}
 
 
 def test_minimum_effect_is_at_most_half_the_papers_own_difference():

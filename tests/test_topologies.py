@@ -26,10 +26,19 @@ MULTILINK = [
     (six("B"), {"R1", "R2"}, {"Switch2>Switch3", "Switch3>R1", "Switch3>R2"}),
     (six("C"), {"R3", "R4"}, {"Switch3>R3", "Switch3>R4"}),
 ]
+# The second reading (2016a §3.6: G2 and G3 "go through only one bottleneck"): G2 local to Switch2,
+# G3 to Switch3, G1 alone on the chain.
+MULTILINK2 = [
+    (six("A"), {"R5", "R6"}, {"Switch1>Switch2", "Switch2>Switch3", "Switch3>R5", "Switch3>R6"}),
+    (six("B"), {"R1", "R2"}, {"Switch2>R1", "Switch2>R2"}),
+    (six("C"), {"R3", "R4"}, {"Switch3>R3", "Switch3>R4"}),
+]
 INTENDED = {
     "star-qcn.toml": [(six("S"), {"R1", "R2"}, {"Switch1>R1", "Switch1>R2"})],
     "multilink-multicast.toml": MULTILINK,
     "multilink-multiple-unicast.toml": MULTILINK,
+    "multilink2-multicast.toml": MULTILINK2,
+    "multilink2-multiple-unicast.toml": MULTILINK2,
 }
 SWITCHES = {"Switch1", "Switch2", "Switch3"}
 NAMES = sorted(INTENDED)
@@ -90,6 +99,19 @@ def test_multilink_potential_bottlenecks(name):
     stats = run(name, **{"flow.0.start": "0s", "flow.1.start": off, "flow.2.start": off})
     queues = {q["name"]: q for q in stats["queues"]}
     assert queues["Switch1>Switch2"]["cnms_sent"] > 0
+
+
+@pytest.mark.parametrize("name", ["multilink2-multicast.toml", "multilink2-multiple-unicast.toml"])
+def test_multilink_second_reading_has_one_real_bottleneck_per_switch(name):
+    """With every source on, Switch1>Switch2 (G1), Switch2>R1, R2 (G2) and Switch3>R3, R4 (G3)
+    congest; G1's queues after Switch1 are fed through one 1 Gb/s link and never hold more than a
+    frame, so Switch1 is G1's bottleneck."""
+    stats = run(name, **all_start_at_zero(name))
+    queues = {q["name"]: q for q in stats["queues"]}
+    for port in ["Switch1>Switch2", "Switch2>R1", "Switch2>R2", "Switch3>R3", "Switch3>R4"]:
+        assert queues[port]["cnms_sent"] > 0, port
+    for port in ["Switch2>Switch3", "Switch3>R5", "Switch3>R6"]:
+        assert queues[port]["arrivals"] > 0 and queues[port]["q_max_frames"] <= 1, port
 
 
 def test_star_both_receiver_queues_congest():

@@ -393,6 +393,15 @@ def cell(topo: Topology, variant: str, metric: str, q: int, p: float, cnsim_metr
                 "the tolerance above)")
 
 
+def stated_within(topo: Topology, variant: str, metric: str, q: int, p: float, t: float, why: str) -> Rule:
+    """A number the paper states, against cnsim's interval, ± a tolerance the paper's own precision
+    gives (`why`)."""
+    k = (topo.key, variant, metric, q, "all")
+    return Rule([k], lambda **inp: compare.against(inp[name(k)], p, t),
+                f"interval inside paper ± {compare.num(t)} ({why})", {k: p}, {k: p + 2 * t},
+                f"the paper's {compare.num(p)}; counter-datum: {compare.num(p + 2 * t)} (twice the tolerance above)")
+
+
 def all_rules(rules: list[Rule], text: str) -> Rule:
     """Every one of `rules` (compare.all_of), their tables merged; the counter-datum of the first
     (one false part makes the conjunction false)."""

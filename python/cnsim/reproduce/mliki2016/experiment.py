@@ -11,7 +11,7 @@ from statistics import fmean, pstdev
 
 import pandas as pd
 
-from ...metrics import jain, group_metrics, seed_metrics, switch_metrics
+from ...metrics import jain, group_metrics, seed_metrics
 from ...outputs import file_name
 from ..paper import QUICK_SEEDS as _QUICK, FolderPaper, Report, Runs, Task
 from . import sensitivity
@@ -29,7 +29,8 @@ QUICK_SEEDS = _QUICK
 def plan(exp: Experiment, quick: bool) -> list[tuple[str, str]]:
     """(sampling, setting) of each run set: the baseline under every sampling mode of the experiment
     (--quick: the first only), then each alternative setting of sensitivity.py on the first sampling
-    mode (--quick: the few of sensitivity.QUICK). Every set runs the same seeds."""
+    mode (--quick: the few of sensitivity.QUICK). Every set runs the same seeds; a topology marked
+    `baseline_only` runs in the baseline sets only (`MlikiPaper.tasks`)."""
     sets = [(s, BASELINE) for s in (exp.samplings[:1] if quick else exp.samplings)]
     names = sensitivity.QUICK if quick else [x.name for x in sensitivity.SETTINGS if x.name != sensitivity.TABLE]
     return sets + [(exp.samplings[0], name) for name in names]
@@ -64,6 +65,40 @@ def _active_metrics(per: dict) -> dict:
             "jain_cr_active": jain(means) if means else None, "cr_active_share": fmean(shares) if shares else None}
 
 
+# The queue "starts to build up" (Mliki et al. 2016a §3.1, Figs. 9–10) when it first holds this many
+# frames: 5 % of the 100-frame buffer, the smallest rise a reader can tell on the figures' 0–100-frame
+# axis (below it the queue holds the one or two frames in service of an uncongested link).
+BUILD_FRAMES = 5
+
+
+def build_up_s(result) -> float | None:
+    """The first time (s, whole run) the main CP's queue holds `BUILD_FRAMES` frames or more, at the
+    series' resolution (`record_interval`); None if it never does (the run has no value: censored)."""
+    main = result.summary["global"].get("main_cp")
+    name = f"q_frames.{main}"
+    if not main or name not in set(result.names()):
+        return None
+    q = result.series(name)
+    hit = q[q >= BUILD_FRAMES]
+    return float(hit.index[0]) if len(hit) else None
+
+
+def switch_parts(stats: dict) -> dict:
+    """Per switch, its most loaded CP queue: the largest time-weighted mean queue in the window
+    (ties: the most arrivals) — the queue a per-switch figure plots. (By arrivals alone a transit
+    queue fed through one 1 Gb/s link can outnumber an overloaded receiver port and be chosen while
+    it holds nothing.) Mean, std-dev and the mean's deviation from Qeq, frames."""
+    best: dict[str, dict] = {}
+    for q in stats["queues"]:
+        if not (q["cp"] and q["arrivals"]):
+            continue
+        k = (q["q_mean_frames"], q["arrivals"])
+        if q["node"] not in best or k > (best[q["node"]]["q_mean_frames"], best[q["node"]]["arrivals"]):
+            best[q["node"]] = q
+    return {node: {"q_mean_frames": q["q_mean_frames"], "q_std_frames": q["q_std_frames"],
+                   "q_dev_from_qeq_frames": q["q_mean_frames"] - q["qeq_frames"]} for node, q in sorted(best.items())}
+
+
 def _session_series(result) -> dict[str, list[str]]:
     """Session name → its CR series: the session's own (multiple unicast: CR = min r_i) or its RP's."""
     names = set(result.names())
@@ -79,11 +114,12 @@ def _session_series(result) -> dict[str, list[str]]:
 
 def extract(result, spec) -> dict:
     """[part, metric, value] of a finished run: "all" (global metrics and the main CP queue), each
-    multicast group when there are several, each switch's busiest CP queue when there are several;
-    the CR metrics also over the samples with a rate limiter in place (`active_cr`)."""
+    multicast group when there are several, each switch's most loaded CP queue (`switch_parts`) when
+    there are several; the CR metrics also over the samples with a rate limiter in place (`active_cr`); the time the
+    main CP's queue starts to build up (`build_up_s`)."""
     summary, stats = result.summary, result.stats
     per = active_cr(result, _session_series(result))
-    parts = {"all": {**seed_metrics(summary), **_active_metrics(per)}}
+    parts = {"all": {**seed_metrics(summary), **_active_metrics(per), "q_build_s": build_up_s(result)}}
     groups = group_metrics(stats)
     if len(groups) > 1:
         members = {}
@@ -94,9 +130,9 @@ def extract(result, spec) -> dict:
         for g, d in groups.items():
             mine = {s["name"] for s in sessions if set(s["flows"]) <= members.get(g, set())}
             parts[g] = {**d, **_active_metrics({k: v for k, v in per.items() if k in mine})}
-    switches = switch_metrics(stats)
+    switches = switch_parts(stats)
     if len(switches) > 1:
-        parts.update({k: {m: v for m, v in d.items() if m != "queue"} for k, d in switches.items()})
+        parts.update(switches)
     return {"values": [[p, m, v] for p, ms in parts.items() for m, v in ms.items()
                        if isinstance(v, (int, float)) and not isinstance(v, bool)]}
 
@@ -117,6 +153,8 @@ class MlikiPaper(FolderPaper):
         targets = {(t[0].key, t[1]) for t in exp.targets}  # the hypothesis-only settings run on these only
         for sampling, setting in plan(exp, quick):
             for topo in exp.topologies:
+                if topo.baseline_only and setting != BASELINE:
+                    continue
                 for variant, (path, extra) in topo.variants.items():
                     more = {} if setting == BASELINE else sensitivity.BY_NAME[setting].overrides(path, protocol_of(extra), quick)
                     if more is None or (setting in HYPOTHESIS_ONLY and (topo.key, variant) not in targets):

@@ -48,6 +48,19 @@ MULTILINK_LEGACY = Topology(
           "cr_std_mbps": "Figs. 27–29", "jain_cr": "Figs. 30–31"},
     cite="Mliki et al. 2016a",
 )
+# The second reading of the multi-link topology (docs/topologies.md, candidate B; Mliki et al. 2016a §3.6:
+# G1 "goes through three potential bottlenecks (Switch 1, Switch 2 and Switch 3)", the "two other
+# multicast flows ... go through only one bottleneck"): G2 local to Switch2, G3 to Switch3, so
+# Switch1>Switch2 is G1's bottleneck. Run in the baseline sets only, beside the parking lot; Switch1's
+# claims (Mliki et al. 2016a Fig. 24, 2016b Fig. 16) are decided on it.
+ML2_TITLE = ("multi-link topology, second reading (Fig. {fig}: G2 and G3 each behind one bottleneck of their own, "
+             "Switch1 a real bottleneck; docs/topologies.md)")
+MULTILINK2_LEGACY = Topology(
+    "multilink2", "Mliki et al. 2016a " + ML2_TITLE.format(fig=17),
+    {MC: ("scenarios/mliki2016/multilink2-multicast.toml", {}),
+     MU: ("scenarios/mliki2016/multilink2-multiple-unicast.toml", {})},
+    figs={"q_dev_from_qeq_frames": "Fig. 24"}, cite="Mliki et al. 2016a", baseline_only=True,
+)
 STAR = Topology(
     "star", "Mliki et al. 2016b star (Fig. 1)",
     {QCN: ("scenarios/mliki2016/star-qcn.toml", {}),
@@ -83,6 +96,14 @@ MULTILINK_ENHANCED = Topology(
     figs={"feedback_rate_pct": "Fig. 14", "loss_rate_pct": "Fig. 15", "q_std_frames": "Figs. 16–18", "jain_cr": "Figs. 19–21"},
     cite="Mliki et al. 2016b",
 )
+MULTILINK2_ENHANCED = Topology(
+    "multilink2", "Mliki et al. 2016b " + ML2_TITLE.format(fig=13) + " — it contradicts 2016b §4.6, where G2 crosses "
+    "Switch2 and Switch3",
+    {QCN: ("scenarios/mliki2016/multilink2-multicast.toml", {}),
+     EQCN: ("scenarios/mliki2016/multilink2-multicast.toml",
+            with_rp("scenarios/mliki2016/multilink2-multicast.toml", "eqcn"))},
+    figs={"q_std_frames": "Fig. 16"}, cite="Mliki et al. 2016b", baseline_only=True,
+)
 
 # The multi-link topology's switches and groups (2016a §3.6, 2016b §4.6), as the runs name them (parts)
 SWITCHES = ("Switch1", "Switch2", "Switch3")
@@ -109,13 +130,22 @@ A, B = "Mliki et al. 2016a", "Mliki et al. 2016b"
 T1 = "Table 1"
 TOTAL_LOSS_WHY = ("multiple unicast sends two copies of every frame at the session rate into the same links, so "
                   "with the sources offering the same load its total (limiter + switch) loss is set by the offered load")
-# The multi-link reconstruction's Switch1 is not a bottleneck: its busiest queue holds a fraction of a
+# The multi-link reconstruction's Switch1 is not a bottleneck: its most loaded queue holds a fraction of a
 # frame on average (the per-switch tables), so its mean queue − Qeq is −Qeq and its queue std-dev near
 # 0 whatever the scheme: a Switch1 term compares two constants.
 LOADED = ("Switch2", "Switch3")
-SWITCH1_WHY = ("in the reconstructed multi-link topology Switch1 is not a bottleneck (its busiest queue holds a "
+SWITCH1_WHY = ("in the reconstructed multi-link topology Switch1 is not a bottleneck (its most loaded queue holds a "
                "fraction of a frame on average: see the per-switch tables), so its term is −Qeq (deviation) or ≈ 0 "
-               "(std-dev) in both schemes and passes or fails by construction; Switch2 and Switch3 carry the claim")
+               "(std-dev) in both schemes and passes or fails by construction; Switch2 and Switch3 carry the claim, and "
+               "Switch1's term is decided on the second reading of the topology (the multilink2 row), where Switch1 is "
+               "a real bottleneck")
+# The prose states times in whole seconds ("after the first 4 s", "after the first 3 s"): half a second
+# either way is the precision of its statement.
+WHOLE_SECOND = 0.5
+FIG_NO_VALUES = ("the figure is not in the text (lost in extraction) and the text states no value of it: 0 of the 6 "
+                 "points ({what} × Qeq 25/50/75) are given; its only words concern the deviation of the mean queue from "
+                 "Qeq ({dev}), tested by the row `{row}` — at one Qeq the mean queue and its deviation differ by Qeq "
+                 "itself, so this comparison of mean queues (this row's rule) repeats that row and is not counted twice")
 CR_ACTIVE = ("CR while the session's rate limiter is in place (the 1-ms samples with CR below the line rate: a released "
              "limiter's CR is the line rate, which the source does not send at)")
 
@@ -125,7 +155,7 @@ def _fb_spread(values) -> float:
 
 
 def _claims_000() -> list[Claim]:
-    d, m = DUMBBELL, MULTILINK_LEGACY
+    d, m, m2 = DUMBBELL, MULTILINK_LEGACY, MULTILINK2_LEGACY
     fb_mc = d.paper[("feedback_rate_pct", MC)]
     steady_tol = float(math.ceil(_fb_spread(fb_mc)))
     loss_mu = d.paper[("loss_rate_pct", MU)]
@@ -133,7 +163,48 @@ def _claims_000() -> list[Claim]:
     loss_mu_rule = c.qeq_trend(d, MU, "loss_rate_pct", increasing=True)
     groups_fb = c.all_rules([c.groups(m, v, "feedback_rate_pct", ("G2", "G3"), "G1") for v in (MC, MU)],
                             "for each scheme: paired per group, minimum effect 20 % of the larger mean")
+    chain_cr = c.all_rules(
+        [c.versus(d, MC, "cr_active_mean_mbps", REFERENCE_CR, above=True, qeqs=(75,), words="§3.4"),
+         c.qeq_trend(d, MC, "cr_active_mean_mbps", increasing=True, words="§3.4"),
+         c.qeq_trend(d, MC, "loss_rate_pct", increasing=True)],
+        "all three links: (i) the CR's interval above CR_mean at Qeq 75; (ii) the CR rises from Qeq 25 to 75 and "
+        "(iii) the switch loss rises from Qeq 25 to 75, each Welch with minimum effect 20 % of the larger mean (loss: "
+        "or half the paper's own 0 → 16.09-point step, floor 0.5 points). \"Consequently\" (that (i)–(ii) cause (iii)) "
+        "is not a measurable link of these runs: CR and loss move together with Qeq and no run holds one fixed while "
+        "moving the other, so the row tests the three relations the sentence asserts")
+    chain_fb = c.all_rules(
+        [c.schemes(d, "feedback_rate_pct", MU, MC, a_higher=True, qeqs=(25, 50)),
+         c.schemes(d, "cr_active_std_mbps", MU, MC, a_higher=True, qeqs=(25, 50), words="§4"),
+         c.schemes(d, "q_std_frames", MU, MC, a_higher=True, qeqs=(25, 50), words="§4"),
+         c.schemes(d, "loss_rate_pct", MU, MC, a_higher=True, qeqs=(25, 50))],
+        "every link, multiple unicast against multicast at Qeq 25 and 50 (where the paper's own numbers show the "
+        "first link, more feedback: 48.05 / 44.49 against 2.49 / 3.35 %; at Qeq 75 they reverse it, 1.87 against "
+        "2.46 %): (i) feedback rate, (ii) CR std-dev, (iii) queue std-dev, (iv) switch loss, each higher, Welch, "
+        "minimum effect 20 % of the larger mean (or half the paper's own difference where it states both). That "
+        "each link causes the next is not a measurable link of these runs (the scheme moves all four together); the "
+        "row tests the four relations the chain asserts")
     return [
+        Claim("dumbbell.queue.multicast-builds-after-4s", "Figure 9 shows the queue size variation when the Qeq = 25 "
+              "frames in the case of the multicast scenario. We note that the queue load starts to build up after the "
+              "first 4 s (cnsim: the first time the main CP's queue holds 5 frames, 5 % of the 100-frame axis)",
+              f"{A} §3.1, Fig. 9", c.stated_within(d, MC, "q_build_s", 25, 4.0, WHOLE_SECOND, "the prose states whole "
+                                                    "seconds"), paper=PaperValue(4.0, "s", f"{A} §3.1, Fig. 9")),
+        Claim("dumbbell.queue.unicast-builds-after-3s", "Figure 10 plots the queue size variation when the Qeq = 25 "
+              "frames in the case of the multiple unicast scenario. We note that the queue load starts to build up "
+              "after the first 3 s (cnsim: the first time the main CP's queue holds 5 frames)", f"{A} §3.1, Fig. 10",
+              c.stated_within(d, MU, "q_build_s", 25, 3.0, WHOLE_SECOND, "the prose states whole seconds"),
+              paper=PaperValue(3.0, "s", f"{A} §3.1, Fig. 10")),
+        Claim("dumbbell.queue.mean-fig14", "Figure 14 shows the mean queue length for different values of Qeq "
+              "threshold (multiple unicast's mean queue above multicast's at Qeq 25, as Fig. 15's words say of the "
+              "deviation)", f"{A} §3.4, Fig. 14",
+              c.schemes(d, "q_mean_frames", MU, MC, a_higher=True, qeqs=(25,), words="Fig. 14"),
+              reason=FIG_NO_VALUES.format(what="2 scenarios", dev="Fig. 15", row="dumbbell.queue.unicast-worse-at-low-qeq")),
+        Claim("dumbbell.cr-above-mean.loss-rises", "As the Qeq threshold increases, the CR converges to a value that is "
+              "larger than the CR_mean … Consequently the loss rate increases when the CR converges over CR_mean "
+              f"(multicast; {CR_ACTIVE})", f"{A} §3.4, §4, Figs. 3–5 and 12", chain_cr),
+        Claim("dumbbell.feedback-fluctuation-loss", "A high feedback rate causes sending rate fluctuations and impedes "
+              "the queue stability at the switches, which leads to frame loss (multiple unicast, with more feedback, "
+              f"against multicast; {CR_ACTIVE})", f"{A} §4, §3.4", chain_fb),
         Claim("dumbbell.first-cnm.multicast-later", "RP start time — multicast: congestion occurs slower than the "
               "multiple unicast scenario", f"{A} {T1}, §3.1", c.schemes(d, "first_cnm_s", MC, MU, a_higher=True)),
         Claim("dumbbell.feedback.multicast-steady", "Feedback — multicast: the queue generates feedback frames almost "
@@ -224,6 +295,11 @@ def _claims_000() -> list[Claim]:
               c.all_rules([c.qeq_trend(m, v, "q_dev_from_qeq_frames", increasing=False, part="Switch1") for v in (MC, MU)],
                           "for each scheme: Qeq 75 vs 25, Welch, minimum effect 20 % (floor 2 frames)"),
               reason=SWITCH1_WHY),
+        Claim("multilink2.queue.deviation-high-at-low-qeq-switch1", "When the Qeq threshold is low, the deviation from "
+              "the Qeq equilibrium threshold is high (Switch1, on the topology's second reading: G2 and G3 each behind "
+              "one bottleneck, Switch1 G1's bottleneck)", f"{A} §3.6.3, Fig. 24",
+              c.all_rules([c.qeq_trend(m2, v, "q_dev_from_qeq_frames", increasing=False, part="Switch1") for v in (MC, MU)],
+                          "for each scheme: Qeq 75 vs 25, Welch, minimum effect 20 % (floor 2 frames)")),
         Claim("multilink.queue.multicast-overused", "As the number of multicast groups increases in the multicast "
               "scenario, the queue resource of the switch gets overused (Switch2's and Switch3's mean queue above Qeq)",
               f"{A} §3.6.3, Figs. 25–26",
@@ -262,7 +338,7 @@ def _claims_000() -> list[Claim]:
 
 
 def _claims_001() -> list[Claim]:
-    s, m = STAR, MULTILINK_ENHANCED
+    s, m, m2 = STAR, MULTILINK_ENHANCED, MULTILINK2_ENHANCED
     n = c.NOMINAL["cr_active_mean_mbps"]
     rise = EQCN_CR_GAIN_PCT / 100
     return [
@@ -316,6 +392,11 @@ def _claims_001() -> list[Claim]:
         Claim("star.queue.eqcn-worse-at-high-qeq", "E-QCN: congestion is inadequately controlled at high Qeq compared "
               "to QCN (the mean queue's deviation from Qeq)", f"{B} §4.4, Fig. 11",
               c.schemes(s, "q_dev_from_qeq_frames", EQCN, QCN, a_higher=True, qeqs=(75,), words="Fig. 11")),
+        Claim("star.queue.mean-fig10", "Figure 10 shows the mean queue length for different values of Qeq threshold "
+              "for the both QCN schemes (E-QCN's mean queue above QCN's at Qeq 75, as Fig. 11's words say of the "
+              "deviation)", f"{B} §4.4, Fig. 10",
+              c.schemes(s, "q_mean_frames", EQCN, QCN, a_higher=True, qeqs=(75,), words="Fig. 10"),
+              reason=FIG_NO_VALUES.format(what="2 schemes", dev="Fig. 11", row="star.queue.eqcn-worse-at-high-qeq")),
         Claim("star.stability.eqcn-better-at-low-qeq", "Stability — E-QCN: better stability (lower CR std-dev than "
               f"QCN) when the Qeq values are decreased (25, 50; {CR_ACTIVE})", f"{B} {T1}, §4.4",
               c.schemes(s, "cr_active_std_mbps", EQCN, QCN, a_higher=False, qeqs=(25, 50), stated_as="cr_std_mbps")),
@@ -361,6 +442,9 @@ def _claims_001() -> list[Claim]:
         Claim("multilink.queue-std.alike-switch1", "The StdDev of the queue length at CPs … is almost similar (Switch 1)",
               f"{B} §4.6.3, Fig. 16", c.alike(m, "q_std_frames", EQCN, QCN, part="Switch1", words="Fig. 16"),
               reason=SWITCH1_WHY),
+        Claim("multilink2.queue-std.alike-switch1", "The StdDev of the queue length at CPs … is almost similar (Switch 1, "
+              "on the topology's second reading: G2 and G3 each behind one bottleneck, Switch1 G1's bottleneck)",
+              f"{B} §4.6.3, Fig. 16", c.alike(m2, "q_std_frames", EQCN, QCN, part="Switch1", words="Fig. 16")),
         Claim("multilink.fairness.alike-per-group", "The fairness indices are similar between the two QCN schemes for "
               f"the majority values of the Qeq threshold (G1, G2, G3; Jain over the group's session CRs; {CR_ACTIVE})",
               f"{B} §4.6.4, Figs. 19–21",
@@ -419,6 +503,15 @@ REST_COMMON = [
     "Loss: the papers' \"loss rate\" is compared with cnsim's switch loss; total loss (rate-limiter drops at the "
     "sources plus switch drops) is shown beside it everywhere.",
 ]
+REST_ML = [
+    "The multi-link topology is run in two readings (docs/topologies.md): `multilink`, the parking lot that fits "
+    "2016b's per-group switch lists (G1 and G2 share Switch2>Switch3; Switch1 holds a fraction of a frame), and "
+    "`multilink2`, 2016a §3.6's \"two other multicast flows … go through only one bottleneck\" (G2 local to "
+    "Switch2, G3 to Switch3), where Switch1>Switch2 is G1's bottleneck. Switch1's claims are decided on the second, "
+    "every other multi-link claim on the first. The second runs in the baseline sets only (both samplings), so its "
+    "robustness columns repeat the baseline; per switch, the queue shown is its most loaded CP queue (the largest "
+    "mean queue in the window).",
+]
 REST_000 = REST_COMMON + [
     "The first CNM at the onset of congestion rests on the 20-B wire overhead per frame (preamble + SFD + IFG); "
     "the sensitivity section re-runs without it (`defaults.link.overhead=0B`).",
@@ -439,7 +532,8 @@ FIGS_000 = [
      "session CR, seed 1, dashed line CR_mean)"),
     ("Figs. 6–8", f"{_CR}, multiple unicast, Qeq 25/50/75", "`figures/dumbbell-cr.png` (panels multiple-unicast; session CR = min r_i)"),
     ("Figs. 9–10", "queue size (frames) vs time, Qeq 25, multicast / multiple unicast",
-     "`figures/dumbbell-queues.png` (every CP queue that holds frames, each kept run)"),
+     "`figures/dumbbell-queues.png` (every CP queue that holds frames, each kept run); table \"time the main CP's "
+     "queue first holds 5 frames\""),
     ("Fig. 11", "feedback rate (%) vs Qeq", "`figures/dumbbell-every-frame.png` panel 1; table \"feedback rate\""),
     ("Fig. 12", "loss rate (%) vs Qeq", "`figures/dumbbell-every-frame.png` panels switch loss and total loss"),
     ("Fig. 13", "CR std-dev (Mb/s) vs Qeq", "`figures/dumbbell-every-frame.png` panel CR std-dev"),
@@ -452,6 +546,8 @@ FIGS_000 = [
     ("Figs. 21–23", "loss rate (%) per group vs Qeq", "`figures/multilink-groups-every-frame.png` panel loss (switch loss per group; "
      "total loss per group is not computed: the stats document has no per-group limiter drops in the window)"),
     ("Figs. 24–26", "queue deviation from Qeq (frames) per switch vs Qeq", "`figures/multilink-switches-every-frame.png` panel mean queue − Qeq"),
+    ("Fig. 24 (second reading)", "Switch1's queue deviation from Qeq, Switch1 a real bottleneck",
+     "`figures/multilink2-switches-every-frame.png` panel mean queue − Qeq; `figures/multilink2-queues.png`"),
     ("Figs. 27–29", "CR std-dev (Mb/s) per group vs Qeq", "`figures/multilink-groups-every-frame.png` panel CR std-dev"),
     ("Figs. 30–31", "Jain fairness per group vs Qeq, multiple unicast / multicast", "`figures/multilink-groups-every-frame.png` panel Jain over CR"),
 ]
@@ -469,24 +565,26 @@ FIGS_001 = [
     ("Fig. 14", "feedback rate (%) vs Qeq, multi-link", "`figures/multilink-every-frame.png` panel feedback"),
     ("Fig. 15", "loss rate (%) vs Qeq, multi-link", "`figures/multilink-every-frame.png` panels switch loss and total loss"),
     ("Figs. 16–18", "queue std-dev (frames) per switch vs Qeq", "`figures/multilink-switches-every-frame.png` panel queue std-dev"),
+    ("Fig. 16 (second reading)", "Switch1's queue std-dev, Switch1 a real bottleneck",
+     "`figures/multilink2-switches-every-frame.png` panel queue std-dev; `figures/multilink2-queues.png`"),
     ("Figs. 19–21", "Jain fairness of G1 / G2 / G3 vs Qeq", "`figures/multilink-groups-every-frame.png` panel Jain over CR"),
     ("queue vs time", "(not a paper figure) queue per CP vs time", "`figures/star-queues.png`, `figures/multilink-queues.png`"),
 ]
 
 DUMBBELL_EXP = Experiment("mliki2016-dumbbell", "Mliki et al. 2016a — legacy QCN on the dumbbell (Fig. 2), multicast "
                           "vs multiple unicast", [DUMBBELL], CHOICES[:7], "legacy",
-                          [k for k in _claims_000() if not k.key.startswith("multilink.")],
+                          [k for k in _claims_000() if not k.key.startswith("multilink")],
                           figure_index=FIGS_000[:9], rests_on=REST_000,
                           targets=[(DUMBBELL, MU, (48.05, 44.49, 1.87), (8.93, 8.20, 7.94)),
                                    (DUMBBELL, MC, (2.49, 3.35, 2.46), (0.0, 0.39, 16.09))])
 LEGACY = Experiment("mliki2016-legacy", "Mliki et al. 2016a — legacy QCN, multicast vs multiple unicast (dumbbell and "
-                    "multi-link)", [DUMBBELL, MULTILINK_LEGACY], CHOICES, "legacy", _claims_000(),
-                    figure_index=FIGS_000, rests_on=REST_000,
+                    "multi-link)", [DUMBBELL, MULTILINK_LEGACY, MULTILINK2_LEGACY], CHOICES, "legacy", _claims_000(),
+                    figure_index=FIGS_000, rests_on=REST_000 + REST_ML,
                     targets=[(DUMBBELL, MU, (48.05, 44.49, 1.87), (8.93, 8.20, 7.94)),
                              (DUMBBELL, MC, (2.49, 3.35, 2.46), (0.0, 0.39, 16.09))])
 ENHANCED = Experiment("mliki2016-enhanced", "Mliki et al. 2016b — QCN vs enhanced QCN for multicast (star and "
-                      "multi-link)", [STAR, MULTILINK_ENHANCED], CHOICES, "enhanced", _claims_001(),
-                      numbers=NUMBERS_001, figure_index=FIGS_001, rests_on=REST_001,
+                      "multi-link)", [STAR, MULTILINK_ENHANCED, MULTILINK2_ENHANCED], CHOICES, "enhanced", _claims_001(),
+                      numbers=NUMBERS_001, figure_index=FIGS_001, rests_on=REST_001 + REST_ML,
                       targets=[(MULTILINK_ENHANCED, QCN, QCN_ML_FEEDBACK, (None, None, None)),
                                (STAR, QCN, (13.16, 11.98, 3.8), (0.0, 3.15, 26.59)),
                                (STAR, EQCN, (8.04, 5.63, 2.27), (0.0, 2.17, 29.98))])

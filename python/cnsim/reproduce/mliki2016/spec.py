@@ -4,7 +4,7 @@ metric titles and units; and the views and samples of the long results table (co
 variant, qeq, sampling, setting, seed, part, metric, value).
 
 `part` is "all" (whole network: global metrics and the main CP queue), a multicast group ("G1"…,
-metrics over the group's own flows) or a switch (its busiest CP queue).
+metrics over the group's own flows) or a switch (its most loaded CP queue: `experiment.switch_parts`).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ HYPOTHESIS_ONLY = {s.name for s in sensitivity.SETTINGS if s.kind == "hypothesis
 UNITS = {d["metric"]: d["unit"] for d in DEFINITIONS if d["scope"] in ("global", "queue")}
 # CR over the samples with a rate limiter in place (experiment.active_cr): a released limiter's CR
 # is the line rate, not a rate the source sends at.
-UNITS.update({"cr_active_mean_mbps": "Mb/s", "cr_active_std_mbps": "Mb/s", "jain_cr_active": "1", "cr_active_share": "1"})
+UNITS.update({"q_build_s": "s", "cr_active_mean_mbps": "Mb/s", "cr_active_std_mbps": "Mb/s", "jain_cr_active": "1", "cr_active_share": "1"})
 # Report headings: a title per metric; the unit is the one metrics.py's table defines.
 METRIC_TITLES = {
     "feedback_rate_pct": "feedback rate (CNMs ÷ copies sent by the sources)",
@@ -42,6 +42,7 @@ METRIC_TITLES = {
     "q_mean_frames": "mean queue",
     "q_std_frames": "queue std-dev",
     "q_dev_from_qeq_frames": "mean queue − Qeq",
+    "q_build_s": "time the main CP's queue first holds 5 frames (whole run)",
     "jain_cr": "Jain fairness over session CRs",
     "jain_throughput": "Jain fairness over throughputs",
     "cr_active_mean_mbps": "mean session CR while its limiter is in place",
@@ -76,6 +77,9 @@ class Topology:
     cite: str = ""                                # the paper the values come from, e.g. "Mliki et al. 2016a"
     # (metric, variant) → per Qeq, the formula of a derived value over stated ones (PaperValue.derived)
     derived: dict = field(default_factory=dict)
+    # run in the baseline sets only (not under the sensitivity settings: a second reading of a
+    # topology, kept cheap); its robustness columns then repeat the baseline (`view` fills them)
+    baseline_only: bool = False
 
     def where(self, metric: str) -> str:
         """Where the paper states `metric`: "Mliki et al. 2016a §3.2, Fig. 11"."""
