@@ -53,19 +53,13 @@ PY = SRC.parents[2] / "python/cnsim"
 # longer names the protocol (the list must shrink with the code).
 DEBT: dict[str, set[str]] = {
     "bcn": {
-        "engine:build/protocols.rs",
         "engine:protocols/ecm/mod.rs",
         "engine:protocols/ecm/spec.rs",
-        "engine:scenario/model.rs",
         "python:analysis.py",
         "python:capture.py",
         "python:trace.py",
     },
     "dcqcn": {
-        "engine:build/protocols.rs",
-        "engine:build/topology.rs",
-        "engine:lint.rs",
-        "engine:scenario/model.rs",
         "python:benchsuite.py",
         "python:capture.py",
         "python:generators.py",
@@ -73,8 +67,6 @@ DEBT: dict[str, set[str]] = {
         "python:trace.py",
     },
     "ecm": {
-        "engine:build/protocols.rs",
-        "engine:scenario/model.rs",
         "python:capture.py",
         "python:trace.py",
     },
@@ -83,12 +75,9 @@ DEBT: dict[str, set[str]] = {
         "engine:scenario/model.rs",
     },
     "eqcn": {
-        "engine:build/protocols.rs",
-        "engine:build/traffic.rs",
         "engine:protocols/qcn/slot.rs",
         "engine:protocols/qcn/spec.rs",
         "engine:scenario/load.rs",
-        "engine:scenario/model.rs",
     },
     "pause": {
         "engine:build/protocols.rs",
@@ -104,16 +93,14 @@ DEBT: dict[str, set[str]] = {
     },
     "qcn": {
         "engine:bench.rs",
-        "engine:build/protocols.rs",
-        "engine:build/traffic.rs",
         "engine:defaults.rs",
         "engine:protocols/bcn/spec.rs",
         "engine:protocols/ecm/spec.rs",
         "engine:protocols/eqcn/mod.rs",
+        "engine:protocols/eqcn/spec.rs",
         "engine:protocols/tcp/spec.rs",
         "engine:registry/rp.rs",
         "engine:scenario/load.rs",
-        "engine:scenario/model.rs",
         "python:__init__.py",
         "python:api.py",
         "python:benchsuite.py",
@@ -128,11 +115,7 @@ DEBT: dict[str, set[str]] = {
         "python:trace.py",
     },
     "red": {
-        "engine:build/protocols.rs",
-        "engine:build/topology.rs",
-        "engine:lint.rs",
         "engine:report.rs",
-        "engine:scenario/model.rs",
         "python:cli.py",
         "python:execution.py",
     },
@@ -142,7 +125,6 @@ DEBT: dict[str, set[str]] = {
     },
     "sirens": {
         "engine:build/endpoints.rs",
-        "engine:build/protocols.rs",
         "engine:build/topology.rs",
         "engine:build/traffic.rs",
         "engine:build/workload.rs",
@@ -155,7 +137,6 @@ DEBT: dict[str, set[str]] = {
     },
     "tcp": {
         "engine:bench.rs",
-        "engine:build/protocols.rs",
         "engine:build/traffic.rs",
         "engine:build/workload.rs",
         "engine:fct.rs",
@@ -169,11 +150,6 @@ DEBT: dict[str, set[str]] = {
         "python:cli.py",
         "python:metrics.py",
         "python:results.py",
-    },
-    "threshold": {
-        "engine:build/protocols.rs",
-        "engine:build/topology.rs",
-        "engine:scenario/model.rs",
     },
 }
 
