@@ -351,8 +351,8 @@ def _format(value) -> str:
 @_memory_option
 def check(scenario: Path, sets, resolved: bool) -> None:
     """Validate SCENARIO without running it."""
-    text = api.check(scenario, set=list(sets))
-    for message in api.lint(scenario, set=list(sets)):
+    text, lints = api.check_and_lint(scenario, set=list(sets))   # one build for both
+    for message in lints:
         warnings.warn(message, api.ScenarioWarning, stacklevel=1)
     if resolved:
         click.echo(text, nl=False)
