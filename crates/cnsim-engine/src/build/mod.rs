@@ -6,6 +6,7 @@
 
 pub mod budget;
 mod endpoints;
+mod estimate;
 mod protocols;
 mod series;
 mod topology;
@@ -181,6 +182,7 @@ impl Sim {
                 let at = loaded.text.find("flow_control").map(|i| i..i + "flow_control".len());
                 loaded.source().err(at, m)
             })?;
+        estimate::check(loaded, fc.as_ref())?;
         let mut ctx = Ctx { loaded, ids: HashMap::new(), budget: budget::Budget::new(simc.max_memory.0) };
         let mut nodes = topology::nodes(&mut ctx)?;
         let mut ports = topology::links(&ctx, &mut nodes, fc.as_ref())?;

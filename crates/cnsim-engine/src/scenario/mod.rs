@@ -9,4 +9,4 @@ mod names;
 pub use error::ScenarioError;
 pub use load::{load, Loaded};
 pub use model::*;
-pub use names::expand;
+pub use names::{count, expand};
