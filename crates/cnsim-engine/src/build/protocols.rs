@@ -102,6 +102,17 @@ pub fn aqm(q: &QueueParams, rate_bps: u64, seed: u64, name: &str) -> Result<Opti
         return Err(format!("queue.red.max_p must be in (0, 1], got {}", spec.max_p));
     }
     let s = frame_size(spec.mean_pktsize, "queue.red.mean_pktsize")?;
+    // RED acts on an average above min_th: a queue that holds no more than min_th packets drops
+    // before RED ever marks or drops early (Floyd & Jacobson 1993 §4: min_th < max_th < the buffer).
+    // A capacity in bytes holds a number of packets that depends on their sizes: not checked.
+    if let Amount::Frames(n) = q.capacity {
+        if spec.min_th >= n as f64 {
+            return Err(format!(
+                "queue.red.min_th = {} packets is not below the queue's capacity of {n} frames: the queue would drop before RED acts",
+                spec.min_th
+            ));
+        }
+    }
     let p = red::RedParams {
         min_th: spec.min_th,
         max_th: spec.max_th,
