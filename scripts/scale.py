@@ -2,6 +2,7 @@
 is a test).
 
   python scripts/scale.py check flows|group|fat [K ...]   # `check` time for growing inputs
+  python scripts/scale.py size [MB ...]                    # `cnsim check` of a scenario of MB megabytes
   python scripts/scale.py run K [DURATION]                 # a k-ary fat tree: check, build, run
   python scripts/scale.py stats OUTDIR                     # every shipped scenario's results
   python scripts/scale.py same DIR_A DIR_B                 # are two `stats` outputs identical?
@@ -29,7 +30,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from cnsim import _core  # noqa: E402
 from cnsim.generators import fat_tree  # noqa: E402
-from test_scale_inputs import line_of_flows, two_level_group  # noqa: E402
+from test_scale_inputs import line_of_flows, scenario_of_size, two_level_group  # noqa: E402
 
 
 def check(kind: str, ks: list[int]) -> None:
@@ -44,6 +45,25 @@ def check(kind: str, ks: list[int]) -> None:
         t = time.perf_counter()
         _core.check(text, "scale.toml", [])
         print(f"{label}: check {time.perf_counter() - t:.2f} s", flush=True)
+
+
+def size(mbs: list[float]) -> None:
+    """`cnsim check` of a scenario of each size (`scenario_of_size`), each in a fresh process: its CPU
+    time (user and system: wall time on a shared machine says more about the other jobs) and peak RSS."""
+    import subprocess
+    import tempfile
+
+    for mb in mbs or (5, 10, 25, 50):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / f"size-{mb}.toml"
+            text = scenario_of_size(mb)
+            path.write_text(text)
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            subprocess.run([sys.executable, "-m", "cnsim", "check", str(path)], check=True, capture_output=True)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)   # ru_maxrss: the largest child so far
+            cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+            print(f"{len(text) / 1e6:.1f} MB ({text.count('[[flow]]')} flows): check {cpu:.2f} s CPU, "
+                  f"peak RSS {after.ru_maxrss / 1e6:.2f} GB", flush=True)
 
 
 def run(k: int, duration: str) -> None:
@@ -116,6 +136,8 @@ if __name__ == "__main__":
     cmd, args = sys.argv[1], sys.argv[2:]
     if cmd == "check":
         check(args[0], [int(k) for k in args[1:]])
+    elif cmd == "size":
+        size([float(mb) for mb in args])
     elif cmd == "run":
         run(int(args[0]), args[1] if len(args) > 1 else "1ms")
     elif cmd == "stats":

@@ -1,5 +1,6 @@
-"""Workloads cannot exhaust memory or hang: every generated flow is charged to the memory budget
-before it is drawn (so many tables, each under its own max_flows, are refused together), and a
+"""Workloads cannot exhaust memory or hang: the scenario's memory estimate counts each workload at
+its max_flows, and every generated flow is charged to the memory budget before it is drawn (so many
+tables, each under its own max_flows, are refused together), and a
 CDF file is read only if it is a regular file under its size cap (a FIFO, a device or a huge file
 is refused at once). Each hostile case runs in a child process with a deadline and a peak-memory
 measurement."""
@@ -58,7 +59,8 @@ def test_a_hundred_workloads_each_under_its_max_flows_are_refused_together(tmp_p
     text = STAR.format(n=4) + "".join(WORKLOAD.format(i=i, n=4, sizes="web-search", stop="34s", max_flows=100_000)
                                       for i in range(100))
     code, err, peak = check(tmp_path, text, "--max-memory", "500")
-    assert code == 2 and "memory budget of 500.0 MB" in err and "generated flows" in err, err
+    # the scenario's estimate counts each table at its max_flows, before any flow is drawn
+    assert code == 2 and "memory budget of 500.0 MB" in err and "[[workload]] (up to max_flows = 100000 flows)" in err, err
     assert "s.toml:" in err                          # the table that blows the budget, by file and line
     assert peak < 1.5e9
 

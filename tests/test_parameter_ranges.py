@@ -34,6 +34,20 @@ def test_a_marking_threshold_the_queue_cannot_reach_is_refused():
         check(DCTCP, **{"defaults.queue": '{ capacity = "100 frames", discipline = "threshold", threshold = { k = "500 frames" } }'})
 
 
+def test_a_red_min_th_the_queue_cannot_reach_is_refused_with_its_line(tmp_path):
+    red = '{ capacity = "20 frames", discipline = "red", red = { min_th = MIN, max_th = 40 } }'
+    text = DCTCP.read_text() + f'\n[[port]]\nat = "SW>D"\nqueue = {red.replace("MIN", "25")}\n'
+    (tmp_path / "red.toml").write_text(text)
+    line = text.count("\n", 0, text.index("queue = { capacity = \"20 frames\"")) + 1
+    with pytest.raises(_core.ScenarioError, match=rf"red\.toml:{line - 1}:\d+: .*min_th = 25 packets is not below the "
+                                                  r"queue's capacity of 20 frames"):
+        check(tmp_path / "red.toml")
+    (tmp_path / "red.toml").write_text(text.replace("min_th = 25", "min_th = 5"))
+    check(tmp_path / "red.toml")                                        # below the capacity: accepted
+    with pytest.raises(_core.ScenarioError, match=r"min_th = 100 packets is not below the queue's capacity of 100 frames"):
+        check(DCTCP, **{"defaults.queue": '{ capacity = "100 frames", discipline = "red", red = { min_th = 100, max_th = 200 } }'})
+
+
 def test_dcqcn_on_a_path_that_never_marks_is_warned_about():
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

@@ -9,18 +9,26 @@ import pytest
 from cnsim import _core
 
 
-def line_of_flows(n_flows: int, hosts_per_switch: int = 100) -> str:
-    """A line of switches, each with `hosts_per_switch` hosts; host k sends to a host one switch on."""
+def line_of_flows(n_flows: int, hosts_per_switch: int = 100, host_tables: bool = False) -> str:
+    """A line of switches, each with `hosts_per_switch` hosts; host k sends to a host one switch on.
+    The hosts are one `[[host]]` table, or with `host_tables` one table per switch (any size)."""
     n_sw = n_flows // hosts_per_switch
+    hosts = ([f'[[host]]\nnames = "H{(i - 1) * hosts_per_switch + 1}..H{i * hosts_per_switch}"\n' for i in range(1, n_sw + 1)]
+             if host_tables else [f'[[host]]\nnames = "H1..H{n_sw * hosts_per_switch}"\n'])
     parts = ['[simulation]\nduration = "1ms"\nmeasure_from = "0.5ms"\n[defaults]\n'
-             'link = { rate = "10Gbps", delay = "1us" }\n', f'[[switch]]\nnames = "S1..S{n_sw}"\n',
-             f'[[host]]\nnames = "H1..H{n_sw * hosts_per_switch}"\n']
+             'link = { rate = "10Gbps", delay = "1us" }\n', f'[[switch]]\nnames = "S1..S{n_sw}"\n', *hosts]
     parts += [f'[[link]]\nbetween = ["S{i}", "S{i + 1}"]\n' for i in range(1, n_sw)]
     parts += [f'[[link]]\nbetween = ["H{(i - 1) * hosts_per_switch + 1}..H{i * hosts_per_switch}", "S{i}"]\n'
               for i in range(1, n_sw + 1)]
     parts += [f'[[flow]]\nfrom = "H{k}"\nto = "H{(k + hosts_per_switch) % (n_sw * hosts_per_switch) + 1}"\n'
               'traffic = { kind = "cbr", rate = "1Mbps" }\n' for k in range(1, n_flows + 1)]
     return "\n".join(parts)
+
+
+def scenario_of_size(megabytes: float) -> str:
+    """A line of flows (`line_of_flows`, one host table per switch) whose text is about `megabytes` MB."""
+    per_flow = len(line_of_flows(10_000, host_tables=True)) / 10_000
+    return line_of_flows(max(100, round(megabytes * 1e6 / per_flow / 100) * 100), host_tables=True)
 
 
 def two_level_group(edges: int, per_edge: int, members: str | None = None) -> str:

@@ -134,10 +134,16 @@ def _run(text, path, set, seed, out, progress, figures, force, pcap, trace) -> R
 
 def lint(scenario: Scenario, set: Overrides = None) -> list[str]:
     """Likely mistakes in a scenario (it is built, not run): one sentence each."""
+    return check_and_lint(scenario, set)[1]
+
+
+def check_and_lint(scenario: Scenario, set: Overrides = None) -> tuple[str, list[str]]:
+    """`check` and `lint` from one build: the resolved scenario and its likely mistakes."""
     from . import _core
 
     text, path = source(scenario)
-    return list(_core.Simulation(text, path, overrides(set, path), None).warnings())
+    sim = _core.Simulation(text, path, overrides(set, path), None)
+    return sim.resolved_toml(), list(sim.warnings())
 
 
 def _enable_taps(sim, pcap, trace) -> dict:

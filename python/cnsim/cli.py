@@ -351,8 +351,8 @@ def _format(value) -> str:
 @_memory_option
 def check(scenario: Path, sets, resolved: bool) -> None:
     """Validate SCENARIO without running it."""
-    text = api.check(scenario, set=list(sets))
-    for message in api.lint(scenario, set=list(sets)):
+    text, lints = api.check_and_lint(scenario, set=list(sets))   # one build for both
+    for message in lints:
         warnings.warn(message, api.ScenarioWarning, stacklevel=1)
     if resolved:
         click.echo(text, nl=False)
@@ -629,7 +629,18 @@ def reproduce(experiment: str | None, list_: bool, out: Path | None, seeds: int 
         if client is not None:
             client.close()
     click.echo(_verdict_line(report.parent / "verdicts.json"))
+    for line in _findings(report.parent / "verdicts.json"):
+        click.echo(f"  {line}")
     click.echo(f"wrote {report} ({time.monotonic() - t0:.0f} s)")
+
+
+def _findings(path: Path) -> list[str]:
+    """The report's three most important rows (reproduce/verdicts.py's `most_important` says which)."""
+    import json
+
+    from .reproduce.verdicts import most_important
+
+    return most_important(json.loads(path.read_text(encoding="utf-8")))
 
 
 def _verdict_line(path: Path) -> str:

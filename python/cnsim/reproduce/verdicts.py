@@ -188,3 +188,33 @@ def numbers(checks: list[Check]) -> dict[str, list[list]]:
     def cell(x: float | None):
         return None if x is None or math.isnan(x) or math.isinf(x) else round(float(x), 9)
     return {c.id: [[cell(i.mean), cell(i.low), cell(i.high), i.n] for i in c.verdict.intervals] for c in checks}
+
+
+RANK = {NOT_SUPPORTED: 0, INCONCLUSIVE: 1, SUPPORTED: 2}   # rows held by construction or not testable: not findings
+
+
+def effect(intervals: list[list]) -> float:
+    """A row's effect: the largest over its points of |mean| / half-width of its interval (how many
+    half-widths the mean lies from zero; a point without an interval, or of zero width, counts as
+    its |mean| over a width of 1e-12: exact, deterministic values first)."""
+    best = 0.0
+    for mean, low, high, _n in intervals:
+        if mean is None:
+            continue
+        half = (high - low) / 2 if low is not None and high is not None else 0.0
+        best = max(best, abs(mean) / max(half, 1e-12))
+    return best
+
+
+def most_important(document: dict, k: int = 3) -> list[str]:
+    """The `k` most important rows of a verdicts.json document, one line each: rows not supported
+    first, then inconclusive, then supported (rows held by construction or not testable are not
+    findings); within a state the largest `effect` first; then by id. Deterministic: the same
+    document gives the same lines."""
+    numbers = document.get("numbers", {})
+    rows = [(RANK[s], -effect(numbers.get(i, [])), i, s) for i, s in document.get("states", {}).items() if s in RANK]
+    out = []
+    for _, _, row, state in sorted(rows)[:k]:
+        points = [f"{m:.4g} [{lo:.4g}, {hi:.4g}]" for m, lo, hi, _n in numbers.get(row, []) if None not in (m, lo, hi)]
+        out.append(f"{row}: {state}" + (f" (mean [95 % CI]: {'; '.join(points)})" if points else ""))
+    return out

@@ -67,6 +67,11 @@ impl Budget {
         Budget { limit, used: Cell::new(0), parts: Cell::new([0; 4]) }
     }
 
+    /// The limit in bytes (0: none).
+    pub fn limit(&self) -> u64 {
+        self.limit
+    }
+
     /// Charge `bytes` for `part`; Err(the message) past the limit.
     pub fn charge(&self, part: Part, bytes: usize) -> Result<(), String> {
         let used = self.used.get().saturating_add(bytes as u64);

@@ -13,7 +13,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
 ];
 
 /// At most this many points: a CDF is a short table, not a trace.
-const MAX_POINTS: usize = 100_000;
+pub(super) const MAX_POINTS: usize = 100_000;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Cdf {

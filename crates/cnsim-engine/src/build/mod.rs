@@ -6,6 +6,7 @@
 
 pub mod budget;
 mod endpoints;
+mod estimate;
 pub(crate) mod protocols;
 mod series;
 mod topology;
@@ -182,6 +183,7 @@ impl Sim {
                 loaded.source().err(at, m)
             })?
             .map(|c| crate::registry::flow_control::FcGen::Pause(crate::protocols::pause::slot::PauseFc::new(c)));
+        estimate::check(loaded, fc.as_ref())?;
         let mut ctx = Ctx { loaded, ids: HashMap::new(), budget: budget::Budget::new(simc.max_memory.0) };
         let mut nodes = topology::nodes(&mut ctx)?;
         let mut ports = topology::links(&ctx, &mut nodes, fc.as_ref())?;

@@ -56,7 +56,7 @@ pub fn nodes(ctx: &mut Ctx) -> R<Vec<Node>> {
 
 /// The discipline of a port: as given, else strict priority under PFC (switches and hosts'
 /// NICs alike keep one queue per class, or a paused class would block the others).
-fn discipline(q: &QueueParams, fc: Option<&FcGen>) -> Discipline {
+pub(super) fn discipline(q: &QueueParams, fc: Option<&FcGen>) -> Discipline {
     match q.discipline {
         Some(DisciplineSpec::Fifo) => Discipline::Fifo,
         Some(DisciplineSpec::Prio) => Discipline::Prio,

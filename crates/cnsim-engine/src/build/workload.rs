@@ -141,7 +141,7 @@ fn workload(ctx: &Ctx, nodes: &[Node], ports: &[Port], w: &WorkloadSpec, index: 
 
 /// What a generated flow costs before traffic.rs builds it (and charges it again): its `FlowSpec`
 /// with its name and endpoints, and its draw.
-const SPEC_BYTES: usize = std::mem::size_of::<FlowSpec>() + std::mem::size_of::<(usize, usize, u64, Time)>() + 96;
+pub(super) const SPEC_BYTES: usize = std::mem::size_of::<FlowSpec>() + std::mem::size_of::<(usize, usize, u64, Time)>() + 96;
 /// Draws beyond the expected count are charged this many at a time.
 const CHARGE_STEP: usize = 4096;
 

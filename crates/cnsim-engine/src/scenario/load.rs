@@ -59,9 +59,21 @@ impl Loaded {
 }
 
 /// Parse `text` (named `path` in errors), apply `overrides` (`key.path`, value) and `seed`.
+///
+/// Without overrides or seed the text is deserialized as it is: the format-preserving document
+/// (several times the text's size in memory) is parsed only to apply overrides, or to explain an
+/// error (the old syntax).
 pub fn load(text: &str, path: &str, overrides: &[(String, String)], seed: Option<u64>) -> Result<Loaded, ScenarioError> {
     let text_in = text;
     let src = Source { path, text, orig: text };
+    if overrides.is_empty() && seed.is_none() {
+        if is_blank(text) {
+            return Err(src.err(None, EMPTY));
+        }
+        if let Ok(scenario) = toml::from_str::<Scenario>(text) {
+            return Ok(Loaded { scenario, text: text.to_string(), orig: text.to_string(), path: path.to_string() });
+        }
+    }
     let mut doc: DocumentMut = text.parse().map_err(|e: toml_edit::TomlError| src.err(e.span(), e.message()))?;
     for (key, value) in overrides {
         set(&mut doc, key, value).map_err(|m| ScenarioError(format!("{path}: --set {key}={value}: {m}")))?;
@@ -73,7 +85,7 @@ pub fn load(text: &str, path: &str, overrides: &[(String, String)], seed: Option
     let text = doc.to_string();
     let src = Source { path, text: &text, orig: text_in };
     if doc.as_table().is_empty() {
-        return Err(src.err(None, "empty scenario: it has no tables or keys; a scenario defines at least its nodes ([[switch]], [[host]]), usually links and flows too (docs/scenarios.md)"));
+        return Err(src.err(None, EMPTY));
     }
     if let Some((needle, msg)) = old_syntax(&doc) {
         let at = text.find(needle).map(|i| i..i + needle.len());
@@ -81,6 +93,13 @@ pub fn load(text: &str, path: &str, overrides: &[(String, String)], seed: Option
     }
     let scenario: Scenario = toml::from_str(&text).map_err(|e| src.err(e.span(), e.message()))?;
     Ok(Loaded { scenario, text, orig: text_in.to_string(), path: path.to_string() })
+}
+
+const EMPTY: &str = "empty scenario: it has no tables or keys; a scenario defines at least its nodes ([[switch]], [[host]]), usually links and flows too (docs/scenarios.md)";
+
+/// No key or table: only blank lines and comments.
+fn is_blank(text: &str) -> bool {
+    text.lines().map(str::trim).all(|l| l.is_empty() || l.starts_with('#'))
 }
 
 /// Set `key` (dot-separated; array-of-tables entries by index, e.g. `flow.0.traffic.rate`) to

@@ -10,5 +10,5 @@ mod slots;
 pub use error::ScenarioError;
 pub use load::{load, Loaded};
 pub use model::*;
-pub use names::expand;
+pub use names::{count, expand};
 pub use slots::*;

@@ -26,9 +26,31 @@ pub fn expand(s: &str) -> Result<Vec<String>, String> {
     }
 }
 
+/// How many names one name or range stands for, without making them (a bad range counts as one:
+/// expanding it reports the error). For the memory estimate, before anything is built.
+pub fn count(s: &str) -> u64 {
+    let Some((a, b)) = s.split_once("..") else { return 1 };
+    fn number(x: &str) -> Option<(&str, u64)> {
+        let i = x.rfind(|c: char| !c.is_ascii_digit()).map_or(0, |i| i + 1);
+        x[i..].parse::<u64>().ok().map(|v| (&x[..i], v))
+    }
+    match (number(a), number(b)) {
+        (Some((pa, na)), Some((pb, nb))) if pa == pb && na <= nb => (nb - na).min(MAX_RANGE) + 1,
+        _ => 1,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts_without_expanding() {
+        for s in ["S1..S3", "H08..H10", "SW1", "S3..S1", "H1..H100000"] {
+            assert_eq!(count(s), expand(s).map_or(1, |v| v.len() as u64), "{s}");
+        }
+        assert_eq!(count("H1..H1000000000"), MAX_RANGE + 1);
+    }
 
     #[test]
     fn a_range_too_long_says_so() {

@@ -6,7 +6,7 @@
 use super::{Red, RedAqm, RedParams};
 use crate::core::rng::Rng;
 use crate::slots::spec::{frame_size, FromSpec, QueueCx};
-use crate::units::Bytes;
+use crate::units::{Amount, Bytes};
 use serde::{Deserialize, Serialize};
 
 crate::defaults::default_fns! {
@@ -68,6 +68,18 @@ impl FromSpec for RedAqm {
             return Err(format!("queue.red.max_p must be in (0, 1], got {}", spec.max_p));
         }
         let s = frame_size(spec.mean_pktsize, "queue.red.mean_pktsize")?;
+        // RED acts on an average above min_th: a queue that holds no more than min_th packets drops
+        // before RED ever marks or drops early (Floyd & Jacobson 1993 §4: min_th < max_th < the
+        // buffer). A capacity in bytes holds a number of packets that depends on their sizes: not
+        // checked.
+        if let Amount::Frames(n) = cx.capacity {
+            if spec.min_th >= n as f64 {
+                return Err(format!(
+                    "queue.red.min_th = {} packets is not below the queue's capacity of {n} frames: the queue would drop before RED acts",
+                    spec.min_th
+                ));
+            }
+        }
         let p = RedParams {
             min_th: spec.min_th,
             max_th: spec.max_th,

@@ -1,0 +1,121 @@
+//! The whole scenario's memory, estimated from its tables before anything is built: nodes, links
+//! with their queues, groups, flows (a flow per source, and per member in multiple-unicast),
+//! workloads at their `max_flows` with their CDF, and the recorded series. Over the memory budget,
+//! the build is refused at once with the table that takes the most, instead of failing (or
+//! exhausting the machine) part-way. The build then charges what it actually makes (`budget.rs`).
+
+use super::budget::Budget;
+use super::R;
+use crate::net::node::Node;
+use crate::net::qdisc::Qdisc;
+use crate::registry::flow_control::FcGen;
+use crate::registry::{Flow, Port};
+use crate::scenario::count;
+use crate::scenario::*;
+use std::ops::Range;
+
+/// A table's share of the estimate: (what it is, where it is, bytes).
+struct Part {
+    what: String,
+    at: Option<Range<usize>>,
+    bytes: u64,
+}
+
+fn names(n: &Names) -> u64 {
+    n.0.iter().map(|s| count(s)).fold(0, u64::saturating_add)
+}
+
+/// Refuse a scenario whose estimate exceeds the budget (the smaller of `simulation.max_memory` and
+/// the process's), naming its largest table.
+pub fn check(loaded: &Loaded, fc: Option<&FcGen>) -> R<()> {
+    let sc = &loaded.scenario;
+    let limit = Budget::new(sc.simulation.max_memory.0).limit();
+    if limit == 0 {
+        return Ok(());
+    }
+    let parts = parts(sc, fc);
+    let total = parts.iter().fold(0u64, |t, p| t.saturating_add(p.bytes));
+    if total <= limit {
+        return Ok(());
+    }
+    let top = parts.iter().max_by_key(|p| p.bytes).expect("a total above the limit has parts");
+    let msg = format!(
+        "{} takes about {} of the scenario's estimated {}, more than the memory budget of {}: make the scenario smaller, or raise the budget (cnsim --max-memory, simulation.max_memory)",
+        top.what,
+        mb(top.bytes),
+        mb(total),
+        mb(limit)
+    );
+    let src = loaded.source();
+    Err(match &top.at {
+        Some(at) => src.err(Some(at.clone()), msg),
+        None => src.key_err("simulation", "record_interval", msg),
+    })
+}
+
+fn parts(sc: &Scenario, fc: Option<&FcGen>) -> Vec<Part> {
+    let frame = sc.simulation.frame_size.0;
+    let mut out = vec![];
+    for (specs, table) in [(&sc.switches, "switch"), (&sc.routers, "router"), (&sc.hosts, "host")] {
+        for spec in specs {
+            let n = names(spec.names.get_ref());
+            let each = std::mem::size_of::<Node>() as u64 + 48 + 2 * spec.names.get_ref().0.first().map_or(8, |s| s.len() as u64);
+            out.push(Part { what: format!("[[{table}]] ({n} nodes)"), at: Some(spec.names.span()), bytes: n.saturating_mul(each) });
+        }
+    }
+    let mut ports = 0u64;
+    for l in &sc.links {
+        let [a, b] = &l.between.get_ref().0;
+        let n = names(a).saturating_mul(names(b));
+        ports = ports.saturating_add(2 * n);
+        let queue = l.queue.as_ref().unwrap_or(&sc.defaults.queue);
+        let ring = Qdisc::heap_bytes(super::topology::discipline(queue, fc), queue.capacity, frame) as u64;
+        let each = 2 * (std::mem::size_of::<Port>() as u64 + ring + 16) + 32;
+        out.push(Part { what: format!("[[link]] ({n} links)"), at: Some(l.between.span()), bytes: n.saturating_mul(each) });
+    }
+    for g in &sc.groups {
+        let n = names(g.members.get_ref());
+        out.push(Part { what: format!("[[group]] ({n} members)"), at: Some(g.members.span()), bytes: n.saturating_mul(48) });
+    }
+    let members = |to: &str| sc.groups.iter().find(|g| g.name.get_ref() == to).map_or(1, |g| names(g.members.get_ref()));
+    // Series recorded per flow: a reaction point's two rates, a TCP connection's state.
+    let per_flow_series = |rp: &RpSlot, kind: TrafficKind| -> u64 {
+        let tcp = matches!(kind, TrafficKind::TcpBulk | TrafficKind::TcpTransactions | TrafficKind::TcpTransfer);
+        2 * u64::from(!matches!(rp, RpSlot::None)) + if tcp { crate::registry::transport::SERIES.len() as u64 } else { 0 }
+    };
+    let mut flow_series = 0u64;
+    for f in &sc.flows {
+        let (sources, receivers) = (names(f.from.get_ref()), members(f.to.get_ref()));
+        let (n, per_flow) = match f.mode {
+            Some(Mode::MultipleUnicast) => (sources.saturating_mul(receivers), 1),
+            _ => (sources, receivers),
+        };
+        flow_series = flow_series.saturating_add(n.saturating_mul(per_flow_series(&f.rp, f.traffic.kind)));
+        let each = std::mem::size_of::<Flow>() as u64 + per_flow.saturating_mul(64) + 32 + f.limiter.buffer.min(1024) as u64 * 16;
+        out.push(Part { what: format!("[[flow]] ({n} flows)"), at: Some(f.from.span()), bytes: n.saturating_mul(each) });
+    }
+    for w in &sc.workloads {
+        let n = *w.max_flows.get_ref();
+        flow_series = flow_series.saturating_add(n.saturating_mul(per_flow_series(&w.rp, *w.traffic.get_ref())));
+        let each = (super::workload::SPEC_BYTES + std::mem::size_of::<Flow>() + 64) as u64;
+        let cdf = if w.sizes.is_some() { super::cdf::MAX_POINTS as u64 * 16 } else { 0 };
+        let at = if w.max_flows.span().is_empty() { w.hosts.span() } else { w.max_flows.span() };
+        out.push(Part { what: format!("[[workload]] (up to max_flows = {n} flows)"), at: Some(at), bytes: n.saturating_mul(each).saturating_add(cdf) });
+    }
+    let simc = &sc.simulation;
+    if simc.record_interval.0 > 0 {
+        // A sample per interval of every queue (at most every port) and of each flow's series.
+        let samples = simc.duration.0 / simc.record_interval.0 + 1;
+        let series = ports.saturating_add(flow_series);
+        let mut bytes = samples.saturating_mul(series).saturating_mul(8);
+        if simc.max_series_memory.0 > 0 {
+            bytes = bytes.min(simc.max_series_memory.0);
+        }
+        out.push(Part { what: format!("the recorded series ({series} series of {samples} samples, simulation.record_interval)"), at: None, bytes });
+    }
+    out
+}
+
+fn mb(bytes: u64) -> String {
+    format!("{:.1} MB", bytes as f64 / 1e6)
+}
