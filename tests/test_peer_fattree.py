@@ -6,6 +6,7 @@ import importlib.util
 from pathlib import Path
 
 import cnsim
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 spec = importlib.util.spec_from_file_location("peer_fattree", ROOT / "scripts" / "peer_fattree.py")
@@ -41,3 +42,41 @@ def test_the_cnsim_scenario_is_the_documented_dctcp_permutation():
     assert all(f'"H{h + 1}>E{h // 2 + 1}"' in port for h in range(16)) and "discipline" not in port
     for key in ['ecn = "dctcp"', 'overhead = "0B"', 'k = "15 frames"', 'capacity = "1000 frames"', 'ack_size = "40B"']:
         assert key in text, key
+
+
+def test_the_incast_is_pfc_alone_from_the_last_pod_to_the_first_host():
+    k = 8
+    text = peer.cnsim_incast_scenario(k, 300)
+    flows = cnsim.describe(text)["flows"]
+    dst, srcs = peer.incast_ends(k)
+    assert len(flows) == peer.INCAST["senders"] == len(srcs)
+    for f, s in zip(flows, srcs):
+        # every sender is outside the destination's pod: six hops, through a core switch
+        assert f["path"][0] == f"H{s + 1}" and f["path"][-1] == f"H{dst + 1}" and len(f["path"]) == 7
+        assert f["path"][3].startswith("C")
+    st = cnsim.run(text, figures=False).stats
+    fr = st["frames"]
+    # PFC held the senders back: pauses sent, nothing lost, no congestion feedback (no rate control)
+    assert fr["data_delivered"] > 0 and fr["data_dropped"] == 0 and fr["pause_sent"] > 0
+    assert fr["feedback_sent"] == 0 and not st["rps"]
+    # the senders offer `overload` times the destination's link
+    pace = peer.incast_pace_mbps() * 1e6
+    assert pace * len(srcs) == peer.INCAST["overload"] * peer.PARAMS["rate_gbps"] * 1e9
+    for key in ['[flow_control.pfc]', 'trigger = "ingress"', 'xoff = "15 frames"', 'xon = "12 frames"',
+                f'rate = "{peer.incast_pace_mbps():g}Mbps"', 'overhead = "0B"', 'capacity = "100 frames"']:
+        assert key in text, key
+    assert "dcqcn" not in text and "rp =" not in text and all(not f["rp"] for f in flows)
+
+
+def test_an_incast_within_the_destinations_pod_is_refused():
+    with pytest.raises(ValueError, match="outside the destination's pod"):
+        peer.incast_ends(4)
+
+
+def test_htsim_is_given_the_incasts_ends_and_parameters():
+    cmd = peer.incast_commands(8, 100, ROOT / "target", Path("htsim_incast"), Path("run_file"))["htsim"]
+    p, i = peer.PARAMS, peer.INCAST
+    dst, srcs = peer.incast_ends(8)
+    assert cmd[1:] == ["8", "100", str(p["rate_gbps"]), str(p["delay_ns"]), str(p["packet_b"]),
+                       str(p["queue_pkts"]), str(i["pfc_high_pkts"]), str(i["pfc_low_pkts"]),
+                       f"{peer.incast_pace_mbps():g}", str(dst), *map(str, srcs)]
