@@ -26,7 +26,7 @@ every packet (64-B ACKs on the reverse paths) and cnsim's CBR has no ACKs; each 
 hashes the flows on its own (every path has the same six hops, and the destination's link is the
 bottleneck of all).
 
-Each repetition runs cnsim then htsim (htsim first on odd repetitions). Reported per k: the median
+Each repetition runs cnsim then htsim (htsim first on odd repetitions). Reported per case and k: the median
 wall time of each, the median over repetitions of cnsim's delivered packets per wall-second ÷
 htsim's, and each one's delivered packets per simulated second; when these differ by more than
 `--tolerance` the comparison is void and the script says so (exit status 1). With `--callgrind-us`
