@@ -11,7 +11,8 @@
 // A RoCE packet on the wire is its payload and a 64-B header (RocePacket::ACKSIZE): the payload is
 // set to PACKET_B − 64 so that a packet is PACKET_B on the wire, and queue sizes and PFC thresholds
 // are counted in PACKET_B packets. Prints one line of `key=value`: delivered data packets (bytes
-// cumulatively acknowledged at the sinks ÷ the payload), the events' wall time (the event loop
+// cumulatively acknowledged at the sinks ÷ the payload), the data packets the sources sent (far
+// fewer than their pace offers when PFC holds them back), the events' wall time (the event loop
 // alone, after the build), drops.
 #include <chrono>
 #include <cstdlib>
@@ -74,6 +75,7 @@ int main(int argc, char** argv) {
     auto* top = new FatTreeTopology(hosts, rate, queue, nullptr, &eventlist, nullptr,
                                     LOSSLESS_INPUT, timeFromNs(delay_ns), 0, FAIR_PRIO);
     std::vector<RoceSink*> sinks;
+    std::vector<RoceSrc*> srcs;
     for (int i = first_src; i < argc; i++) {
         uint32_t src = std::atoi(argv[i]);
         if (src >= hosts || src == dst) {
@@ -89,12 +91,15 @@ int main(int argc, char** argv) {
         top->switches_lp[top->HOST_POD_SWITCH(src)]->addHostPort(src, roce->flow_id(), roce);
         top->switches_lp[top->HOST_POD_SWITCH(dst)]->addHostPort(dst, roce->flow_id(), sink);
         sinks.push_back(sink);
+        srcs.push_back(roce);
     }
     auto t0 = std::chrono::steady_clock::now();
     run_events(eventlist);
     double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     uint64_t bytes = 0;
     for (RoceSink* s : sinks) bytes += s->cumulative_ack();
+    uint64_t sent = 0;
+    for (RoceSrc* s : srcs) sent += s->_packets_sent;
     uint64_t drops = 0;
     auto count = [&](std::vector<std::vector<std::vector<BaseQueue*>>>& qs) {
         for (auto& a : qs)
@@ -104,8 +109,8 @@ int main(int argc, char** argv) {
     };
     count(top->queues_nc_nup); count(top->queues_nup_nlp); count(top->queues_nlp_ns);
     count(top->queues_nup_nc); count(top->queues_nlp_nup);
-    std::printf("htsim k=%u senders=%d sim_s=%.6f wall_s=%.6f delivered=%llu drops=%llu\n", k, argc - first_src,
-                duration_us / 1e6, wall, (unsigned long long)(bytes / Packet::data_packet_size()),
-                (unsigned long long)drops);
+    std::printf("htsim k=%u senders=%d sim_s=%.6f wall_s=%.6f delivered=%llu sent=%llu drops=%llu\n", k,
+                argc - first_src, duration_us / 1e6, wall, (unsigned long long)(bytes / Packet::data_packet_size()),
+                (unsigned long long)sent, (unsigned long long)drops);
     return 0;
 }
