@@ -1,8 +1,8 @@
 """cnsim against htsim on a fat tree: a DCTCP permutation on k = 8 and k = 16, and an N-to-1 incast
-with PFC on k = 8, both simulators on the same network, interleaved (docs/performance.md, "Against
-htsim: fat trees").
+with PFC on k = 8, alone and with rate control, both simulators on the same network, interleaved
+(docs/performance.md, "Against htsim: fat trees").
 
-    python scripts/peer_fattree.py HTSIM [--cases permutation incast] [--k 8 16] [--incast-k 8]
+    python scripts/peer_fattree.py HTSIM [--cases permutation incast incast-rate] [--k 8 16] [--incast-k 8]
                                          [--reps 5] [--duration-us 2000] [--callgrind-us 500]
                                          [--tolerance 0.05] [--work DIR]
 
@@ -24,7 +24,10 @@ LOSSLESS_INPUT queues, ECMP in the switches' FIB): it has no rate control, so bo
 alone — cnsim's senders are CBR at the same pace, without DCQCN. What differs: RoceSrc acknowledges
 every packet (64-B ACKs on the reverse paths) and cnsim's CBR has no ACKs; each simulator's ECMP
 hashes the flows on its own (every path has the same six hops, and the destination's link is the
-bottleneck of all).
+bottleneck of all). The case `incast-rate` adds rate control, each simulator its own, every
+sender starting at the link's rate: htsim's HPCC (HPCCSrc, a window from in-band telemetry) and
+cnsim's DCQCN (its marking at every queue, its RP on every flow) — different algorithms, which
+both keep the destination's link full.
 
 Each repetition runs cnsim then htsim (htsim first on odd repetitions). Reported per case and k: the median
 wall time of each, the median over repetitions of cnsim's delivered packets per wall-second ÷
@@ -116,23 +119,30 @@ def incast_ends(k: int) -> tuple[int, list[int]]:
     return 0, list(range(n - INCAST["senders"], n))
 
 
-def incast_pace_mbps() -> float:
-    """Each sender's pace: `overload` times its fair share of the destination's link."""
+def incast_pace_mbps(rate_control: bool = False) -> float:
+    """Each sender's pace: `overload` times its fair share of the destination's link; with rate
+    control, the link's rate (where DCQCN and HPCC start)."""
+    if rate_control:
+        return PARAMS["rate_gbps"] * 1e3
     return PARAMS["rate_gbps"] * 1e3 * INCAST["overload"] / INCAST["senders"]
 
 
-def cnsim_incast_scenario(k: int, duration_us: float) -> str:
-    """The fat tree of the permutation, its flows replaced by the incast's, PFC at every switch."""
+def cnsim_incast_scenario(k: int, duration_us: float, rate_control: bool = False) -> str:
+    """The fat tree of the permutation, its flows replaced by the incast's, PFC at every switch; with
+    `rate_control`, DCQCN too (its marking at every queue, its RP on every flow)."""
     import tomllib
     from cnsim.generators import fat_tree
     from cnsim.scenario import to_toml
     p = PARAMS
-    i, frame = INCAST, {"kind": "cbr", "rate": f"{incast_pace_mbps():g}Mbps", "frame": f"{p['packet_b']}B"}
+    i, frame = INCAST, {"kind": "cbr", "rate": f"{incast_pace_mbps(rate_control):g}Mbps", "frame": f"{p['packet_b']}B"}
     doc = tomllib.loads(fat_tree(k, rate=f"{p['rate_gbps']}Gbps", delay=f"{p['delay_ns']}ns",
                                  duration=f"{duration_us:g}us", capacity=f"{p['queue_pkts']} frames",
                                  flow={"traffic": frame}, overhead=f"{p['overhead_b']}B"))
     dst, srcs = incast_ends(k)
-    doc["flow"] = [{"from": f"H{s + 1}", "to": f"H{dst + 1}", "traffic": frame} for s in srcs]
+    rp = {"rp": {"dcqcn": {}}} if rate_control else {}
+    doc["flow"] = [{"from": f"H{s + 1}", "to": f"H{dst + 1}", "traffic": frame, **rp} for s in srcs]
+    if rate_control:
+        doc["defaults"]["queue"]["discipline"] = "dcqcn"
     doc["flow_control"] = {"pfc": {"trigger": "ingress", "xoff": f"{i['pfc_high_pkts']} frames",
                                    "xon": f"{i['pfc_low_pkts']} frames"}}
     half = k // 2
@@ -161,8 +171,8 @@ def parse(out: str) -> dict:
 
 
 def commands(case: str, k: int, duration_us: float, work: Path, driver: Path, runner: Path) -> dict[str, list[str]]:
-    if case == "incast":
-        return incast_commands(k, duration_us, work, driver, runner)
+    if case in ("incast", "incast-rate"):
+        return incast_commands(k, duration_us, work, driver, runner, case == "incast-rate")
     text = cnsim_scenario(k, duration_us)
     toml = work / f"fattree-k{k}-{duration_us:g}us.toml"
     toml.write_text(text)
@@ -174,15 +184,17 @@ def commands(case: str, k: int, duration_us: float, work: Path, driver: Path, ru
                       str(p["queue_pkts"]), str(p["seed"]), "dctcp", str(paths)]}
 
 
-def incast_commands(k: int, duration_us: float, work: Path, driver: Path, runner: Path) -> dict[str, list[str]]:
-    toml = work / f"incast-k{k}-{duration_us:g}us.toml"
-    toml.write_text(cnsim_incast_scenario(k, duration_us))
+def incast_commands(k: int, duration_us: float, work: Path, driver: Path, runner: Path,
+                    rate_control: bool = False) -> dict[str, list[str]]:
+    name = "incast-rate" if rate_control else "incast"
+    toml = work / f"{name}-k{k}-{duration_us:g}us.toml"
+    toml.write_text(cnsim_incast_scenario(k, duration_us, rate_control))
     p, i = PARAMS, INCAST
     dst, srcs = incast_ends(k)
     return {"cnsim": [str(runner), str(toml)],
-            "htsim": [str(driver), str(k), f"{duration_us:g}", str(p["rate_gbps"]), str(p["delay_ns"]),
-                      str(p["packet_b"]), str(p["queue_pkts"]), str(i["pfc_high_pkts"]), str(i["pfc_low_pkts"]),
-                      f"{incast_pace_mbps():g}", str(dst),
+            "htsim": [str(driver), "hpcc" if rate_control else "roce", str(k), f"{duration_us:g}",
+                      str(p["rate_gbps"]), str(p["delay_ns"]), str(p["packet_b"]), str(p["queue_pkts"]),
+                      str(i["pfc_high_pkts"]), str(i["pfc_low_pkts"]), f"{incast_pace_mbps(rate_control):g}", str(dst),
                       *map(str, srcs)]}
 
 
@@ -196,7 +208,8 @@ def callgrind(cmd: list[str], out: Path) -> tuple[float, dict]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("htsim", type=Path)
-    ap.add_argument("--cases", nargs="+", choices=["permutation", "incast"], default=["permutation", "incast"])
+    ap.add_argument("--cases", nargs="+", choices=["permutation", "incast", "incast-rate"],
+                    default=["permutation", "incast", "incast-rate"])
     ap.add_argument("--k", type=int, nargs="+", default=[8, 16])
     ap.add_argument("--incast-k", type=int, nargs="+", default=[8])
     ap.add_argument("--reps", type=int, default=5)
@@ -211,7 +224,7 @@ def main() -> None:
           + f", duration={a.duration_us:g}us, cnsim tcp {CNSIM_TCP}, incast {INCAST}")
     void = False
     for case, k in [(c, k) for c in a.cases for k in (a.k if c == "permutation" else a.incast_k)]:
-        driver = drivers[case]
+        driver = drivers["incast" if case == "incast-rate" else case]
         cmds = commands(case, k, a.duration_us, a.work, driver, runner)
         runs: dict[str, list[dict]] = {"cnsim": [], "htsim": []}
         for r in range(a.reps):

@@ -74,9 +74,24 @@ def test_an_incast_within_the_destinations_pod_is_refused():
 
 
 def test_htsim_is_given_the_incasts_ends_and_parameters():
-    cmd = peer.incast_commands(8, 100, ROOT / "target", Path("htsim_incast"), Path("run_file"))["htsim"]
     p, i = peer.PARAMS, peer.INCAST
     dst, srcs = peer.incast_ends(8)
-    assert cmd[1:] == ["8", "100", str(p["rate_gbps"]), str(p["delay_ns"]), str(p["packet_b"]),
-                       str(p["queue_pkts"]), str(i["pfc_high_pkts"]), str(i["pfc_low_pkts"]),
-                       f"{peer.incast_pace_mbps():g}", str(dst), *map(str, srcs)]
+    for rate_control, model in ((False, "roce"), (True, "hpcc")):
+        cmd = peer.incast_commands(8, 100, ROOT / "target", Path("htsim_incast"), Path("run_file"), rate_control)
+        assert cmd["htsim"][1:] == [model, "8", "100", str(p["rate_gbps"]), str(p["delay_ns"]), str(p["packet_b"]),
+                                    str(p["queue_pkts"]), str(i["pfc_high_pkts"]), str(i["pfc_low_pkts"]),
+                                    f"{peer.incast_pace_mbps(rate_control):g}", str(dst), *map(str, srcs)]
+    # with rate control both start at the link's rate; without, at `overload` times the fair share
+    assert peer.incast_pace_mbps(True) == p["rate_gbps"] * 1e3 > peer.incast_pace_mbps(False)
+
+
+def test_the_incast_with_rate_control_is_dcqcn_over_pfc():
+    text = peer.cnsim_incast_scenario(8, 300, rate_control=True)
+    flows = cnsim.describe(text)["flows"]
+    assert len(flows) == peer.INCAST["senders"] and all(f["rp"] for f in flows)
+    st = cnsim.run(text, figures=False).stats
+    fr = st["frames"]
+    assert fr["data_delivered"] > 0 and fr["data_dropped"] == 0 and fr["pause_sent"] > 0
+    assert len(st["rps"]) == len(flows) and all(q["aqm"] == "dcqcn" for q in st["queues"])
+    for key in ['[flow_control.pfc]', 'xoff = "15 frames"', 'discipline = "dcqcn"', 'rate = "10000Mbps"']:
+        assert key in text, key

@@ -2,13 +2,14 @@
 // against an htsim checkout the user points it at; nothing of htsim is copied here). Written against
 // htsim's public classes: FatTreeTopology with LOSSLESS_INPUT queues (per-ingress PFC: an input queue
 // pauses its upstream above a high threshold and resumes below a low one), FatTreeSwitch's ECMP FIB,
-// RoceSrc / RoceSink (RoCE: paced at the link rate, no congestion control), EventList.
+// RoceSrc / RoceSink (RoCE: paced, no congestion control) or HPCCSrc / HPCCSink (HPCC: a window from
+// the switches' in-band telemetry), EventList.
 //
-//   htsim_incast K DURATION_US RATE_GBPS LINK_DELAY_NS PACKET_B QUEUE_PKTS PFC_HIGH_PKTS PFC_LOW_PKTS
+//   htsim_incast roce|hpcc K DURATION_US RATE_GBPS LINK_DELAY_NS PACKET_B QUEUE_PKTS PFC_HIGH_PKTS PFC_LOW_PKTS
 //                PACE_MBPS DST SRC...
 //
-// Each SRC host (htsim's numbering, from 0) sends to DST without end from time 0, paced at PACE_MBPS.
-// A RoCE packet on the wire is its payload and a 64-B header (RocePacket::ACKSIZE): the payload is
+// Each SRC host (htsim's numbering, from 0) sends to DST without end from time 0, paced at PACE_MBPS
+// (HPCC: starting at that rate). A RoCE or HPCC packet on the wire is its payload and a 64-B header (RocePacket::ACKSIZE): the payload is
 // set to PACKET_B − 64 so that a packet is PACKET_B on the wire, and queue sizes and PFC thresholds
 // are counted in PACKET_B packets. Prints one line of `key=value`: delivered data packets (bytes
 // cumulatively acknowledged at the sinks ÷ the payload), the data packets the sources sent (far
@@ -24,6 +25,7 @@
 #include "network.h"
 #include "eventlist.h"
 #include "roce.h"
+#include "hpcc.h"
 #include "queue.h"
 #include "queue_lossless_input.h"
 #include "fat_tree_switch.h"
@@ -45,10 +47,40 @@ static Route* to_tor(FatTreeTopology* top, uint32_t host) {
     return r;
 }
 
+// One flow from src to dst; its source and sink are kept for the counts.
+template <class Src, class Sink>
+void add_flow(FatTreeTopology* top, EventList& ev, linkspeed_bps pace, uint32_t src, uint32_t dst,
+              std::vector<Src*>& srcs, std::vector<Sink*>& sinks) {
+    auto* source = new Src(nullptr, nullptr, ev, pace);
+    source->set_dst(dst);
+    auto* sink = new Sink();
+    sink->set_src(src);
+    static_cast<HostQueue*>(top->queues_ns_nlp[src][top->HOST_POD_SWITCH(src)][0])->addHostSender(source);
+    source->connect(to_tor(top, src), to_tor(top, dst), *sink, 0);
+    top->switches_lp[top->HOST_POD_SWITCH(src)]->addHostPort(src, source->flow_id(), source);
+    top->switches_lp[top->HOST_POD_SWITCH(dst)]->addHostPort(dst, source->flow_id(), sink);
+    srcs.push_back(source);
+    sinks.push_back(sink);
+}
+
+// Bytes cumulatively acknowledged at the sinks, and data packets sent by the sources.
+template <class Src, class Sink>
+void count(const std::vector<Src*>& srcs, const std::vector<Sink*>& sinks, uint64_t& bytes, uint64_t& sent) {
+    for (Sink* s : sinks) bytes += s->cumulative_ack();
+    for (Src* s : srcs) sent += s->_packets_sent;
+}
+
 int main(int argc, char** argv) {
+    if (argc < 2 || (std::string(argv[1]) != "roce" && std::string(argv[1]) != "hpcc")) {
+        std::cerr << "usage: " << argv[0] << " roce|hpcc K ...\n";
+        return 2;
+    }
+    bool hpcc = std::string(argv[1]) == "hpcc";
+    argc--;
+    argv++;
     const int first_src = 11;
     if (argc <= first_src) {
-        std::cerr << "usage: " << argv[0] << " K DURATION_US RATE_GBPS LINK_DELAY_NS PACKET_B QUEUE_PKTS"
+        std::cerr << "usage: htsim_incast roce|hpcc K DURATION_US RATE_GBPS LINK_DELAY_NS PACKET_B QUEUE_PKTS"
                   << " PFC_HIGH_PKTS PFC_LOW_PKTS PACE_MBPS DST SRC...\n";
         return 2;
     }
@@ -74,32 +106,27 @@ int main(int argc, char** argv) {
     uint32_t hosts = k * k * k / 4;
     auto* top = new FatTreeTopology(hosts, rate, queue, nullptr, &eventlist, nullptr,
                                     LOSSLESS_INPUT, timeFromNs(delay_ns), 0, FAIR_PRIO);
-    std::vector<RoceSink*> sinks;
-    std::vector<RoceSrc*> srcs;
+    std::vector<RoceSrc*> roce_srcs;
+    std::vector<RoceSink*> roce_sinks;
+    std::vector<HPCCSrc*> hpcc_srcs;
+    std::vector<HPCCSink*> hpcc_sinks;
     for (int i = first_src; i < argc; i++) {
         uint32_t src = std::atoi(argv[i]);
         if (src >= hosts || src == dst) {
             std::cerr << "source " << argv[i] << ": not a host other than the destination\n";
             return 2;
         }
-        auto* roce = new RoceSrc(nullptr, nullptr, eventlist, pace);
-        roce->set_dst(dst);
-        auto* sink = new RoceSink();
-        sink->set_src(src);
-        static_cast<HostQueue*>(top->queues_ns_nlp[src][top->HOST_POD_SWITCH(src)][0])->addHostSender(roce);
-        roce->connect(to_tor(top, src), to_tor(top, dst), *sink, 0);
-        top->switches_lp[top->HOST_POD_SWITCH(src)]->addHostPort(src, roce->flow_id(), roce);
-        top->switches_lp[top->HOST_POD_SWITCH(dst)]->addHostPort(dst, roce->flow_id(), sink);
-        sinks.push_back(sink);
-        srcs.push_back(roce);
+        if (hpcc)
+            add_flow(top, eventlist, pace, src, dst, hpcc_srcs, hpcc_sinks);
+        else
+            add_flow(top, eventlist, pace, src, dst, roce_srcs, roce_sinks);
     }
     auto t0 = std::chrono::steady_clock::now();
     run_events(eventlist);
     double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    uint64_t bytes = 0;
-    for (RoceSink* s : sinks) bytes += s->cumulative_ack();
-    uint64_t sent = 0;
-    for (RoceSrc* s : srcs) sent += s->_packets_sent;
+    uint64_t bytes = 0, sent = 0;
+    count(roce_srcs, roce_sinks, bytes, sent);
+    count(hpcc_srcs, hpcc_sinks, bytes, sent);
     uint64_t drops = 0;
     auto count = [&](std::vector<std::vector<std::vector<BaseQueue*>>>& qs) {
         for (auto& a : qs)
