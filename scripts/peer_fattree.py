@@ -1,13 +1,15 @@
-"""cnsim against htsim on a fat tree: a DCTCP permutation on k = 8 and k = 16, both simulators on the
-same network, interleaved (docs/performance.md, "Against htsim: fat trees").
+"""cnsim against htsim on a fat tree: a DCTCP permutation on k = 8 and k = 16, and an N-to-1 incast
+with PFC on k = 8, alone and with rate control, both simulators on the same network, interleaved
+(docs/performance.md, "Against htsim: fat trees").
 
-    python scripts/peer_fattree.py HTSIM [--k 8 16] [--reps 5] [--duration-us 2000]
-                                         [--callgrind-us 500] [--tolerance 0.05] [--work DIR]
+    python scripts/peer_fattree.py HTSIM [--cases permutation incast incast-rate] [--k 8 16] [--incast-k 8]
+                                         [--reps 5] [--duration-us 2000] [--callgrind-us 500]
+                                         [--tolerance 0.05] [--work DIR]
 
 HTSIM is a checkout of csg-htsim (https://github.com/Broadcom/csg-htsim, or a snapshot of it): this
 script fetches nothing. It builds htsim's library (`make` in HTSIM/sim) and the fat-tree objects it
-needs (in HTSIM/sim/datacenter), then links cnsim's own driver, `scripts/peer/htsim_fattree.cpp`,
-against them; and it builds cnsim's engine-alone runner (`cargo build --release -p cnsim-engine
+needs (in HTSIM/sim/datacenter), then links cnsim's own drivers, `scripts/peer/htsim_fattree.cpp`
+and `scripts/peer/htsim_incast.cpp`, against them; and it builds cnsim's engine-alone runner (`cargo build --release -p cnsim-engine
 --example run_file`). Neither simulator's start-up is timed: each times its event loop alone.
 
 The network is `cnsim.generators.fat_tree(k, flow=..., queue=..., overhead="0B")` plus host
@@ -15,7 +17,19 @@ ports without marking (htsim's host queues do not mark), and htsim's `FatTreeTop
 queues; every flow takes in htsim the very path cnsim's ECMP hash gives it (`cnsim.describe`), its
 ACKs the mirror of that path (cnsim hashes them on their own). PARAMS below is the whole list.
 
-Each repetition runs cnsim then htsim (htsim first on odd repetitions). Reported per k: the median
+The incast (INCAST below): the last `senders` hosts send to the first, each paced at `overload` times
+its fair share of the destination's link, with PFC at every switch ingress (pause above
+`pfc_high_pkts` frames held, resume at `pfc_low_pkts`). htsim's closest model is RoCE (RoceSrc,
+LOSSLESS_INPUT queues, ECMP in the switches' FIB): it has no rate control, so both sides run PFC
+alone — cnsim's senders are CBR at the same pace, without DCQCN. What differs: RoceSrc acknowledges
+every packet (64-B ACKs on the reverse paths) and cnsim's CBR has no ACKs; each simulator's ECMP
+hashes the flows on its own (every path has the same six hops, and the destination's link is the
+bottleneck of all). The case `incast-rate` adds rate control, each simulator its own, every
+sender starting at the link's rate: htsim's HPCC (HPCCSrc, a window from in-band telemetry) and
+cnsim's DCQCN (its marking at every queue, its RP on every flow) — different algorithms, which
+both keep the destination's link full.
+
+Each repetition runs cnsim then htsim (htsim first on odd repetitions). Reported per case and k: the median
 wall time of each, the median over repetitions of cnsim's delivered packets per wall-second ÷
 htsim's, and each one's delivered packets per simulated second; when these differ by more than
 `--tolerance` the comparison is void and the script says so (exit status 1). With `--callgrind-us`
@@ -51,6 +65,14 @@ PARAMS = {
 }
 CNSIM_TCP = {"ecn": "dctcp", "mss": "1460B", "ack_size": f"{PARAMS['ack_b']}B", "init_cwnd": PARAMS["init_cwnd_pkts"],
              "rwnd": 10_000, "sack": False, "variant": "newreno", "initial_rto": "10ms", "min_rto": "250ms"}
+# The incast's own parameters; the links, queues and packet size are PARAMS'.
+INCAST = {
+    "senders": 16,              # hosts n-16 .. n-1 (the last pod at k = 8) to host 0
+    "overload": 2,              # each sender's pace ÷ its fair share of the destination's link
+    "pfc_high_pkts": 15,        # htsim's LosslessInputQueue high threshold (main_roce's default)
+    "pfc_low_pkts": 12,         # and its low one
+    "sender_queue_pkts": 100_000,  # cnsim's host NIC queue: a paused sender keeps its backlog (htsim's RoceSrc waits)
+}
 HTSIM_OBJECTS = ["fat_tree_topology.o", "fat_tree_switch.o", "firstfit.o", "connection_matrix.o"]
 
 
@@ -58,20 +80,22 @@ def sh(cmd: list[str], **kw) -> str:
     return subprocess.run(cmd, check=True, capture_output=True, text=True, **kw).stdout
 
 
-def build(htsim: Path, work: Path) -> tuple[Path, Path]:
-    """The htsim driver and cnsim's run_file, built."""
+def build(htsim: Path, work: Path) -> tuple[dict[str, Path], Path]:
+    """The htsim drivers (by case) and cnsim's run_file, built."""
     sim = htsim / "sim"
     if not (sim / "datacenter" / "fat_tree_topology.h").exists():
         sys.exit(f"{htsim}: not an htsim checkout (no sim/datacenter/fat_tree_topology.h)")
     jobs = f"-j{os.cpu_count() or 1}"
     sh(["make", jobs, "-C", str(sim), "libhtsim.a"])
     sh(["make", jobs, "-C", str(sim / "datacenter"), *HTSIM_OBJECTS])
-    driver = work / "htsim_fattree"
-    sh(["g++", "-std=c++11", "-O2", "-g", f"-I{sim}", f"-I{sim / 'datacenter'}",
-        str(ROOT / "scripts" / "peer" / "htsim_fattree.cpp"), *[str(sim / "datacenter" / o) for o in HTSIM_OBJECTS],
-        f"-L{sim}", "-lhtsim", "-o", str(driver)])
+    drivers = {}
+    for case, name in (("permutation", "htsim_fattree"), ("incast", "htsim_incast")):
+        drivers[case] = work / name
+        sh(["g++", "-std=c++11", "-O2", "-g", f"-I{sim}", f"-I{sim / 'datacenter'}",
+            str(ROOT / "scripts" / "peer" / f"{name}.cpp"), *[str(sim / "datacenter" / o) for o in HTSIM_OBJECTS],
+            f"-L{sim}", "-lhtsim", "-o", str(drivers[case])])
     sh(["cargo", "build", "--release", "-q", "-p", "cnsim-engine", "--example", "run_file"], cwd=ROOT)
-    return driver, ROOT / "target" / "release" / "examples" / "run_file"
+    return drivers, ROOT / "target" / "release" / "examples" / "run_file"
 
 
 def cnsim_scenario(k: int, duration_us: float) -> str:
@@ -84,6 +108,47 @@ def cnsim_scenario(k: int, duration_us: float) -> str:
     half = k // 2
     hosts = [f"H{h + 1}>E{h // half + 1}" for h in range(k * half * half)]
     return text + f'\n[[port]]\nat = {json.dumps(hosts)}\nqueue = {{ capacity = "{p["host_queue_pkts"]} frames" }}\n'
+
+
+def incast_ends(k: int) -> tuple[int, list[int]]:
+    """The incast's destination and senders, numbered from 0 (cnsim's H(i + 1) is htsim's host i)."""
+    n, pod = k ** 3 // 4, k * k // 4
+    if INCAST["senders"] > n - pod:
+        raise ValueError(f"k={k}: {INCAST['senders']} senders do not fit outside the destination's pod "
+                         f"({n - pod} hosts)")
+    return 0, list(range(n - INCAST["senders"], n))
+
+
+def incast_pace_mbps(rate_control: bool = False) -> float:
+    """Each sender's pace: `overload` times its fair share of the destination's link; with rate
+    control, the link's rate (where DCQCN and HPCC start)."""
+    if rate_control:
+        return PARAMS["rate_gbps"] * 1e3
+    return PARAMS["rate_gbps"] * 1e3 * INCAST["overload"] / INCAST["senders"]
+
+
+def cnsim_incast_scenario(k: int, duration_us: float, rate_control: bool = False) -> str:
+    """The fat tree of the permutation, its flows replaced by the incast's, PFC at every switch; with
+    `rate_control`, DCQCN too (its marking at every queue, its RP on every flow)."""
+    import tomllib
+    from cnsim.generators import fat_tree
+    from cnsim.scenario import to_toml
+    p = PARAMS
+    i, frame = INCAST, {"kind": "cbr", "rate": f"{incast_pace_mbps(rate_control):g}Mbps", "frame": f"{p['packet_b']}B"}
+    doc = tomllib.loads(fat_tree(k, rate=f"{p['rate_gbps']}Gbps", delay=f"{p['delay_ns']}ns",
+                                 duration=f"{duration_us:g}us", capacity=f"{p['queue_pkts']} frames",
+                                 flow={"traffic": frame}, overhead=f"{p['overhead_b']}B"))
+    dst, srcs = incast_ends(k)
+    rp = {"rp": {"dcqcn": {}}} if rate_control else {}
+    doc["flow"] = [{"from": f"H{s + 1}", "to": f"H{dst + 1}", "traffic": frame, **rp} for s in srcs]
+    if rate_control:
+        doc["defaults"]["queue"]["discipline"] = "dcqcn"
+    doc["flow_control"] = {"pfc": {"trigger": "ingress", "xoff": f"{i['pfc_high_pkts']} frames",
+                                   "xon": f"{i['pfc_low_pkts']} frames"}}
+    half = k // 2
+    doc["port"] = [{"at": [f"H{s + 1}>E{s // half + 1}" for s in srcs],
+                    "queue": {"capacity": f"{i['sender_queue_pkts']} frames"}}]
+    return to_toml(doc)
 
 
 def htsim_paths(k: int, text: str) -> str:
@@ -105,7 +170,9 @@ def parse(out: str) -> dict:
     return {kv.split("=")[0]: float(kv.split("=")[1]) for kv in line.split()[1:]}
 
 
-def commands(k: int, duration_us: float, work: Path, driver: Path, runner: Path) -> dict[str, list[str]]:
+def commands(case: str, k: int, duration_us: float, work: Path, driver: Path, runner: Path) -> dict[str, list[str]]:
+    if case in ("incast", "incast-rate"):
+        return incast_commands(k, duration_us, work, driver, runner, case == "incast-rate")
     text = cnsim_scenario(k, duration_us)
     toml = work / f"fattree-k{k}-{duration_us:g}us.toml"
     toml.write_text(text)
@@ -115,6 +182,20 @@ def commands(k: int, duration_us: float, work: Path, driver: Path, runner: Path)
     return {"cnsim": [str(runner), str(toml)],
             "htsim": [str(driver), str(k), f"{duration_us:g}", str(p["rate_gbps"]), str(p["delay_ns"]),
                       str(p["queue_pkts"]), str(p["seed"]), "dctcp", str(paths)]}
+
+
+def incast_commands(k: int, duration_us: float, work: Path, driver: Path, runner: Path,
+                    rate_control: bool = False) -> dict[str, list[str]]:
+    name = "incast-rate" if rate_control else "incast"
+    toml = work / f"{name}-k{k}-{duration_us:g}us.toml"
+    toml.write_text(cnsim_incast_scenario(k, duration_us, rate_control))
+    p, i = PARAMS, INCAST
+    dst, srcs = incast_ends(k)
+    return {"cnsim": [str(runner), str(toml)],
+            "htsim": [str(driver), "hpcc" if rate_control else "roce", str(k), f"{duration_us:g}",
+                      str(p["rate_gbps"]), str(p["delay_ns"]), str(p["packet_b"]), str(p["queue_pkts"]),
+                      str(i["pfc_high_pkts"]), str(i["pfc_low_pkts"]), f"{incast_pace_mbps(rate_control):g}", str(dst),
+                      *map(str, srcs)]}
 
 
 def callgrind(cmd: list[str], out: Path) -> tuple[float, dict]:
@@ -127,7 +208,10 @@ def callgrind(cmd: list[str], out: Path) -> tuple[float, dict]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("htsim", type=Path)
+    ap.add_argument("--cases", nargs="+", choices=["permutation", "incast", "incast-rate"],
+                    default=["permutation", "incast", "incast-rate"])
     ap.add_argument("--k", type=int, nargs="+", default=[8, 16])
+    ap.add_argument("--incast-k", type=int, nargs="+", default=[8])
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--duration-us", type=float, default=2000)
     ap.add_argument("--callgrind-us", type=float, default=0)
@@ -135,12 +219,13 @@ def main() -> None:
     ap.add_argument("--work", type=Path, default=ROOT / "target" / "peer")
     a = ap.parse_args()
     a.work.mkdir(parents=True, exist_ok=True)
-    driver, runner = build(a.htsim.resolve(), a.work)
+    drivers, runner = build(a.htsim.resolve(), a.work)
     print("parameters: " + ", ".join(f"{k}={v}" for k, v in PARAMS.items())
-          + f", duration={a.duration_us:g}us, cnsim tcp {CNSIM_TCP}")
+          + f", duration={a.duration_us:g}us, cnsim tcp {CNSIM_TCP}, incast {INCAST}")
     void = False
-    for k in a.k:
-        cmds = commands(k, a.duration_us, a.work, driver, runner)
+    for case, k in [(c, k) for c in a.cases for k in (a.k if c == "permutation" else a.incast_k)]:
+        driver = drivers["incast" if case == "incast-rate" else case]
+        cmds = commands(case, k, a.duration_us, a.work, driver, runner)
         runs: dict[str, list[dict]] = {"cnsim": [], "htsim": []}
         for r in range(a.reps):
             for name in (("cnsim", "htsim") if r % 2 == 0 else ("htsim", "cnsim")):
@@ -150,7 +235,7 @@ def main() -> None:
                                   for c, h in zip(runs["cnsim"], runs["htsim"]))
         agree = abs(per_sim_s["cnsim"] / per_sim_s["htsim"] - 1)
         void |= agree > a.tolerance
-        print(f"k={k}: wall s cnsim {statistics.median(x['wall_s'] for x in runs['cnsim']):.3f}, "
+        print(f"{case} k={k}: wall s cnsim {statistics.median(x['wall_s'] for x in runs['cnsim']):.3f}, "
               f"htsim {statistics.median(x['wall_s'] for x in runs['htsim']):.3f}; delivered packets per wall-second "
               f"cnsim/htsim {ratio:.2f}x (median of {a.reps}); delivered per simulated s cnsim "
               f"{per_sim_s['cnsim'] / 1e6:.2f} M, htsim {per_sim_s['htsim'] / 1e6:.2f} M ({agree:.1%} apart"
@@ -160,12 +245,12 @@ def main() -> None:
             if not shutil.which("valgrind"):
                 print("valgrind is not installed: no instruction counts")
                 continue
-            cmds = commands(k, a.callgrind_us, a.work, driver, runner)
+            cmds = commands(case, k, a.callgrind_us, a.work, driver, runner)
             ipp = {}
             for name, cmd in cmds.items():
-                ir, run = callgrind(cmd, a.work / f"callgrind.{name}.k{k}")
+                ir, run = callgrind(cmd, a.work / f"callgrind.{name}.{case}.k{k}")
                 ipp[name] = ir / run["delivered"]
-            print(f"k={k}: instructions per delivered packet ({a.callgrind_us:g} us, event loop alone): cnsim "
+            print(f"{case} k={k}: instructions per delivered packet ({a.callgrind_us:g} us, event loop alone): cnsim "
                   f"{ipp['cnsim']:.0f}, htsim {ipp['htsim']:.0f}, htsim/cnsim {ipp['htsim'] / ipp['cnsim']:.2f}x")
     sys.exit(1 if void else 0)
 

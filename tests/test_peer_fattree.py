@@ -6,6 +6,7 @@ import importlib.util
 from pathlib import Path
 
 import cnsim
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 spec = importlib.util.spec_from_file_location("peer_fattree", ROOT / "scripts" / "peer_fattree.py")
@@ -40,4 +41,57 @@ def test_the_cnsim_scenario_is_the_documented_dctcp_permutation():
     port = text[text.index("[[port]]"):]
     assert all(f'"H{h + 1}>E{h // 2 + 1}"' in port for h in range(16)) and "discipline" not in port
     for key in ['ecn = "dctcp"', 'overhead = "0B"', 'k = "15 frames"', 'capacity = "1000 frames"', 'ack_size = "40B"']:
+        assert key in text, key
+
+
+def test_the_incast_is_pfc_alone_from_the_last_pod_to_the_first_host():
+    k = 8
+    text = peer.cnsim_incast_scenario(k, 300)
+    flows = cnsim.describe(text)["flows"]
+    dst, srcs = peer.incast_ends(k)
+    assert len(flows) == peer.INCAST["senders"] == len(srcs)
+    for f, s in zip(flows, srcs):
+        # every sender is outside the destination's pod: six hops, through a core switch
+        assert f["path"][0] == f"H{s + 1}" and f["path"][-1] == f"H{dst + 1}" and len(f["path"]) == 7
+        assert f["path"][3].startswith("C")
+    st = cnsim.run(text, figures=False).stats
+    fr = st["frames"]
+    # PFC held the senders back: pauses sent, nothing lost, no congestion feedback (no rate control)
+    assert fr["data_delivered"] > 0 and fr["data_dropped"] == 0 and fr["pause_sent"] > 0
+    assert fr["feedback_sent"] == 0 and not st["rps"]
+    # the senders offer `overload` times the destination's link
+    pace = peer.incast_pace_mbps() * 1e6
+    assert pace * len(srcs) == peer.INCAST["overload"] * peer.PARAMS["rate_gbps"] * 1e9
+    for key in ['[flow_control.pfc]', 'trigger = "ingress"', 'xoff = "15 frames"', 'xon = "12 frames"',
+                f'rate = "{peer.incast_pace_mbps():g}Mbps"', 'overhead = "0B"', 'capacity = "100 frames"']:
+        assert key in text, key
+    assert "dcqcn" not in text and "rp =" not in text and all(not f["rp"] for f in flows)
+
+
+def test_an_incast_within_the_destinations_pod_is_refused():
+    with pytest.raises(ValueError, match="outside the destination's pod"):
+        peer.incast_ends(4)
+
+
+def test_htsim_is_given_the_incasts_ends_and_parameters():
+    p, i = peer.PARAMS, peer.INCAST
+    dst, srcs = peer.incast_ends(8)
+    for rate_control, model in ((False, "roce"), (True, "hpcc")):
+        cmd = peer.incast_commands(8, 100, ROOT / "target", Path("htsim_incast"), Path("run_file"), rate_control)
+        assert cmd["htsim"][1:] == [model, "8", "100", str(p["rate_gbps"]), str(p["delay_ns"]), str(p["packet_b"]),
+                                    str(p["queue_pkts"]), str(i["pfc_high_pkts"]), str(i["pfc_low_pkts"]),
+                                    f"{peer.incast_pace_mbps(rate_control):g}", str(dst), *map(str, srcs)]
+    # with rate control both start at the link's rate; without, at `overload` times the fair share
+    assert peer.incast_pace_mbps(True) == p["rate_gbps"] * 1e3 > peer.incast_pace_mbps(False)
+
+
+def test_the_incast_with_rate_control_is_dcqcn_over_pfc():
+    text = peer.cnsim_incast_scenario(8, 300, rate_control=True)
+    flows = cnsim.describe(text)["flows"]
+    assert len(flows) == peer.INCAST["senders"] and all(f["rp"] for f in flows)
+    st = cnsim.run(text, figures=False).stats
+    fr = st["frames"]
+    assert fr["data_delivered"] > 0 and fr["data_dropped"] == 0 and fr["pause_sent"] > 0
+    assert len(st["rps"]) == len(flows) and all(q["aqm"] == "dcqcn" for q in st["queues"])
+    for key in ['[flow_control.pfc]', 'xoff = "15 frames"', 'discipline = "dcqcn"', 'rate = "10000Mbps"']:
         assert key in text, key
