@@ -5,7 +5,7 @@ and its window and unit agree with the declared kind and unit."""
 import pytest
 
 import cnsim
-from cnsim.metrics import CATALOGUE, DEFINITIONS, summarize
+from cnsim.metrics import CATALOGUE, DEFINITIONS, FORMULAS, MECHANISMS, summarize, summary_declarations
 
 # Kinds of engine statistics counted in the measurement window, and over the whole run.
 WINDOWED = {"counter-window", "time-average"}
@@ -42,6 +42,20 @@ def test_definitions_are_the_catalogue():
     assert DEFINITIONS == [m.row() for m in CATALOGUE]
     assert len({(m.scope, m.metric) for m in CATALOGUE}) == len(CATALOGUE)
     assert all(m.engine for m in CATALOGUE)
+
+
+def test_every_formula_has_a_declaration_and_every_declaration_a_formula():
+    """The engine declares the summary metrics, Python computes them: neither list may hold one the
+    other lacks, nor a metric twice."""
+    declarations = [(d["scope"], d["name"]) for d in summary_declarations()]
+    assert len(set(declarations)) == len(declarations)
+    assert sorted(set(FORMULAS) - set(declarations)) == []  # formulas without a declaration
+    assert sorted(set(declarations) - set(FORMULAS)) == []  # declarations without a formula
+    assert [(m.scope, m.metric) for m in CATALOGUE] == list(FORMULAS)
+
+
+def test_every_needed_mechanism_is_known():
+    assert sorted({d["needs"] for d in summary_declarations()} - set(MECHANISMS) - {None}) == []
 
 
 def test_every_source_is_declared_by_the_engine(declared):

@@ -1,7 +1,7 @@
 """The Python API: `run` a scenario, `check` one.
 
-The engine (`cnsim._core`) is imported inside the functions, so the rest of the package (metrics,
-outputs, figures) imports without it.
+The engine (`cnsim._core`) is imported inside the functions. (`cnsim.metrics`, and so outputs and
+figures, reads the summary metrics' declarations from the engine when it is imported.)
 """
 
 import logging

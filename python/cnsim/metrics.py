@@ -1,7 +1,10 @@
 """Summary metrics of a run, computed from the engine's stats document (`sim.stats_json()`).
 
-`CATALOGUE` is the single definition of every metric in `summary.json`; `summarize` copies it into
-`summary["definitions"]`, so each number states its window. Windows: `measure` is
+The engine declares every metric of `summary.json` — scope, window, unit, definition, the
+statistics it is computed from, the mechanism it needs — beside its raw statistics
+(`_core.summary_declarations()`: the engine's own, then each protocol's). This module holds only
+their formulas, keyed by (scope, name) in `FORMULAS`, and builds `CATALOGUE` from the declarations
+in that order; `summarize` copies it into `summary["definitions"]`, so each number states its window. Windows: `measure` is
 [simulation.measure_from, end of run], `run` is [0, end of run]. Rates are over frame *copies*
 (one per wire, as the engine counts them). A metric whose denominator is zero is `null`.
 
@@ -20,7 +23,7 @@ MAIN_CP_METRICS = ["q_mean_frames", "q_std_frames", "q_dev_from_qeq_frames"]
 
 
 class Metric(NamedTuple):
-    """One summary metric: where it is in the summary (`scope`), its window, unit and definition;
+    """One summary metric, as the engine declares it: where it is in the summary (`scope`), its window, unit and definition;
     `engine`, the stats-document paths ("window.feedback_sent", "queues.arrivals_window",
     "receivers.throughput_bps") of the engine statistics it is computed from; `needs`, what a run
     must have for the metric to be shown (a feedback rate is 0 in a run without congestion points,
@@ -39,157 +42,6 @@ class Metric(NamedTuple):
         return {"metric": self.metric, "scope": self.scope, "window": self.window, "unit": self.unit,
                 "definition": self.definition}
 
-
-CATALOGUE: tuple[Metric, ...] = (
-    Metric("feedback_rate_pct", "global", "measure", "%",
-           "window.feedback_sent / window.data_injected × 100 (feedback frames of every protocol)",
-           ("window.feedback_sent", "window.data_injected"), needs="feedback"),
-    Metric("loss_rate_pct", "global", "measure", "%",
-           "window.data_dropped / (window.data_injected + window.data_replicated) × 100: every frame copy, "
-           "including those made at multicast branching points, is delivered, dropped or in flight, so this "
-           "stays ≤ 100",
-           ("window.data_dropped", "window.data_injected", "window.data_replicated")),
-    Metric("source_loss_pct", "global", "measure", "%",
-           "window.data_source_dropped / window.data_generated × 100",
-           ("window.data_source_dropped", "window.data_generated")),
-    Metric("total_loss_pct", "global", "measure", "%",
-           "(window.data_source_dropped + window.data_dropped) / (window.data_generated + "
-           "window.data_replicated) × 100: copies lost in a full rate limiter at the source or in a switch, over "
-           "the copies the applications generated plus those made at multicast branching points",
-           ("window.data_source_dropped", "window.data_dropped", "window.data_generated", "window.data_replicated")),
-    Metric("fb_negative_samples_pct", "global", "measure", "%",
-           "Σ cp_fb_negative_window over the QCN CP queues / window.data_injected × 100: samples with Fb < 0, on "
-           "`feedback_rate_pct`'s scale; above it because a sample whose Fb is negative by less than one quantum "
-           "(QntzFb = 0) sends no CNM (docs/modelling.md); null without a QCN CP",
-           ("queues.cp_fb_negative_window", "window.data_injected"), needs="qcn"),
-    Metric("feedback_per_cp_frame_pct", "global", "measure", "%",
-           "Σ cnms_sent_window / Σ arrivals_window × 100 over the CP queues: feedback relative to the frames "
-           "arriving at the CPs",
-           ("queues.cnms_sent_window", "queues.arrivals_window"), needs="cp"),
-    Metric("feedback_busiest_cp_pct", "global", "measure", "%",
-           "max over CP queues with arrivals of cnms_sent_window / arrivals_window × 100",
-           ("queues.cnms_sent_window", "queues.arrivals_window"), needs="cp"),
-    Metric("feedback_per_delivered_pct", "global", "measure", "%",
-           "window.feedback_sent / window.data_delivered × 100: feedback frames per data copy received",
-           ("window.feedback_sent", "window.data_delivered"), needs="feedback"),
-    Metric("first_cnm_s", "global", "run", "s",
-           "earliest `first_cnm_s` over the RPs",
-           ("rps.first_cnm_s", "rps.first_message_s"), needs="cp"),
-    Metric("cr_mean_mbps", "global", "measure", "Mb/s",
-           "mean over sessions of the session CR's time-weighted mean (session CR = min over its RPs, Mliki et "
-           "al. 2016a §3)",
-           ("sessions.cr_mean_bps", "rps.cr_mean_bps"), needs="rp"),
-    Metric("cr_std_mbps", "global", "measure", "Mb/s",
-           "mean over sessions of the session CR's time-weighted std-dev",
-           ("sessions.cr_std_bps", "rps.cr_std_bps"), needs="rp"),
-    Metric("cr_spread_mbps", "global", "measure", "Mb/s",
-           "population std-dev over sessions of the session CR's mean",
-           ("sessions.cr_mean_bps", "rps.cr_mean_bps"), needs="rp"),
-    Metric("jain_cr", "global", "measure", "1",
-           "Jain index (Σr)²/(k·Σr²) (Mliki et al. 2016a eq. 9) over the sessions' mean CR",
-           ("sessions.cr_mean_bps", "rps.cr_mean_bps"), needs="rp"),
-    Metric("jain_throughput", "global", "measure", "1",
-           "Jain index over `throughput_mbps` of every (flow, receiver)",
-           ("receivers.throughput_bps",)),
-    Metric("throughput_mean_mbps", "global", "measure", "Mb/s",
-           "mean of `throughput_mbps` over every (flow, receiver)",
-           ("receivers.throughput_bps",)),
-    Metric("cr_min_mbps", "global", "measure", "Mb/s",
-           "lowest session CR in the window (RP CR where there are no sessions)",
-           ("sessions.cr_min_bps", "rps.cr_min_bps"), needs="rp"),
-    Metric("main_cp", "global", "run", "name",
-           "the CP queue with the most arrivals (whole run)",
-           ("queues.arrivals",), needs="cp"),
-    Metric("q_mean_frames", "global", "measure", "frames",
-           "the main CP's `q_mean_frames` (queue scope)",
-           ("queues.q_mean_frames",), needs="cp"),
-    Metric("q_std_frames", "global", "measure", "frames",
-           "the main CP's `q_std_frames` (queue scope)",
-           ("queues.q_std_frames",), needs="cp"),
-    Metric("q_dev_from_qeq_frames", "global", "measure", "frames",
-           "the main CP's `q_dev_from_qeq_frames` (queue scope)",
-           ("queues.q_mean_frames", "queues.qeq_frames"), needs="cp"),
-    Metric("first_cnm_s", "rp", "run", "s",
-           "time the RP received its first CNM",
-           ("rps.first_cnm_s", "rps.first_message_s"), needs="cp"),
-    Metric("cr_mean_mbps", "rp", "measure", "Mb/s",
-           "time-weighted mean of CR",
-           ("rps.cr_mean_bps",), needs="rp"),
-    Metric("cr_std_mbps", "rp", "measure", "Mb/s",
-           "time-weighted std-dev of CR",
-           ("rps.cr_std_bps",), needs="rp"),
-    Metric("cnms_received", "rp", "measure", "frames",
-           "CNMs received by the RP",
-           ("rps.cnms_received_window",), needs="cp"),
-    Metric("limiters_created", "rp", "run", "1",
-           "rate limiters the RP created",
-           ("rps.limiters_created", "rps.regulators_created"), needs="rp"),
-    Metric("q_mean_frames", "queue", "measure", "frames",
-           "time-weighted mean queue length: bytes queued ÷ simulation.frame_size",
-           ("queues.q_mean_frames",)),
-    Metric("q_std_frames", "queue", "measure", "frames",
-           "time-weighted std-dev of the queue length (bytes queued ÷ simulation.frame_size)",
-           ("queues.q_std_frames",)),
-    Metric("q_dev_from_qeq_frames", "queue", "measure", "frames",
-           "q_mean_frames` − Qeq, both in frames of simulation.frame_size (CP queues only)",
-           ("queues.q_mean_frames", "queues.qeq_frames"), needs="cp"),
-    Metric("utilisation", "queue", "measure", "1",
-           "busy_s_window / window_s",
-           ("queues.busy_s_window", "time.window_s")),
-    Metric("arrivals", "queue", "measure", "frames",
-           "frames that arrived at the queue",
-           ("queues.arrivals_window",)),
-    Metric("drops", "queue", "measure", "frames",
-           "frames dropped at the queue",
-           ("queues.drops_window",)),
-    Metric("cnms_sent", "queue", "measure", "frames",
-           "CNMs the queue's CP sent",
-           ("queues.cnms_sent_window",), needs="cp"),
-    Metric("source_loss_pct", "flow", "run", "%",
-           "source_dropped / frames_generated × 100",
-           ("flows.source_dropped", "flows.frames_generated")),
-    Metric("throughput_mbps", "flow", "measure", "Mb/s",
-           "Σ over the flow's receivers of their `throughput_mbps",
-           ("receivers.throughput_bps",)),
-    Metric("goodput_mbps", "flow", "measure", "Mb/s",
-           "TCP flows: bytes acknowledged in the window × 8 ÷ window (`tcp_goodput_bps`); null for other flows",
-           ("flows.tcp_goodput_bps",), needs="tcp"),
-    Metric("loss_pct", "flow", "measure", "%",
-           "dropped_window / (injected_window + replicated_window) × 100: the flow's copies dropped in switches",
-           ("flows.dropped_window", "flows.injected_window", "flows.replicated_window")),
-    Metric("pause_sent", "port", "run", "frames",
-           "PAUSE/PFC frames the port sent",
-           ("ports.pause_sent",), needs="pause"),
-    Metric("pause_received", "port", "run", "frames",
-           "PAUSE/PFC frames the port received",
-           ("ports.pause_received",), needs="pause"),
-    Metric("paused_s", "port", "measure", "s",
-           "longest time any priority of the port's transmitter was paused, in the window",
-           ("ports.paused_s_window",), needs="pause"),
-    Metric("throughput_mbps", "receiver", "measure", "Mb/s",
-           "data delivered to the receiver (bytes_window × 8 / window_s)",
-           ("receivers.throughput_bps",)),
-    Metric("slowdown", "flow", "run", "1",
-           "transfers: fct_s / fct_ideal_s (the engine's FCT over its ideal alone on the network, from the "
-           "route: docs/scenarios.md); null while incomplete, absent for other flows",
-           ("flows.fct_s", "flows.fct_ideal_s"), needs="transfer"),
-    Metric("flows", "fct bucket", "run", "1",
-           "transfers whose size_bytes falls in the bucket (`FCT_BUCKETS`: < 100 KB, 100 KB – 1 MB, 1 – 10 MB, ≥ "
-           "10 MB; 1 KB = 1000 B, lower bound included)",
-           ("flows.size_bytes",), needs="transfer"),
-    Metric("completed", "fct bucket", "run", "1",
-           "those of them that completed",
-           ("flows.size_bytes", "flows.fct_s"), needs="transfer"),
-    Metric("slowdown_median", "fct bucket", "run", "1",
-           "median of `slowdown` over the bucket's completed transfers (nearest rank: the ⌈n/2⌉-th smallest)",
-           ("flows.size_bytes", "flows.fct_s", "flows.fct_ideal_s"), needs="transfer"),
-    Metric("slowdown_p99", "fct bucket", "run", "1",
-           "99th percentile of `slowdown` over the bucket's completed transfers (nearest rank: the ⌈0.99·n⌉-th "
-           "smallest)",
-           ("flows.size_bytes", "flows.fct_s", "flows.fct_ideal_s"), needs="transfer"),
-)
-
-DEFINITIONS = [m.row() for m in CATALOGUE]
 
 # What a metric can need (`Metric.needs`): mechanism → what marks it in the stats document.
 MECHANISMS = {
@@ -275,6 +127,16 @@ def metric_declarations() -> list[dict]:
     from . import _core  # here, not at import: the summary is computed without the engine
 
     return json.loads(_core.metric_declarations())
+
+
+def summary_declarations() -> list[dict]:
+    """Every summary metric, declared once in the engine (by the engine itself and by each
+    protocol): [{scope, name, window, unit, definition, engine, needs}]."""
+    import json
+
+    from . import _core
+
+    return json.loads(_core.summary_declarations())
 
 
 def jain(values: list[float]) -> float | None:
@@ -482,3 +344,36 @@ def switch_metrics(stats: dict) -> dict:
                "q_dev_from_qeq_frames": q["q_mean_frames"] - q["qeq_frames"]}
         for node, q in sorted(best.items())
     }
+
+
+def _formulas() -> dict[tuple[str, str], object]:
+    """(scope, name) → the function whose formula computes it, in `summary["definitions"]`'s order."""
+    global_ = ["feedback_rate_pct", "loss_rate_pct", "source_loss_pct", "total_loss_pct", "fb_negative_samples_pct",
+               "feedback_per_cp_frame_pct", "feedback_busiest_cp_pct", "feedback_per_delivered_pct", "first_cnm_s",
+               "cr_mean_mbps", "cr_std_mbps", "cr_spread_mbps", "jain_cr", "jain_throughput", "throughput_mean_mbps",
+               "cr_min_mbps", "main_cp", *MAIN_CP_METRICS]
+    by_scope = [
+        ("global", summarize, global_),
+        ("rp", _rp, ["first_cnm_s", "cr_mean_mbps", "cr_std_mbps", "cnms_received", "limiters_created"]),
+        ("queue", _queue, ["q_mean_frames", "q_std_frames", "q_dev_from_qeq_frames", "utilisation", "arrivals", "drops",
+                           "cnms_sent"]),
+        ("flow", _flow, ["source_loss_pct", "throughput_mbps", "goodput_mbps", "loss_pct"]),
+        ("port", _port, ["pause_sent", "pause_received", "paused_s"]),
+        ("receiver", _flow, ["throughput_mbps"]),
+        ("flow", _slowdown, ["slowdown"]),
+        ("fct bucket", fct_buckets, ["flows", "completed", "slowdown_median", "slowdown_p99"]),
+    ]
+    return {(scope, name): f for scope, f, names in by_scope for name in names}
+
+
+FORMULAS = _formulas()
+
+
+def _catalogue() -> tuple[Metric, ...]:
+    declared = {(d["scope"], d["name"]): d for d in summary_declarations()}
+    return tuple(Metric(d["name"], d["scope"], d["window"], d["unit"], d["definition"], tuple(d["engine"]), d["needs"])
+                 for key in FORMULAS if (d := declared.get(key)) is not None)
+
+
+CATALOGUE: tuple[Metric, ...] = _catalogue()
+DEFINITIONS = [m.row() for m in CATALOGUE]

@@ -64,3 +64,9 @@ impl Sim {
 pub fn metric_declarations() -> Value {
     json!(crate::report::METRICS.iter().chain(crate::registry::metrics::protocols()).collect::<Vec<_>>())
 }
+
+/// Every summary metric declaration, the engine's then the protocols', as JSON (scope, name,
+/// window, unit, definition, engine, needs).
+pub fn summary_declarations() -> Value {
+    json!(crate::report::SUMMARIES.iter().chain(crate::registry::metrics::summaries()).collect::<Vec<_>>())
+}

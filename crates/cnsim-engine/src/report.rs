@@ -4,7 +4,7 @@
 
 use crate::core::time::to_secs;
 use crate::registry::PROTOCOLS;
-use crate::slots::metrics::Metric;
+use crate::slots::metrics::{Metric, Summary};
 use crate::slots::register::Protocol;
 use crate::registry::transport::TcpFlow;
 use crate::sim::{Counters, Sim};
@@ -77,6 +77,48 @@ pub const METRICS: &[Metric] = &[
     Metric { scope: "sessions", name: "cr_final_bps", unit: "bit/s", kind: "gauge", doc: "session rate at the end of the run" },
     Metric { scope: "series", name: "q_frames.NODE>PEER", unit: "frames", kind: "series", doc: "queued bytes of a switch output port ÷ simulation.frame_size (all classes)" },
     Metric { scope: "series", name: "rx_bps.FLOW>HOST", unit: "bit/s", kind: "series", doc: "throughput of a receiver over the record interval ending at t (0 at t = 0)" },
+];
+
+/// The engine's summary metrics (`Summary`): those of every run, or of a mechanism several
+/// protocols share (congestion points, reaction points, transfers). A protocol's own are in its
+/// `PROTOCOL.summaries`.
+pub const SUMMARIES: &[Summary] = &[
+    Summary { scope: "global", name: "feedback_rate_pct", window: "measure", unit: "%", definition: "window.feedback_sent / window.data_injected × 100 (feedback frames of every protocol)", engine: &["window.feedback_sent", "window.data_injected"], needs: Some("feedback") },
+    Summary { scope: "global", name: "loss_rate_pct", window: "measure", unit: "%", definition: "window.data_dropped / (window.data_injected + window.data_replicated) × 100: every frame copy, including those made at multicast branching points, is delivered, dropped or in flight, so this stays ≤ 100", engine: &["window.data_dropped", "window.data_injected", "window.data_replicated"], needs: None },
+    Summary { scope: "global", name: "source_loss_pct", window: "measure", unit: "%", definition: "window.data_source_dropped / window.data_generated × 100", engine: &["window.data_source_dropped", "window.data_generated"], needs: None },
+    Summary { scope: "global", name: "total_loss_pct", window: "measure", unit: "%", definition: "(window.data_source_dropped + window.data_dropped) / (window.data_generated + window.data_replicated) × 100: copies lost in a full rate limiter at the source or in a switch, over the copies the applications generated plus those made at multicast branching points", engine: &["window.data_source_dropped", "window.data_dropped", "window.data_generated", "window.data_replicated"], needs: None },
+    Summary { scope: "global", name: "feedback_per_cp_frame_pct", window: "measure", unit: "%", definition: "Σ cnms_sent_window / Σ arrivals_window × 100 over the CP queues: feedback relative to the frames arriving at the CPs", engine: &["queues.cnms_sent_window", "queues.arrivals_window"], needs: Some("cp") },
+    Summary { scope: "global", name: "feedback_busiest_cp_pct", window: "measure", unit: "%", definition: "max over CP queues with arrivals of cnms_sent_window / arrivals_window × 100", engine: &["queues.cnms_sent_window", "queues.arrivals_window"], needs: Some("cp") },
+    Summary { scope: "global", name: "feedback_per_delivered_pct", window: "measure", unit: "%", definition: "window.feedback_sent / window.data_delivered × 100: feedback frames per data copy received", engine: &["window.feedback_sent", "window.data_delivered"], needs: Some("feedback") },
+    Summary { scope: "global", name: "cr_mean_mbps", window: "measure", unit: "Mb/s", definition: "mean over sessions of the session CR's time-weighted mean (session CR = min over its RPs, Mliki et al. 2016a §3)", engine: &["sessions.cr_mean_bps", "rps.cr_mean_bps"], needs: Some("rp") },
+    Summary { scope: "global", name: "cr_std_mbps", window: "measure", unit: "Mb/s", definition: "mean over sessions of the session CR's time-weighted std-dev", engine: &["sessions.cr_std_bps", "rps.cr_std_bps"], needs: Some("rp") },
+    Summary { scope: "global", name: "cr_spread_mbps", window: "measure", unit: "Mb/s", definition: "population std-dev over sessions of the session CR's mean", engine: &["sessions.cr_mean_bps", "rps.cr_mean_bps"], needs: Some("rp") },
+    Summary { scope: "global", name: "jain_cr", window: "measure", unit: "1", definition: "Jain index (Σr)²/(k·Σr²) (Mliki et al. 2016a eq. 9) over the sessions' mean CR", engine: &["sessions.cr_mean_bps", "rps.cr_mean_bps"], needs: Some("rp") },
+    Summary { scope: "global", name: "jain_throughput", window: "measure", unit: "1", definition: "Jain index over `throughput_mbps` of every (flow, receiver)", engine: &["receivers.throughput_bps"], needs: None },
+    Summary { scope: "global", name: "throughput_mean_mbps", window: "measure", unit: "Mb/s", definition: "mean of `throughput_mbps` over every (flow, receiver)", engine: &["receivers.throughput_bps"], needs: None },
+    Summary { scope: "global", name: "cr_min_mbps", window: "measure", unit: "Mb/s", definition: "lowest session CR in the window (RP CR where there are no sessions)", engine: &["sessions.cr_min_bps", "rps.cr_min_bps"], needs: Some("rp") },
+    Summary { scope: "global", name: "main_cp", window: "run", unit: "name", definition: "the CP queue with the most arrivals (whole run)", engine: &["queues.arrivals"], needs: Some("cp") },
+    Summary { scope: "global", name: "q_mean_frames", window: "measure", unit: "frames", definition: "the main CP's `q_mean_frames` (queue scope)", engine: &["queues.q_mean_frames"], needs: Some("cp") },
+    Summary { scope: "global", name: "q_std_frames", window: "measure", unit: "frames", definition: "the main CP's `q_std_frames` (queue scope)", engine: &["queues.q_std_frames"], needs: Some("cp") },
+    Summary { scope: "global", name: "q_dev_from_qeq_frames", window: "measure", unit: "frames", definition: "the main CP's `q_dev_from_qeq_frames` (queue scope)", engine: &["queues.q_mean_frames", "queues.qeq_frames"], needs: Some("cp") },
+    Summary { scope: "rp", name: "cr_mean_mbps", window: "measure", unit: "Mb/s", definition: "time-weighted mean of CR", engine: &["rps.cr_mean_bps"], needs: Some("rp") },
+    Summary { scope: "rp", name: "cr_std_mbps", window: "measure", unit: "Mb/s", definition: "time-weighted std-dev of CR", engine: &["rps.cr_std_bps"], needs: Some("rp") },
+    Summary { scope: "rp", name: "limiters_created", window: "run", unit: "1", definition: "rate limiters the RP created", engine: &["rps.limiters_created", "rps.regulators_created"], needs: Some("rp") },
+    Summary { scope: "queue", name: "q_mean_frames", window: "measure", unit: "frames", definition: "time-weighted mean queue length: bytes queued ÷ simulation.frame_size", engine: &["queues.q_mean_frames"], needs: None },
+    Summary { scope: "queue", name: "q_std_frames", window: "measure", unit: "frames", definition: "time-weighted std-dev of the queue length (bytes queued ÷ simulation.frame_size)", engine: &["queues.q_std_frames"], needs: None },
+    Summary { scope: "queue", name: "q_dev_from_qeq_frames", window: "measure", unit: "frames", definition: "q_mean_frames` − Qeq, both in frames of simulation.frame_size (CP queues only)", engine: &["queues.q_mean_frames", "queues.qeq_frames"], needs: Some("cp") },
+    Summary { scope: "queue", name: "utilisation", window: "measure", unit: "1", definition: "busy_s_window / window_s", engine: &["queues.busy_s_window", "time.window_s"], needs: None },
+    Summary { scope: "queue", name: "arrivals", window: "measure", unit: "frames", definition: "frames that arrived at the queue", engine: &["queues.arrivals_window"], needs: None },
+    Summary { scope: "queue", name: "drops", window: "measure", unit: "frames", definition: "frames dropped at the queue", engine: &["queues.drops_window"], needs: None },
+    Summary { scope: "flow", name: "source_loss_pct", window: "run", unit: "%", definition: "source_dropped / frames_generated × 100", engine: &["flows.source_dropped", "flows.frames_generated"], needs: None },
+    Summary { scope: "flow", name: "throughput_mbps", window: "measure", unit: "Mb/s", definition: "Σ over the flow's receivers of their `throughput_mbps", engine: &["receivers.throughput_bps"], needs: None },
+    Summary { scope: "flow", name: "loss_pct", window: "measure", unit: "%", definition: "dropped_window / (injected_window + replicated_window) × 100: the flow's copies dropped in switches", engine: &["flows.dropped_window", "flows.injected_window", "flows.replicated_window"], needs: None },
+    Summary { scope: "receiver", name: "throughput_mbps", window: "measure", unit: "Mb/s", definition: "data delivered to the receiver (bytes_window × 8 / window_s)", engine: &["receivers.throughput_bps"], needs: None },
+    Summary { scope: "flow", name: "slowdown", window: "run", unit: "1", definition: "transfers: fct_s / fct_ideal_s (the engine's FCT over its ideal alone on the network, from the route: docs/scenarios.md); null while incomplete, absent for other flows", engine: &["flows.fct_s", "flows.fct_ideal_s"], needs: Some("transfer") },
+    Summary { scope: "fct bucket", name: "flows", window: "run", unit: "1", definition: "transfers whose size_bytes falls in the bucket (`FCT_BUCKETS`: < 100 KB, 100 KB – 1 MB, 1 – 10 MB, ≥ 10 MB; 1 KB = 1000 B, lower bound included)", engine: &["flows.size_bytes"], needs: Some("transfer") },
+    Summary { scope: "fct bucket", name: "completed", window: "run", unit: "1", definition: "those of them that completed", engine: &["flows.size_bytes", "flows.fct_s"], needs: Some("transfer") },
+    Summary { scope: "fct bucket", name: "slowdown_median", window: "run", unit: "1", definition: "median of `slowdown` over the bucket's completed transfers (nearest rank: the ⌈n/2⌉-th smallest)", engine: &["flows.size_bytes", "flows.fct_s", "flows.fct_ideal_s"], needs: Some("transfer") },
+    Summary { scope: "fct bucket", name: "slowdown_p99", window: "run", unit: "1", definition: "99th percentile of `slowdown` over the bucket's completed transfers (nearest rank: the ⌈0.99·n⌉-th smallest)", engine: &["flows.size_bytes", "flows.fct_s", "flows.fct_ideal_s"], needs: Some("transfer") },
 ];
 
 /// The feedback frames of the protocols in `present`, each under its own name (`NAME_sent`,

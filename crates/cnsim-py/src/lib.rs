@@ -52,6 +52,13 @@ fn metric_declarations() -> String {
     cnsim_engine::describe::metric_declarations().to_string()
 }
 
+/// Every summary metric the engine and its protocols declare, as JSON (scope, name, window, unit,
+/// definition, engine, needs); python/cnsim/metrics.py holds their formulas.
+#[pyfunction]
+fn summary_declarations() -> String {
+    cnsim_engine::describe::summary_declarations().to_string()
+}
+
 /// Run the fixed benchmark scenario (docs/performance.md).
 #[pyfunction]
 /// `case`: "cbr" (the fixed benchmark) or "tcp" (bulk TCP connections, issue 11).
@@ -244,6 +251,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(memory_budget, m)?)?;
     m.add_function(wrap_pyfunction!(describe, m)?)?;
     m.add_function(wrap_pyfunction!(metric_declarations, m)?)?;
+    m.add_function(wrap_pyfunction!(summary_declarations, m)?)?;
     m.add_function(wrap_pyfunction!(run_bench, m)?)?;
     m.add_function(wrap_pyfunction!(bench_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(capture_kinds, m)?)?;

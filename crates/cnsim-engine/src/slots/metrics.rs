@@ -19,3 +19,24 @@ pub struct Metric {
     pub kind: &'static str,
     pub doc: &'static str,
 }
+
+/// A summary metric: a number of `summary.json` that Python derives from the stats document
+/// (a rate, a Jain index, a queue's mean in frames). Declared here as the statistics are, once,
+/// by the engine (`report::SUMMARIES`) or by the protocol it belongs to (its `PROTOCOL.summaries`);
+/// python/cnsim/metrics.py holds only its formula, keyed by `scope` and `name`.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Summary {
+    /// Where it is in the summary: "global", "rp", "queue", "flow", "port", "receiver" or
+    /// "fct bucket".
+    pub scope: &'static str,
+    pub name: &'static str,
+    /// "measure" ([simulation.measure_from, end of run]) or "run" ([0, end of run]).
+    pub window: &'static str,
+    pub unit: &'static str,
+    pub definition: &'static str,
+    /// The declared statistics it is computed from, as paths into the stats document
+    /// ("window.feedback_sent", "queues.arrivals_window").
+    pub engine: &'static [&'static str],
+    /// The mechanism a run must have for it to mean something (metrics.py's `MECHANISMS`).
+    pub needs: Option<&'static str>,
+}

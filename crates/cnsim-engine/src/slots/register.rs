@@ -1,5 +1,5 @@
 //! What a protocol registers, once, in its own folder (its `PROTOCOL` constant): the tag-area
-//! owners it writes frames under, its metric declarations, the frame kinds a capture selects and
+//! owners it writes frames under, its metric and summary declarations, the frame kinds a capture selects and
 //! the bytes it writes for them, and the kinds of trace rows it records with their fields. The
 //! registry collects every protocol's `PROTOCOL` from its one line per protocol
 //! (`registry::protocols`), and the central lists — capture kind names and bits, the pcap
@@ -7,7 +7,7 @@
 //! (`tap::capture`, `tap::wire`, `tap::trace`, `registry::metrics`). Capture and trace are off the hot path: these are
 //! tables of function pointers, read only while a tap is on.
 
-use super::metrics::Metric;
+use super::metrics::{Metric, Summary};
 use super::trace::{Field, Fields};
 use super::wire::Ctx;
 use crate::net::frame::{Frame, FrameKind, Proto};
@@ -21,6 +21,8 @@ pub struct Protocol {
     /// each with a name; no two protocols share a value.
     pub owners: &'static [(&'static str, Proto)],
     pub metrics: &'static [Metric],
+    /// The summary metrics Python derives from its statistics.
+    pub summaries: &'static [Summary],
     /// Its frames, as a capture selects them and writes them.
     pub frames: &'static [CaptureKind],
     /// The tags it writes into data frames' on-wire bytes, after the CN-TAG.
@@ -36,7 +38,7 @@ pub struct Protocol {
 impl Protocol {
     /// A protocol that registers nothing but its name (fill the rest with `..`).
     pub const fn named(name: &'static str) -> Self {
-        Protocol { name, owners: &[], metrics: &[], frames: &[], data_tags: &[], events: &[], frame_events: &[], counted: &[] }
+        Protocol { name, owners: &[], metrics: &[], summaries: &[], frames: &[], data_tags: &[], events: &[], frame_events: &[], counted: &[] }
     }
 }
 

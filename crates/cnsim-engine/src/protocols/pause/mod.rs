@@ -189,6 +189,13 @@ pub const METRICS: &[Metric] = &[
     Metric { scope: "ports", name: "paused_s_window", unit: "s", kind: "counter-window", doc: "time paused in the window, per priority (list of 8)" },
 ];
 
+/// PAUSE's summary metrics (`slots::metrics::Summary`), listed in its `PROTOCOL`.
+pub const SUMMARIES: &[crate::slots::metrics::Summary] = &[
+    crate::slots::metrics::Summary { scope: "port", name: "pause_sent", window: "run", unit: "frames", definition: "PAUSE/PFC frames the port sent", engine: &["ports.pause_sent"], needs: Some("pause") },
+    crate::slots::metrics::Summary { scope: "port", name: "pause_received", window: "run", unit: "frames", definition: "PAUSE/PFC frames the port received", engine: &["ports.pause_received"], needs: Some("pause") },
+    crate::slots::metrics::Summary { scope: "port", name: "paused_s", window: "measure", unit: "s", definition: "longest time any priority of the port's transmitter was paused, in the window", engine: &["ports.paused_s_window"], needs: Some("pause") },
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,7 +2,7 @@
 //! frames as a capture selects and writes them, and its trace rows (a PAUSE sent by a port,
 //! received by its neighbour; their fields come from the flow-control slot: quanta and classes).
 
-use super::{wire, METRICS};
+use super::{wire, METRICS, SUMMARIES};
 use crate::net::frame::{FrameKind, Proto};
 use crate::slots::register::{CaptureKind, FrameEvents, Protocol, TraceKind};
 use crate::slots::trace::{field, Field, Slot, Type};
@@ -20,6 +20,7 @@ const FIELDS: &[Field] = &[field("quanta", Slot::A, Type::Int), field("classes",
 pub const PROTOCOL: Protocol = Protocol {
     owners: &[("pause", Proto::Pause)],
     metrics: METRICS,
+    summaries: SUMMARIES,
     frames: &[CaptureKind { name: "pause", bit: 3, kind: FrameKind::MacControl, owners: &[], pcap: Some(|f, c, _, b| wire::pcap(f, c, b)) }],
     events: &[TraceKind { name: "pause_sent", bit: PAUSE_SENT, fields: FIELDS }, TraceKind { name: "pause_received", bit: PAUSE_RECEIVED, fields: FIELDS }],
     frame_events: &[FrameEvents {

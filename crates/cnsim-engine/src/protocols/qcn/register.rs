@@ -2,7 +2,7 @@
 //! capture selects and writes them, and its trace rows (CNM sent by a CP, CNM received at the
 //! flow's source).
 
-use super::{wire, METRICS};
+use super::{wire, METRICS, SUMMARIES};
 use crate::net::frame::{Frame, FrameKind, Proto};
 use crate::slots::register::{Counted, CaptureKind, FrameEvents, Protocol, TraceKind};
 use crate::slots::trace::{field, Fields, Slot, Type, CPID};
@@ -21,6 +21,7 @@ const CNM_RECEIVED: u8 = 1;
 pub const PROTOCOL: Protocol = Protocol {
     owners: &[("qcn", Proto::Qcn), ("qcn_probe", Proto::QcnProbe)],
     metrics: METRICS,
+    summaries: SUMMARIES,
     frames: &[
         CaptureKind { name: "cnm", bit: 1, kind: FrameKind::Feedback, owners: &[Proto::Qcn], pcap: Some(wire::pcap_cnm) },
         // A probe's answer is feedback too: its Ethernet and 802.1Q headers only.

@@ -280,6 +280,11 @@ pub const METRICS: &[Metric] = &[
     Metric { scope: "series", name: "tcp_srtt_s.FLOW", unit: "s", kind: "series", doc: "smoothed RTT of a TCP flow's sender (NaN before the first RTT sample)" },
 ];
 
+/// TCP's summary metrics (`slots::metrics::Summary`), listed in its `PROTOCOL`.
+pub const SUMMARIES: &[crate::slots::metrics::Summary] = &[
+    crate::slots::metrics::Summary { scope: "flow", name: "goodput_mbps", window: "measure", unit: "Mb/s", definition: "TCP flows: bytes acknowledged in the window × 8 ÷ window (`tcp_goodput_bps`); null for other flows", engine: &["flows.tcp_goodput_bps"], needs: Some("tcp") },
+];
+
 /// The series a TCP flow records (`TcpSender::series` gives their values), each named
 /// `NAME.FLOW` and declared in `METRICS`.
 pub const SERIES: [&str; 2] = ["tcp_cwnd_segments", "tcp_srtt_s"];

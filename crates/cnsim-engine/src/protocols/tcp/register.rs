@@ -1,7 +1,7 @@
 //! TCP's registration (`slots::register`): its tag-area owner, metrics and its ACKs as a capture
 //! selects and writes them.
 
-use super::{wire, METRICS};
+use super::{wire, METRICS, SUMMARIES};
 use crate::net::frame::{FrameKind, Proto};
 use crate::slots::register::{CaptureKind, Protocol};
 
@@ -14,6 +14,7 @@ impl Proto {
 pub const PROTOCOL: Protocol = Protocol {
     owners: &[("tcp", Proto::Tcp)],
     metrics: METRICS,
+    summaries: SUMMARIES,
     frames: &[CaptureKind { name: "ack", bit: 4, kind: FrameKind::Ack, owners: &[], pcap: Some(|f, c, _, b| wire::pcap_ack(f, c, b)) }],
     ..Protocol::named("tcp")
 };
