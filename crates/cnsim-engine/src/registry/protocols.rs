@@ -14,6 +14,7 @@ macro_rules! occupants {
             Red: Aqm(red::RedAqm);
             Threshold: Aqm(threshold::Threshold);
             Dcqcn: Rp(dcqcn::ReactionPoint), Np(dcqcn::slot::Np), Aqm(dcqcn::slot::MarkingAqm);
+            Tcp: Transport(tcp::slot::TcpFlow);
             Pause: FcGen(pause::slot::PauseFc);
             Emcast: McastCc(emcast::Emcast);
             Rlm: McastCc(rlm::Rlm);
@@ -45,6 +46,9 @@ macro_rules! pick {
     };
     (@each Aqm $cb:ident [$($acc:tt)*] [$v:ident Aqm($t:ty), $($more:tt)*] $rest:tt) => {
         $crate::registry::protocols::pick! { @each Aqm $cb [$($acc)* $v($t),] [$($more)*] $rest }
+    };
+    (@each Transport $cb:ident [$($acc:tt)*] [$v:ident Transport($t:ty), $($more:tt)*] $rest:tt) => {
+        $crate::registry::protocols::pick! { @each Transport $cb [$($acc)* $v($t),] [$($more)*] $rest }
     };
     (@each FcGen $cb:ident [$($acc:tt)*] [$v:ident FcGen($t:ty), $($more:tt)*] $rest:tt) => {
         $crate::registry::protocols::pick! { @each FcGen $cb [$($acc)* $v($t),] [$($more)*] $rest }
