@@ -4,7 +4,7 @@
 use crate::core::time::Time;
 use crate::net::frame::Frame;
 use crate::protocols::*;
-use crate::slots::transport::{Acked, TransportMachine, TransportTimer};
+use crate::slots::transport::{Acked, Data, TransportMachine, TransportTimer};
 use super::protocols::occupants;
 use super::slot::slot;
 use serde_json::Value;
@@ -18,8 +18,7 @@ macro_rules! transport {
         slot! {
             /// The closed-loop transport connection of a flow: one variant per protocol.
             pub enum Transport: TransportMachine { $($variant($ty),)+ }
-            #[inline] fn poll_send(&mut self, now: Time) -> bool;
-            #[inline] fn write_data(&mut self, f: &mut Frame);
+            #[inline] fn poll_send(&mut self, now: Time) -> Option<Data>;
             #[inline] fn on_data(&mut self, f: &Frame, now: Time) -> Option<bool>;
             fn on_delayed_ack(&mut self, now: Time) -> bool;
             #[inline] fn write_ack(&mut self, f: &mut Frame);

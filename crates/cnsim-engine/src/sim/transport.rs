@@ -6,7 +6,7 @@
 use super::{Event, Sim};
 use crate::core::time::Time;
 use crate::net::frame::{Dest, Frame, FrameId, FrameKind, NodeId, NONE};
-use crate::slots::transport::TransportTimer;
+use crate::slots::transport::{Data, TransportTimer};
 
 impl Sim {
     /// Timer `t` of flow `f`'s connection fired.
@@ -37,13 +37,13 @@ impl Sim {
                 return;
             }
             let (host, prio) = (self.senders[s as usize].host, self.senders[s as usize].prio);
-            let Some(f) = self.next_segment(s, conns.clone(), now) else { return };
+            let Some((f, d)) = self.next_segment(s, conns.clone(), now) else { return };
             let fl = &mut self.flows[f as usize];
             let rto_timer = fl.transport_timers[TransportTimer::Rto as usize];
-            let mut frame = Frame::new(FrameKind::Data, 0, host, fl.dst, f, now);
-            let Some(conn) = fl.transport.as_mut() else { return };
-            conn.write_data(&mut frame);
-            let rto = conn.timer(TransportTimer::Rto);
+            let rto = fl.transport.as_ref().and_then(|t| t.timer(TransportTimer::Rto));
+            let mut frame = Frame::new(FrameKind::Data, d.size, host, fl.dst, f, now);
+            frame.seq = d.seq;
+            frame.ecn = d.ecn;
             frame.prio = prio;
             fl.injected += 1;
             if let Some(rp) = &mut self.flows[reg as usize].rp {
@@ -62,15 +62,15 @@ impl Sim {
 
     /// The connection of sender `s`'s connections `conns` that sends next: the first, from the one
     /// whose turn it is, that its transport lets send now.
-    fn next_segment(&mut self, s: u32, conns: std::ops::Range<u32>, now: Time) -> Option<u32> {
+    fn next_segment(&mut self, s: u32, conns: std::ops::Range<u32>, now: Time) -> Option<(u32, Data)> {
         let n = conns.len() as u32;
         let first = self.senders[s as usize].next_conn;
         for i in 0..n {
             let k = (first + i) % n;
             let f = conns.start + k;
-            if self.flows[f as usize].transport.as_mut().is_some_and(|t| t.poll_send(now)) {
+            if let Some(d) = self.flows[f as usize].transport.as_mut().and_then(|t| t.poll_send(now)) {
                 self.senders[s as usize].next_conn = (k + 1) % n;
-                return Some(f);
+                return Some((f, d));
             }
         }
         None

@@ -30,6 +30,17 @@ pub enum TransportTimer {
     App = 2,
 }
 
+/// What a data frame carries for its transport: the header fields the transport decides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Data {
+    /// Sequence number (`Frame::seq`).
+    pub seq: u32,
+    /// Bytes on the wire, payload and headers (`Frame::size`).
+    pub size: u32,
+    /// The ECN byte: the IP ECN codepoint and the transport's flags above it (`Frame::ecn`).
+    pub ecn: u8,
+}
+
 /// What an acknowledgement arriving at the source leads to.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Acked {
@@ -41,11 +52,8 @@ pub struct Acked {
 
 /// What the engine asks of a closed-loop transport connection.
 pub trait TransportMachine {
-    /// Source: whether a data frame may go now; if so `write_data` makes it.
-    fn poll_send(&mut self, now: Time) -> bool;
-    /// Make `f` (a data frame of the flow) the data `poll_send` allowed: its size, sequence
-    /// number and ECN byte.
-    fn write_data(&mut self, f: &mut Frame);
+    /// Source: the data frame that may go now, if any.
+    fn poll_send(&mut self, now: Time) -> Option<Data>;
     /// Receiver: data frame `f` arrived. None if it carries none of this protocol's data (nothing
     /// changes); else whether an acknowledgement is due now (`write_ack` makes it).
     fn on_data(&mut self, f: &Frame, now: Time) -> Option<bool>;

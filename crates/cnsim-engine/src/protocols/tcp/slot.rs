@@ -4,7 +4,7 @@
 use super::{Ack, EcnMode, Segment, TcpParams, TcpReceiver, TcpSender, HEADER_BYTES};
 use crate::core::time::{to_secs, Time};
 use crate::net::frame::Frame;
-use crate::slots::transport::{Acked, App, TransportMachine, TransportTimer};
+use crate::slots::transport::{Acked, App, Data, TransportMachine, TransportTimer};
 use serde_json::{json, Value};
 
 /// `txn_start` while no transaction is under way.
@@ -16,8 +16,7 @@ pub struct TcpFlow {
     pub rcv: TcpReceiver,
     pub app: App,
     pub ack_size: u32,
-    /// What `poll_send` / `on_data` decided, until the engine has a frame for it.
-    seg: Option<Segment>,
+    /// The acknowledgement `on_data` / `on_delayed_ack` decided, until the engine has its frame.
     ack: Option<Ack>,
     /// The current transaction: its start and the sender's `bytes_acked` at its end.
     pub txn_start: Time,
@@ -36,7 +35,6 @@ impl TcpFlow {
             rcv: TcpReceiver::new(p),
             app,
             ack_size,
-            seg: None,
             ack: None,
             txn_start: 0,
             txn_end: 0,
@@ -50,16 +48,10 @@ impl TcpFlow {
 }
 
 impl TransportMachine for TcpFlow {
+    /// A segment's frame: payload and headers, as `Segment::write` makes it.
     #[inline]
-    fn poll_send(&mut self, now: Time) -> bool {
-        self.seg = self.snd.poll_send(now);
-        self.seg.is_some()
-    }
-    #[inline]
-    fn write_data(&mut self, f: &mut Frame) {
-        if let Some(seg) = self.seg.take() {
-            seg.write(f);
-        }
+    fn poll_send(&mut self, now: Time) -> Option<Data> {
+        self.snd.poll_send(now).map(|s| Data { seq: s.seq, size: s.len + HEADER_BYTES, ecn: s.ecn })
     }
     #[inline]
     fn on_data(&mut self, f: &Frame, now: Time) -> Option<bool> {
