@@ -145,3 +145,67 @@ impl TransportMachine for TcpFlow {
         self.ack_size
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::frame::{Dest, FrameKind};
+
+    /// Runs one connection's two ends back to back (no delay, no loss) until nothing moves;
+    /// returns what the acknowledgements led to.
+    fn exchange(c: &mut TcpFlow, now: Time) -> Vec<Acked> {
+        let mut out = vec![];
+        loop {
+            let mut acks = vec![];
+            while let Some(d) = c.poll_send(now) {
+                let mut f = Frame::new(FrameKind::Data, d.size, 0, Dest::Node(1), 0, now);
+                (f.seq, f.ecn) = (d.seq, d.ecn);
+                let due = c.on_data(&f, now).expect("a TCP segment");
+                if !due {
+                    if let Some(at) = c.timer(TransportTimer::DelAck) {
+                        assert!(c.on_delayed_ack(at));
+                    }
+                }
+                let mut a = Frame::new(FrameKind::Ack, 0, 1, Dest::Node(0), 0, now);
+                c.write_ack(&mut a);
+                acks.push(a);
+            }
+            if acks.is_empty() {
+                return out;
+            }
+            out.extend(acks.iter().filter(|a| a.kind == FrameKind::Ack).map(|a| c.on_ack(a, now)));
+        }
+    }
+
+    #[test]
+    fn a_transfer_completes_when_its_last_byte_is_acknowledged() {
+        let p = TcpParams::default();
+        let mut c = TcpFlow::new(p, App::Transfer { size: 3 * p.mss as u64 + 1 }, 64);
+        c.on_app(0);
+        assert_eq!(c.segment_bytes(), (p.mss, HEADER_BYTES));
+        let acked = exchange(&mut c, 0);
+        assert_eq!(acked.iter().filter(|a| a.completed).count(), 1);
+        assert!(acked.last().is_some_and(|a| a.completed && a.next_app.is_none()));
+        assert_eq!(c.txns, 1);
+    }
+
+    #[test]
+    fn a_transaction_schedules_the_next_after_its_idle_time() {
+        let p = TcpParams::default();
+        let idle = 5_000;
+        let mut c = TcpFlow::new(p, App::Transactions { size: 1000, idle }, 64);
+        c.on_app(10);
+        let acked = exchange(&mut c, 20);
+        assert_eq!(acked.iter().filter_map(|a| a.next_app).collect::<Vec<_>>(), vec![20 + idle]);
+        assert!(acked.iter().all(|a| !a.completed));
+        assert_eq!((c.txns, c.txn_latency), (1, 10));
+    }
+
+    #[test]
+    fn acknowledgements_have_their_configured_size() {
+        let mut c = TcpFlow::new(TcpParams::default(), App::Bulk, 80);
+        let mut a = Frame::new(FrameKind::Ack, 0, 1, Dest::Node(0), 0, 0);
+        c.write_ack(&mut a);
+        assert_eq!((a.size, c.ack_bytes()), (80, 80));
+    }
+}
