@@ -87,13 +87,13 @@ impl Sim {
                 Some(ideal(&hops(snd.frame, snd.frame), n, gap))
             }
             Some(t) => {
-                let mss = t.snd.p.mss as u64;
+                let (payload, head) = t.segment_bytes();
+                let mss = payload as u64;
                 let n = fl.size_bytes.div_ceil(mss);
                 let tail = (fl.size_bytes - (n - 1) * mss) as u32;
-                let head = crate::protocols::tcp::HEADER_BYTES;
-                let data = ideal(&hops(t.snd.p.mss + head, tail + head), n, 0);
+                let data = ideal(&hops(payload + head, tail + head), n, 0);
                 let back = self.path(dst, fl.src, f)?;
-                let ack: Time = back.iter().map(|&p| self.ports[p as usize].wire_time(t.ack_size) + self.ports[p as usize].delay).sum();
+                let ack: Time = back.iter().map(|&p| self.ports[p as usize].wire_time(t.ack_bytes()) + self.ports[p as usize].delay).sum();
                 Some(data + ack)
             }
         }

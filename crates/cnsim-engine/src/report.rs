@@ -6,7 +6,6 @@ use crate::core::time::to_secs;
 use crate::registry::PROTOCOLS;
 use crate::slots::metrics::{Metric, Summary};
 use crate::slots::register::Protocol;
-use crate::registry::transport::TcpFlow;
 use crate::sim::{Counters, Sim};
 use serde_json::{json, Value};
 
@@ -290,7 +289,7 @@ impl Sim {
                        "cnms_received_window": f.rp.as_ref().map_or(0, |r| if in_window { r.feedback_received() - f.feedback_w0 } else { 0 }),
                        "receivers": receivers});
                 if let Some(t) = &f.transport {
-                    merge(&mut v, tcp_report(t, in_window, window_s));
+                    merge(&mut v, t.report(in_window, window_s));
                 }
                 if f.size_bytes > 0 {
                     let fct = (f.completed != crate::core::time::Time::MAX).then(|| to_secs(f.completed - f.started));
@@ -399,24 +398,6 @@ impl Sim {
             .collect();
         Value::Array(ports)
     }
-}
-
-/// A TCP flow's fields (declared in `tcp::METRICS`).
-fn tcp_report(t: &TcpFlow, in_window: bool, window_s: f64) -> Value {
-    let per_s = |x: f64| if window_s > 0.0 { x / window_s } else { 0.0 };
-    let good = if in_window { t.rcv.bytes_delivered() - t.goodput_w0 } else { 0 };
-    let txns = if in_window { t.txns - t.txns_w0 } else { 0 };
-    let lat = if in_window { t.txn_latency - t.txn_latency_w0 } else { 0 };
-    json!({
-        "tcp_goodput_bps": per_s(good as f64 * 8.0), "tcp_bytes_acked": t.snd.bytes_acked,
-        "tcp_retransmissions": t.snd.retransmissions, "tcp_fast_retransmits": t.snd.fast_retransmits,
-        "tcp_timeouts": t.snd.timeouts, "tcp_cwnd": t.snd.cwnd(), "tcp_ssthresh": t.snd.ssthresh(),
-        "tcp_srtt_s": t.snd.srtt().map(to_secs), "tcp_rto_s": to_secs(t.snd.rto()),
-        "tcp_ecn_reductions": t.snd.ecn_reductions,
-        "tcp_dctcp_alpha": (t.snd.p.ecn == crate::protocols::tcp::EcnMode::Dctcp).then(|| t.snd.alpha()),
-        "tcp_transactions_window": txns, "tcp_transactions_per_s": per_s(txns as f64),
-        "tcp_transaction_latency_s": if txns > 0 { Some(to_secs(lat) / txns as f64) } else { None },
-    })
 }
 
 /// A receiver's SIRENS table (declared in `sirens::METRICS`).

@@ -16,7 +16,7 @@ mod workload;
 #[cfg(test)]
 mod routing_tests;
 
-use crate::registry::transport::TransportTimer;
+use crate::slots::transport::TransportTimer;
 use crate::core::event::EventQueue;
 use crate::core::timer::{TimerStep, Timers};
 use crate::net::frame::NONE;
@@ -213,10 +213,9 @@ impl Sim {
             if f.rp.is_some() {
                 f.timer = add_timer(TimerOwner::FlowRp(i as u32));
             }
-            if let Some(t) = &mut f.transport {
-                t.rto_timer = add_timer(TimerOwner::FlowTransport(i as u32, TransportTimer::Rto));
-                t.ack_timer = add_timer(TimerOwner::FlowTransport(i as u32, TransportTimer::DelAck));
-                t.app_timer = add_timer(TimerOwner::FlowTransport(i as u32, TransportTimer::App));
+            if f.transport.is_some() {
+                f.transport_timers = [TransportTimer::Rto, TransportTimer::DelAck, TransportTimer::App]
+                    .map(|t| add_timer(TimerOwner::FlowTransport(i as u32, t)));
             }
         }
         for (i, p) in ports.iter_mut().enumerate() {
@@ -269,9 +268,10 @@ impl Sim {
             }
             if s.closed_loop {
                 // Each connection's application starts on its timer; TCP then decides when frames go.
-                for t in tr.flows[s.flows.start as usize..s.flows.end as usize].iter().filter_map(|f| f.transport.as_ref()) {
-                    if let TimerStep::Queue(at, gen) = timers.arm(t.app_timer, s.start) {
-                        queue.push_slow(at, Event::Timer { id: t.app_timer, gen });
+                for f in tr.flows[s.flows.start as usize..s.flows.end as usize].iter().filter(|f| f.transport.is_some()) {
+                    let app = f.transport_timers[TransportTimer::App as usize];
+                    if let TimerStep::Queue(at, gen) = timers.arm(app, s.start) {
+                        queue.push_slow(at, Event::Timer { id: app, gen });
                     }
                 }
             } else {

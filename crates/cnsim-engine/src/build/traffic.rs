@@ -7,8 +7,9 @@ use crate::core::stats::TimeAvg;
 use crate::core::time::{pace_time, tx_time, Time, MAX_TIME};
 use crate::net::flow::{Sender, Session};
 use crate::registry::{Flow, Port, Receiver};
-use crate::registry::transport::{App, TcpFlow};
-use crate::protocols::tcp::{TcpReceiver, TcpSender};
+use crate::registry::transport::Transport;
+use crate::slots::transport::App;
+use crate::protocols::tcp::slot::TcpFlow;
 use crate::net::frame::{Dest, NONE};
 use crate::net::node::{Node, NodeKind};
 use crate::net::routing;
@@ -241,23 +242,9 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
                     rp: make_rp.as_ref().filter(|_| !shared_rp || k == ks[0]).map(|m| m()),
                     transport: tcp.map(|app| {
                         let p = tcp_params.expect("with tcp");
-                        Box::new(TcpFlow {
-                            snd: TcpSender::new(p),
-                            rcv: TcpReceiver::new(p),
-                            app,
-                            ack_size: fs.tcp.as_ref().map_or(64, |t| t.ack_size.0 as u32),
-                            rto_timer: NONE,
-                            ack_timer: NONE,
-                            app_timer: NONE,
-                            txn_start: 0,
-                            txn_end: 0,
-                            txns: 0,
-                            txn_latency: 0,
-                            txns_w0: 0,
-                            txn_latency_w0: 0,
-                            goodput_w0: 0,
-                        })
+                        Box::new(Transport::Tcp(TcpFlow::new(p, app, fs.tcp.as_ref().map_or(64, |t| t.ack_size.0 as u32))))
                     }),
+                    transport_timers: [NONE; 3],
                     rp_rng: Rng::stream(seed, "rp", &fname),
                     feedback_latency: fs.limiter.feedback_latency.0,
                     timer: NONE,

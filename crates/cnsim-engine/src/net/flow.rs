@@ -117,6 +117,9 @@ pub struct Flow<S: Slots> {
     pub rf: Option<Box<S::RfSender>>,
     /// A transport connection (closed-loop flows); None for open-loop generators.
     pub transport: Option<Box<S::Transport>>,
+    /// Its connection's timers: retransmission, delayed acknowledgement, application
+    /// (`slots::transport::TransportTimer` indexes them).
+    pub transport_timers: [crate::core::timer::TimerId; 3],
     pub rp_rng: Rng,
     /// Feedback frames reach the RP this long after they arrive at the source host.
     pub feedback_latency: Time,

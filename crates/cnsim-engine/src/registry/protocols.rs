@@ -17,7 +17,7 @@ macro_rules! occupants {
             Bcn(bcn): Cp(bcn::BcnCp), Rp(bcn::ReactionPoint);
             Ecm(ecm): Cp(ecm::EcmCp), Rp(ecm::ReactionPoint);
             Pause(pause): FcGen(pause::slot::PauseFc);
-            Tcp(tcp): ;
+            Tcp(tcp): Transport(tcp::slot::TcpFlow);
             Red(red): Aqm(red::RedAqm, red);
             Threshold(threshold): Aqm(threshold::Threshold, threshold);
             Sirens(sirens): ;
@@ -58,6 +58,9 @@ macro_rules! pick {
     };
     (@each Aqm $cb:ident [$($acc:tt)*] [$v:ident Aqm($t:ty, $key:ident), $($more:tt)*] $rest:tt) => {
         $crate::registry::protocols::pick! { @each Aqm $cb [$($acc)* $v($t, $key),] [$($more)*] $rest }
+    };
+    (@each Transport $cb:ident [$($acc:tt)*] [$v:ident Transport($t:ty), $($more:tt)*] $rest:tt) => {
+        $crate::registry::protocols::pick! { @each Transport $cb [$($acc)* $v($t),] [$($more)*] $rest }
     };
     (@each FcGen $cb:ident [$($acc:tt)*] [$v:ident FcGen($t:ty), $($more:tt)*] $rest:tt) => {
         $crate::registry::protocols::pick! { @each FcGen $cb [$($acc)* $v($t),] [$($more)*] $rest }

@@ -27,7 +27,7 @@ use crate::net::frame::{Frame, FrameId, Proto};
 use crate::net::node::Node;
 use crate::net::routing::{McastTable, Routes};
 use crate::registry::flow_control::FcGen;
-use crate::registry::transport::TransportTimer;
+use crate::slots::transport::TransportTimer;
 use crate::registry::{Endpoint, Flow, Port};
 
 /// Small `Copy` events that refer to entities by index; no allocation per event.

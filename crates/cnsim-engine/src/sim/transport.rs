@@ -1,4 +1,4 @@
-//! The event loop's side of the closed-loop transport slot (`registry::transport`): a source
+//! The event loop's side of the closed-loop transport slot (`slots::transport`): a source
 //! sends whenever its transport, its rate limiter (if an RP regulates it) and its output queue all
 //! allow; data segments and ACKs are real frames in both directions; the retransmission,
 //! delayed-ACK and application timers come from the timer service.
@@ -6,7 +6,7 @@
 use super::{Event, Sim};
 use crate::core::time::Time;
 use crate::net::frame::{Dest, Frame, FrameId, FrameKind, NodeId, NONE};
-use crate::registry::transport::{Ack, App, Segment, TransportTimer, NO_TXN};
+use crate::slots::transport::{Data, TransportTimer};
 
 impl Sim {
     /// Timer `t` of flow `f`'s connection fired.
@@ -37,12 +37,13 @@ impl Sim {
                 return;
             }
             let (host, prio) = (self.senders[s as usize].host, self.senders[s as usize].prio);
-            let Some((f, seg)) = self.next_segment(s, conns.clone(), now) else { return };
+            let Some((f, d)) = self.next_segment(s, conns.clone(), now) else { return };
             let fl = &mut self.flows[f as usize];
-            let conn = fl.transport.as_mut().expect("a TCP connection");
-            let (rto, rto_timer) = (conn.snd.timer(), conn.rto_timer);
-            let mut frame = Frame::new(FrameKind::Data, 0, host, fl.dst, f, now);
-            seg.write(&mut frame);
+            let rto_timer = fl.transport_timers[TransportTimer::Rto as usize];
+            let rto = fl.transport.as_ref().and_then(|t| t.timer(TransportTimer::Rto));
+            let mut frame = Frame::new(FrameKind::Data, d.size, host, fl.dst, f, now);
+            frame.seq = d.seq;
+            frame.ecn = d.ecn;
             frame.prio = prio;
             fl.injected += 1;
             if let Some(rp) = &mut self.flows[reg as usize].rp {
@@ -59,17 +60,17 @@ impl Sim {
         }
     }
 
-    /// The next segment of sender `s`'s connections `conns`: the first connection, from the one
-    /// whose turn it is, that TCP lets send now.
-    fn next_segment(&mut self, s: u32, conns: std::ops::Range<u32>, now: Time) -> Option<(u32, Segment)> {
+    /// The connection of sender `s`'s connections `conns` that sends next: the first, from the one
+    /// whose turn it is, that its transport lets send now.
+    fn next_segment(&mut self, s: u32, conns: std::ops::Range<u32>, now: Time) -> Option<(u32, Data)> {
         let n = conns.len() as u32;
         let first = self.senders[s as usize].next_conn;
         for i in 0..n {
             let k = (first + i) % n;
             let f = conns.start + k;
-            if let Some(seg) = self.flows[f as usize].transport.as_mut().and_then(|t| t.snd.poll_send(now)) {
+            if let Some(d) = self.flows[f as usize].transport.as_mut().and_then(|t| t.poll_send(now)) {
                 self.senders[s as usize].next_conn = (k + 1) % n;
-                return Some((f, seg));
+                return Some((f, d));
             }
         }
         None
@@ -94,7 +95,7 @@ impl Sim {
         };
     }
 
-    /// Let the TCP source of flow `f` send if nothing is scheduled for it yet.
+    /// Let the source of flow `f` send if nothing is scheduled for it yet.
     fn transport_pump(&mut self, f: u32) {
         let s = self.flows[f as usize].sender;
         let snd = &self.senders[s as usize];
@@ -111,24 +112,28 @@ impl Sim {
         }
     }
 
-    /// A data segment of TCP flow `f` reached its receiver at `node`.
+    /// A data frame of flow `f` reached its receiver at `node`.
     pub(crate) fn on_transport_data(&mut self, node: NodeId, f: u32, frame: &Frame) {
         let now = self.now;
-        let Some(conn) = self.flows[f as usize].transport.as_mut() else { return };
-        let Some(seg) = Segment::read(frame) else { return };
-        let ack = conn.rcv.on_segment_ecn(seg.seq, seg.len, seg.ecn, now);
-        let (timer, at) = (conn.ack_timer, conn.rcv.timer());
+        let fl = &mut self.flows[f as usize];
+        let timer = fl.transport_timers[TransportTimer::DelAck as usize];
+        let Some(conn) = fl.transport.as_mut() else { return };
+        let Some(ack_due) = conn.on_data(frame, now) else { return };
+        let at = conn.timer(TransportTimer::DelAck);
         self.set_timer(timer, at);
-        if let Some(a) = ack {
-            self.send_ack(node, f, a, frame.prio);
+        if ack_due {
+            self.send_ack(node, f, frame.prio);
         }
     }
 
-    fn send_ack(&mut self, node: NodeId, f: u32, ack: Ack, prio: u8) {
-        let fl = &self.flows[f as usize];
-        let size = fl.transport.as_ref().map_or(64, |t| t.ack_size);
-        let mut frame = Frame::new(FrameKind::Ack, size, node, Dest::Node(fl.src), f, self.now);
-        ack.write(&mut frame);
+    /// Send the acknowledgement flow `f`'s transport has due, from its receiver at `node`.
+    fn send_ack(&mut self, node: NodeId, f: u32, prio: u8) {
+        let now = self.now;
+        let fl = &mut self.flows[f as usize];
+        let mut frame = Frame::new(FrameKind::Ack, 0, node, Dest::Node(fl.src), f, now);
+        if let Some(conn) = fl.transport.as_mut() {
+            conn.write_ack(&mut frame);
+        }
         frame.prio = prio;
         self.c.ack_sent += 1;
         let id = self.frames.alloc(frame);
@@ -142,41 +147,28 @@ impl Sim {
         self.frames.release(fid);
         self.c.ack_delivered += 1;
         let f = frame.flow;
-        let Some(conn) = self.flows[f as usize].transport.as_mut() else { return };
-        if let Some(a) = Ack::read(&frame) {
-            conn.snd.on_ack(&a, now);
-        }
-        let (timer, at) = (conn.rto_timer, conn.snd.timer());
-        // A transaction ends when its last byte is acknowledged; the next starts after `idle`.
-        // A transfer is one transaction that is never followed by another.
-        let mut next_txn = None;
-        let mut completed = false;
-        if let App::Transactions { .. } | App::Transfer { .. } = conn.app {
-            if conn.txn_end > 0 && conn.snd.bytes_acked >= conn.txn_end && conn.txn_start != NO_TXN {
-                conn.txns += 1;
-                conn.txn_latency += now - conn.txn_start;
-                conn.txn_start = NO_TXN;
-                match conn.app {
-                    App::Transactions { idle, .. } => next_txn = Some((conn.app_timer, now + idle)),
-                    _ => completed = true,
-                }
-            }
-        }
-        if completed {
+        let fl = &mut self.flows[f as usize];
+        let timers = fl.transport_timers;
+        let Some(conn) = fl.transport.as_mut() else { return };
+        let acked = conn.on_ack(&frame, now);
+        let at = conn.timer(TransportTimer::Rto);
+        if acked.completed {
             self.flows[f as usize].completed = now;
         }
-        self.set_timer(timer, at);
-        if let Some((t, at)) = next_txn {
-            self.arm(t, at);
+        self.set_timer(timers[TransportTimer::Rto as usize], at);
+        if let Some(at) = acked.next_app {
+            self.arm(timers[TransportTimer::App as usize], at);
         }
         self.transport_pump(f);
     }
 
     fn on_transport_rto(&mut self, f: u32) {
         let now = self.now;
-        let Some(conn) = self.flows[f as usize].transport.as_mut() else { return };
-        conn.snd.on_timeout(now);
-        let (timer, at) = (conn.rto_timer, conn.snd.timer());
+        let fl = &mut self.flows[f as usize];
+        let timer = fl.transport_timers[TransportTimer::Rto as usize];
+        let Some(conn) = fl.transport.as_mut() else { return };
+        conn.on_timeout(now);
+        let at = conn.timer(TransportTimer::Rto);
         self.set_timer(timer, at);
         self.transport_pump(f);
     }
@@ -184,13 +176,14 @@ impl Sim {
     fn on_transport_delack(&mut self, f: u32) {
         let now = self.now;
         let fl = &mut self.flows[f as usize];
+        let timer = fl.transport_timers[TransportTimer::DelAck as usize];
         let Some(conn) = fl.transport.as_mut() else { return };
-        let ack = conn.rcv.on_delack_timeout(now);
-        let (timer, at) = (conn.ack_timer, conn.rcv.timer());
+        let ack_due = conn.on_delayed_ack(now);
+        let at = conn.timer(TransportTimer::DelAck);
         let (node, prio) = (fl.receivers[0].host, self.senders[fl.sender as usize].prio);
         self.set_timer(timer, at);
-        if let Some(a) = ack {
-            self.send_ack(node, f, a, prio);
+        if ack_due {
+            self.send_ack(node, f, prio);
         }
     }
 
@@ -198,14 +191,7 @@ impl Sim {
     fn on_transport_app(&mut self, f: u32) {
         let now = self.now;
         let Some(conn) = self.flows[f as usize].transport.as_mut() else { return };
-        match conn.app {
-            App::Bulk => conn.snd.push(u64::MAX),
-            App::Transactions { size, .. } | App::Transfer { size } => {
-                conn.snd.push(size);
-                conn.txn_start = now;
-                conn.txn_end += size;
-            }
-        }
+        conn.on_app(now);
         self.transport_pump(f);
     }
 }

@@ -11,6 +11,7 @@
 //! | reaction point | `rp.rs`: `RpMachine` | `registry::Rp` |
 //! | notification point | `np.rs`: `NpMachine` | `registry::Np` |
 //! | active queue management | `aqm.rs`: `AqmMachine` | `registry::Aqm` |
+//! | closed-loop transport | `transport.rs`: `TransportMachine` | `registry::Transport` |
 //! | link-level flow control | `flow_control.rs`: `FcMachine` | `registry::FcGen` |
 //! | multi-rate multicast receiver | `mcast.rs`: `McastMachine` | `registry::McastCc` |
 //!
@@ -31,6 +32,7 @@ pub mod register;
 pub mod rp;
 pub mod spec;
 pub mod trace;
+pub mod transport;
 pub mod wire;
 
 use crate::core::time::Time;

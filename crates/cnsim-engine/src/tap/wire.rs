@@ -33,7 +33,7 @@ pub use crate::slots::wire::*;
 /// What a transport connection's frames need in `c` (their IPv4 + TCP headers, bytes per segment).
 pub fn transport_ctx(c: &mut Ctx, t: &crate::registry::transport::Transport) {
     c.tcp = true;
-    c.mss = t.snd.p.mss;
+    c.mss = t.segment_bytes().0;
 }
 
 /// The bytes of frame `f` up to its payload, appended to `b` (`cpid_of` maps the engine's CPID,

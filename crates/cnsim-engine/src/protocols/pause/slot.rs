@@ -77,3 +77,45 @@ impl FcMachine for PauseFc {
         (self.gen.sent_xoff, self.gen.sent_xon)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cfg(pfc: bool, trigger: Trigger) -> PauseCfg {
+        PauseCfg { pfc, trigger, xoff: 30_000, xon: 15_000, quanta: 0xFFFF, refresh: None, classes: 0xFF, frame_size: 64 }
+    }
+
+    #[test]
+    fn a_port_keeps_each_class_s_queue_hysteresis() {
+        let mut g = PauseFc::new(cfg(true, Trigger::Egress));
+        assert_eq!(g.load(), FcLoad::Egress);
+        assert_eq!(g.on_queue(3, 31_000), Some(true));
+        assert_eq!(g.on_queue(5, 31_000), Some(true)); // another class: its own state
+        assert_eq!(g.on_queue(3, 20_000), None);
+        assert_eq!(g.on_queue(3, 15_000), Some(false));
+        assert_eq!(g.on_queue(5, 20_000), None);
+    }
+
+    #[test]
+    fn messages_round_trip_through_frames_and_hold_by_quanta() {
+        let g = PauseFc::new(cfg(false, Trigger::Ingress));
+        assert_eq!((g.name(), g.load(), g.class(5), g.per_class()), ("pause", FcLoad::Ingress, 0, false));
+        let m = FcMsg { mask: 0xFF, quanta: 2 };
+        assert_eq!(g.read(&g.frame(m, 4, 7)), Some(m));
+        assert_eq!(g.hold_time(m, 10_000_000_000), 2 * 51_200);
+        assert_eq!(PauseFc::new(cfg(true, Trigger::Ingress)).name(), "pfc");
+    }
+
+    #[test]
+    fn refresh_runs_while_a_class_is_held_off() {
+        let mut g = PauseFc::new(cfg(true, Trigger::Ingress));
+        assert!(!g.holding_off());
+        assert_eq!(g.on_ingress(2, true, 40_000), Some(FcMsg { mask: 1 << 2, quanta: 0xFFFF }));
+        assert!(g.holding_off());
+        assert_eq!(g.on_refresh(), Some(FcMsg { mask: 1 << 2, quanta: 0xFFFF }));
+        assert_eq!(g.on_ingress(2, false, 40_000), Some(FcMsg { mask: 1 << 2, quanta: 0 }));
+        assert!(!g.holding_off());
+        assert_eq!(g.counts(), (2, 1));
+    }
+}

@@ -51,6 +51,7 @@
 //!   delayed-ACK timer at [`TcpReceiver::timer`] and call [`TcpReceiver::on_delack_timeout`] when
 //!   it fires.
 
+pub mod slot;
 pub mod spec;
 pub mod wire;
 
