@@ -137,9 +137,9 @@ DEBT: dict[str, set[str]] = {
     },
     "tcp": {
         "engine:bench.rs",
+        "engine:build/estimate.rs",
         "engine:build/traffic.rs",
         "engine:build/workload.rs",
-        "engine:fct.rs",
         "engine:protocols/qcn/wire.rs",
         "engine:registry/transport.rs",
         "engine:report.rs",
