@@ -44,8 +44,8 @@ def test_reproduce_quick_writes_report(tmp_path):
     assert (out / "verdicts.json").exists() and (out / "figures" / "dumbbell-queues.png").exists()
 
 
-@pytest.mark.parametrize("name, topologies", [("mliki2016-legacy", ["dumbbell", "multilink"]),
-                                               ("mliki2016-enhanced", ["star", "multilink"])])
+@pytest.mark.parametrize("name, topologies", [("mliki2016-legacy", ["dumbbell", "multilink", "multilink2"]),
+                                               ("mliki2016-enhanced", ["star", "multilink", "multilink2"])])
 def test_reproduce_quick_seed_papers(tmp_path, name, topologies):
     p = cnsim("reproduce", name, "--quick", "-o", str(tmp_path), "--jobs", "2")
     assert p.returncode == 0, p.stderr
