@@ -8,6 +8,7 @@ from cnsim import cli
 from cnsim.reproduce.verdicts import effect, most_important
 
 DOC = {
+    "level": 0.975,
     "states": {"a.ok": "supported", "b.vague": "inconclusive", "c.wrong-small": "not supported",
                "d.wrong-large": "not supported", "e.built": "holds by construction", "f.untestable": "not testable as stated"},
     "numbers": {"a.ok": [[5.0, 4.0, 6.0, 10]], "b.vague": [[1.0, -1.0, 3.0, 10]],
@@ -20,14 +21,14 @@ DOC = {
 def test_not_supported_first_then_by_effect():
     lines = most_important(DOC)
     assert [line.split(":")[0] for line in lines] == ["d.wrong-large", "c.wrong-small", "b.vague"]
-    assert lines[0] == "d.wrong-large: not supported (mean [95 % CI]: 1 [0.5, 1.5]; 9 [8, 10])"
+    assert lines[0] == "d.wrong-large: not supported (mean [97.5 % interval]: 1 [0.5, 1.5]; 9 [8, 10])"
 
 
 def test_the_order_does_not_depend_on_the_documents_order():
-    shuffled = {"states": dict(reversed(DOC["states"].items())), "numbers": DOC["numbers"]}
+    shuffled = {"states": dict(reversed(DOC["states"].items())), "numbers": DOC["numbers"], "level": DOC["level"]}
     assert most_important(shuffled) == most_important(DOC)
-    assert most_important(DOC, k=5)[-2:] == ["b.vague: inconclusive (mean [95 % CI]: 1 [-1, 3])",
-                                             "a.ok: supported (mean [95 % CI]: 5 [4, 6])"]
+    assert most_important(DOC, k=5)[-2:] == ["b.vague: inconclusive (mean [97.5 % interval]: 1 [-1, 3])",
+                                             "a.ok: supported (mean [97.5 % interval]: 5 [4, 6])"]
 
 
 def test_effect_is_half_widths_from_zero():

@@ -212,9 +212,12 @@ def most_important(document: dict, k: int = 3) -> list[str]:
     findings); within a state the largest `effect` first; then by id. Deterministic: the same
     document gives the same lines."""
     numbers = document.get("numbers", {})
+    # The intervals are at the sequential design's level (runs.py), not always 95 %.
+    level = document.get("level")
+    label = f"{level * 100:.4g} % interval" if isinstance(level, (int, float)) else "interval"
     rows = [(RANK[s], -effect(numbers.get(i, [])), i, s) for i, s in document.get("states", {}).items() if s in RANK]
     out = []
     for _, _, row, state in sorted(rows)[:k]:
         points = [f"{m:.4g} [{lo:.4g}, {hi:.4g}]" for m, lo, hi, _n in numbers.get(row, []) if None not in (m, lo, hi)]
-        out.append(f"{row}: {state}" + (f" (mean [95 % CI]: {'; '.join(points)})" if points else ""))
+        out.append(f"{row}: {state}" + (f" (mean [{label}]: {'; '.join(points)})" if points else ""))
     return out
