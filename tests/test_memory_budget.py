@@ -87,10 +87,12 @@ def refused(tmp_path, text: str, *args) -> tuple[str, int]:
     """`cnsim check` of `text` in a fresh process: (its one-line error, its peak RSS in bytes)."""
     path = tmp_path / "s.toml"
     path.write_text(text)
-    code = ("import resource, sys\nfrom cnsim.cli import main\n"
+    # VmHWM, not getrusage's ru_maxrss: the latter keeps the parent's peak across exec, so under a
+    # large pytest process it measures pytest.
+    code = (PEAK + "import sys\nfrom cnsim.cli import main\n"
             f"sys.argv = ['cnsim', 'check', {str(path)!r}, *{list(map(str, args))!r}]\n"
             "try:\n    main()\nexcept SystemExit as e:\n    assert e.code == 2, e.code\n"
-            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)\n")
+            "print(peak_bytes())\n")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert r.returncode == 0 and r.stderr.count("\n") == 1, r.stderr
     return r.stderr, int(r.stdout)
