@@ -36,7 +36,7 @@ pub struct RpParams {
     pub gd: f64,
     /// MIN_DEC_FACTOR, 0.5: a CNM cuts CR by at most half.
     pub min_dec_factor: f64,
-    /// MIN_RATE, 10 Mb/s [Mliki et al. 2016a §3.1: "Rmin = 10 Mbit/s"].
+    /// MIN_RATE, 10 Mb/s (the QCN reaction point's minimum rate; the seed papers state none).
     pub min_rate: f64,
     /// Extra fast recovery (TR /= 8 when TR > 10·CR at the first cycle), Standard only.
     pub extra_fast_recovery: bool,
