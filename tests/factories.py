@@ -12,7 +12,7 @@ def rp(name, cr_mean_mbps, cr_std_mbps=0.0, first_cnm_s=None):
         "name": name, "flow": name, "source": name, "protocol": "qcn",
         "cr_mean_bps": cr_mean_mbps * 1e6, "cr_std_bps": cr_std_mbps * 1e6,
         "cr_min_bps": 0.0, "cr_final_bps": 0.0, "first_cnm_s": first_cnm_s,
-        "cnms_received": 7, "cnms_received_window": 5, "limiters_created": 1,
+        "feedback_received": 7, "feedback_received_window": 5, "limiters_created": 1,
     }  # fmt: skip
 
 
@@ -21,7 +21,7 @@ def queue(name, cp, q_mean, qeq=None, arrivals=0, busy_s=0.0):
         "name": name, "node": name.split(">")[0], "peer": name.split(">")[1], "cp": cp,
         "qeq_frames": qeq, "capacity": "100 frames", "q_mean_frames": q_mean, "q_std_frames": 2.0,
         "q_max_frames": 100, "arrivals": arrivals, "arrivals_window": arrivals // 2,
-        "drops": 3, "drops_window": 2, "cnms_sent": 9, "cnms_sent_window": 4,
+        "drops": 3, "drops_window": 2, "feedback_sent": 9, "feedback_sent_window": 4,
         "busy_s_window": busy_s, "rate_bps": 1e9,
     }  # fmt: skip
 

@@ -71,7 +71,7 @@ def test_the_np_sends_at_most_one_cnp_per_interval_and_the_rp_reads_them():
         (rx,) = f["receivers"]
         assert rx["dcqcn_cnps_sent"] <= duration_s / interval_s + 1
         assert 0 < rx["dcqcn_cnps_sent"] <= rx["dcqcn_ce_frames"]
-        assert rps[f["name"]]["cnms_received"] == rx["dcqcn_cnps_sent"]
+        assert rps[f["name"]]["feedback_received"] == rx["dcqcn_cnps_sent"]
 
 
 def test_only_ecn_capable_frames_are_marked():
@@ -94,7 +94,7 @@ def test_cnps_are_counted_and_traced_as_cnps_at_the_np_and_at_the_rp():
     frames, window = res.stats["frames"], res.stats["window"]
     assert "cnm_sent" not in frames and "cnm_received" not in frames
     assert frames["cnp_sent"] == frames["feedback_sent"] == sum(f["receivers"][0]["dcqcn_cnps_sent"] for f in res.stats["flows"]) > 0
-    assert frames["cnp_received"] == frames["feedback_delivered"] == sum(r["cnms_received"] for r in res.stats["rps"])
+    assert frames["cnp_received"] == frames["feedback_delivered"] == sum(r["feedback_received"] for r in res.stats["rps"])
     assert (window["cnp_sent"], window["cnp_received"]) == (window["feedback_sent"], window["feedback_delivered"])
     t = res.trace
     sent, received = t[t["kind"] == "cnp_sent"], t[t["kind"] == "cnp_received"]

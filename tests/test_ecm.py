@@ -37,7 +37,7 @@ def test_ecm_controls_the_hotspot(seed):
     assert all(r["ecm_negative"] > 0 and r["ecm_positive"] > 0 for r in rps)
     # One CP: every positive message comes from the associated CPID.
     assert all(r["false_positives"] == 0 for r in rps)
-    assert hotspot(res)["cnms_sent"] == sum(r["cnms_received"] for r in rps)
+    assert hotspot(res)["feedback_sent"] == sum(r["feedback_received"] for r in rps)
 
 
 def test_without_ecm_the_buffer_fills_and_drops():
@@ -56,7 +56,7 @@ def test_rtt_triggered_drops_measure_the_rtt():
     assert sum(r["ecm_rtt_dropped"] for r in rps) == 0
     # With a 1-ms RTT (Roeck 2007's largest), most messages fall within one RTT of the last one.
     slow = run(**{"flow.0.rp.ecm.rtt_drop": True, "flow.0.rp.ecm.rtt": "1ms"}).stats["rps"]
-    dropped, got = sum(r["ecm_rtt_dropped"] for r in slow), sum(r["cnms_received"] for r in slow)
+    dropped, got = sum(r["ecm_rtt_dropped"] for r in slow), sum(r["feedback_received"] for r in slow)
     assert 0.5 * got < dropped < got
     # Accepted: at most one per RTT per CPID → at most 300 ms / 1 ms + 1 per source.
     assert all(r["ecm_positive"] + r["ecm_negative"] <= 301 for r in slow)

@@ -35,7 +35,7 @@ def run(protocol: str, **sets):
 
 
 def cnms_by_queue(res):
-    return {q["name"]: q["cnms_sent"] for q in res.stats["queues"] if q["name"] in ("SW>R1", "SW>R2")}
+    return {q["name"]: q["feedback_sent"] for q in res.stats["queues"] if q["name"] in ("SW>R1", "SW>R2")}
 
 
 def test_eqcn_cuts_feedback_of_symmetric_queues():

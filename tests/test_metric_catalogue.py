@@ -17,11 +17,11 @@ CONVERTED = {"bit/s": "Mb/s"}
 # Summary metrics named like an engine statistic of their scope but not the same number: renaming
 # them would change summary.json's keys. (scope, metric) → what differs.
 HOMONYMS = {
-    ("rp", "cnms_received"): "window",
+    ("rp", "feedback_received"): "window",
     ("rp", "limiters_created"): "unit",
     ("queue", "arrivals"): "window",
     ("queue", "drops"): "window",
-    ("queue", "cnms_sent"): "window",
+    ("queue", "feedback_sent"): "window",
     ("port", "paused_s"): "window",
 }
 

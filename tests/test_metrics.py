@@ -54,7 +54,7 @@ def test_rate_metrics_over_rps():
     assert g["first_cnm_s"] == 3.25
     assert summary["rps"]["S1"] == {
         "first_cnm_s": 4.5, "cr_mean_mbps": pytest.approx(100), "cr_std_mbps": pytest.approx(10),
-        "cnms_received": 5, "limiters_created": 1,
+        "feedback_received": 5, "limiters_created": 1,
     }  # fmt: skip
 
 

@@ -28,10 +28,10 @@ def test_samples_with_negative_fb_outnumber_cnms_under_the_standard(standard):
     cps = _cps(standard)
     assert cps
     for q in cps:
-        assert q["cnms_sent_window"] <= q["cp_fb_negative_window"] <= q["cp_samples_window"]
+        assert q["feedback_sent_window"] <= q["cp_fb_negative_window"] <= q["cp_samples_window"]
     # Every frame is sampled (every-frame sampling) and some samples below one quantum send nothing.
     assert sum(q["cp_samples_window"] for q in cps) == sum(q["arrivals_window"] for q in cps)
-    assert sum(q["cp_fb_negative_window"] for q in cps) > sum(q["cnms_sent_window"] for q in cps)
+    assert sum(q["cp_fb_negative_window"] for q in cps) > sum(q["feedback_sent_window"] for q in cps)
     g = standard.summary["global"]
     assert g["fb_negative_samples_pct"] > g["feedback_rate_pct"] > 0
 
@@ -39,9 +39,9 @@ def test_samples_with_negative_fb_outnumber_cnms_under_the_standard(standard):
 def test_every_negative_fb_sends_a_cnm_when_asked():
     res = _run(**{"cp.qcn.cnm_on_any_negative_fb": "true"})
     cps = _cps(res)
-    assert cps and sum(q["cnms_sent_window"] for q in cps) > 0
+    assert cps and sum(q["feedback_sent_window"] for q in cps) > 0
     for q in cps:
-        assert q["cnms_sent_window"] == q["cp_fb_negative_window"]
+        assert q["feedback_sent_window"] == q["cp_fb_negative_window"]
     g = res.summary["global"]
     assert g["fb_negative_samples_pct"] == pytest.approx(g["feedback_rate_pct"])
 

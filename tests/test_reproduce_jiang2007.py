@@ -60,11 +60,11 @@ def test_bcn_feedback_statistics_match_the_event_trace():
                   set={"simulation.duration": "30ms", "simulation.measure_from": "10ms", "link.5.rate": "1Gbps"})
     q = next(q for q in r.stats["queues"] if q["name"] == "CS>ES5")
     e = r.trace[(r.trace.t_s >= 0.010) & (r.trace.port == "CS>ES5")].e
-    assert len(e) == q["cnms_sent_window"] > 10
+    assert len(e) == q["feedback_sent_window"] > 10
     assert (q["bcn_e_mean"], q["bcn_e_abs_mean"]) == pytest.approx((e.mean(), e.abs().mean()))
     assert (q["bcn_e_min"], q["bcn_e_max"]) == (e.min(), e.max())
     idle = next(q for q in r.stats["queues"] if q["name"] == "ES5>DT")   # no congestion: no message, no statistic
-    assert idle["cnms_sent_window"] == 0 and "bcn_e_mean" not in idle
+    assert idle["feedback_sent_window"] == 0 and "bcn_e_mean" not in idle
 
 
 def test_configurations_cover_the_papers_experiments():

@@ -92,13 +92,13 @@ def test_multilink_potential_bottlenecks(name):
     stats = run(name, **all_start_at_zero(name))
     queues = {q["name"]: q for q in stats["queues"]}
     for port in ["Switch2>Switch3", "Switch3>R3", "Switch3>R4"]:
-        assert queues[port]["cnms_sent"] > 0, port
+        assert queues[port]["feedback_sent"] > 0, port
     for port in ["Switch3>R1", "Switch3>R2", "Switch3>R5", "Switch3>R6"]:
         assert queues[port]["arrivals"] > 0 and queues[port]["q_max_frames"] <= 1, port
     off = "[" + ", ".join(['"1s"'] * 6) + "]"
     stats = run(name, **{"flow.0.start": "0s", "flow.1.start": off, "flow.2.start": off})
     queues = {q["name"]: q for q in stats["queues"]}
-    assert queues["Switch1>Switch2"]["cnms_sent"] > 0
+    assert queues["Switch1>Switch2"]["feedback_sent"] > 0
 
 
 @pytest.mark.parametrize("name", ["multilink2-multicast.toml", "multilink2-multiple-unicast.toml"])
@@ -109,7 +109,7 @@ def test_multilink_second_reading_has_one_real_bottleneck_per_switch(name):
     stats = run(name, **all_start_at_zero(name))
     queues = {q["name"]: q for q in stats["queues"]}
     for port in ["Switch1>Switch2", "Switch2>R1", "Switch2>R2", "Switch3>R3", "Switch3>R4"]:
-        assert queues[port]["cnms_sent"] > 0, port
+        assert queues[port]["feedback_sent"] > 0, port
     for port in ["Switch2>Switch3", "Switch3>R5", "Switch3>R6"]:
         assert queues[port]["arrivals"] > 0 and queues[port]["q_max_frames"] <= 1, port
 
@@ -117,7 +117,7 @@ def test_multilink_second_reading_has_one_real_bottleneck_per_switch(name):
 def test_star_both_receiver_queues_congest():
     stats = run("star-qcn.toml", **all_start_at_zero("star-qcn.toml"))
     queues = {q["name"]: q for q in stats["queues"]}
-    assert queues["Switch1>R1"]["cnms_sent"] > 0 and queues["Switch1>R2"]["cnms_sent"] > 0
+    assert queues["Switch1>R1"]["feedback_sent"] > 0 and queues["Switch1>R2"]["feedback_sent"] > 0
 
 
 def test_load_topology_expands_the_multilink():

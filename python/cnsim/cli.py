@@ -272,7 +272,7 @@ def run(scenario: Path, out: Path | None, sets, seed, no_figures: bool, force: b
 # entity scope of the summary → (definitions' scope, default ranking metric, columns shown where the
 # run has what they need: `cnsim.metrics.shown`)
 ENTITY_SCOPES = {
-    "queue": ("queues", "q_mean_frames", ("q_mean_frames", "q_std_frames", "utilisation", "drops", "cnms_sent")),
+    "queue": ("queues", "q_mean_frames", ("q_mean_frames", "q_std_frames", "utilisation", "drops", "feedback_sent")),
     "flow": ("flows", "throughput_mbps", ("throughput_mbps", "goodput_mbps", "slowdown", "loss_pct", "source_loss_pct")),
     "port": ("ports", "paused_s", ("paused_s", "pause_sent", "pause_received")),
 }

@@ -162,7 +162,7 @@ def _rp(rp: dict) -> dict:
         "first_cnm_s": rp["first_cnm_s"] if "first_cnm_s" in rp else rp.get("first_message_s"),
         "cr_mean_mbps": rp["cr_mean_bps"] / MBPS,
         "cr_std_mbps": rp["cr_std_bps"] / MBPS,
-        "cnms_received": rp["cnms_received_window"],
+        "feedback_received": rp["feedback_received_window"],
         "limiters_created": rp["limiters_created"] if "limiters_created" in rp else rp.get("regulators_created"),
     }
 
@@ -178,7 +178,7 @@ def _queue(queue: dict, window_s: float) -> dict:
         "utilisation": queue["busy_s_window"] / window_s if window_s else None,
         "arrivals": queue["arrivals_window"],
         "drops": queue["drops_window"],
-        "cnms_sent": queue["cnms_sent_window"],
+        "feedback_sent": queue["feedback_sent_window"],
     }
     if queue["cp"]:
         out["q_dev_from_qeq_frames"] = queue["q_mean_frames"] - queue["qeq_frames"]
@@ -272,9 +272,9 @@ def summarize(stats: dict) -> dict:
                                    window["data_generated"] + window["data_replicated"]),
             "fb_negative_samples_pct": (_pct(sum(q["cp_fb_negative_window"] for q in qcn), window["data_injected"])
                                         if qcn else None),
-            "feedback_per_cp_frame_pct": _pct(sum(q["cnms_sent_window"] for q in cps),
+            "feedback_per_cp_frame_pct": _pct(sum(q["feedback_sent_window"] for q in cps),
                                               sum(q["arrivals_window"] for q in cps)),
-            "feedback_busiest_cp_pct": max((_pct(q["cnms_sent_window"], q["arrivals_window"]) for q in cps
+            "feedback_busiest_cp_pct": max((_pct(q["feedback_sent_window"], q["arrivals_window"]) for q in cps
                                             if q["arrivals_window"]), default=None),
             "feedback_per_delivered_pct": _pct(window["feedback_sent"], window["data_delivered"]),
             "first_cnm_s": min(first_cnms, default=None),
@@ -322,7 +322,7 @@ def group_metrics(stats: dict) -> dict:
         crs = [s for s in sessions if set(s["flows"]) <= names]
         means = [s["cr_mean_bps"] / MBPS for s in crs]
         out[g] = {
-            "feedback_rate_pct": _pct(sum(f["cnms_received_window"] for f in flows), injected),
+            "feedback_rate_pct": _pct(sum(f["feedback_received_window"] for f in flows), injected),
             "loss_rate_pct": _pct(sum(f["dropped_window"] for f in flows),
                                   injected + sum(f["replicated_window"] for f in flows)),
             "cr_mean_mbps": _mean(means),
@@ -354,9 +354,9 @@ def _formulas() -> dict[tuple[str, str], object]:
                "cr_min_mbps", "main_cp", *MAIN_CP_METRICS]
     by_scope = [
         ("global", summarize, global_),
-        ("rp", _rp, ["first_cnm_s", "cr_mean_mbps", "cr_std_mbps", "cnms_received", "limiters_created"]),
+        ("rp", _rp, ["first_cnm_s", "cr_mean_mbps", "cr_std_mbps", "feedback_received", "limiters_created"]),
         ("queue", _queue, ["q_mean_frames", "q_std_frames", "q_dev_from_qeq_frames", "utilisation", "arrivals", "drops",
-                           "cnms_sent"]),
+                           "feedback_sent"]),
         ("flow", _flow, ["source_loss_pct", "throughput_mbps", "goodput_mbps", "loss_pct"]),
         ("port", _port, ["pause_sent", "pause_received", "paused_s"]),
         ("receiver", _flow, ["throughput_mbps"]),

@@ -25,18 +25,56 @@ _OLD_SERIES = [("q.", "", "q_frames."), ("rx.", "", "rx_bps."), ("rp.", ".cr", "
 # counts its own under its name (`cnm_sent`, `cnp_sent`, `bcn_sent`, `ecm_sent`, with `*_received`).
 RENAMED_COUNTERS = {"cnm_sent": "feedback_sent", "cnm_delivered": "feedback_delivered",
                     "cnm_dropped": "feedback_dropped", "cnm_in_flight": "feedback_in_flight"}
+# Per-entity feedback counters renamed the same way (they counted every protocol's feedback frames
+# under QCN's word): stats section → {old name → new name}.
+RENAMED_ENTITY_COUNTERS = {
+    "queues": {"cnms_sent": "feedback_sent", "cnms_sent_window": "feedback_sent_window"},
+    "rps": {"cnms_received": "feedback_received", "cnms_received_window": "feedback_received_window"},
+    "flows": {"cnms_received_window": "feedback_received_window"},
+}
+# The summary metrics computed from them: summary section (and definitions' scope) → {old → new}.
+RENAMED_SUMMARY = {("queues", "queue"): {"cnms_sent": "feedback_sent"},
+                   ("rps", "rp"): {"cnms_received": "feedback_received"}}
+
+
+def _rename(entry: dict, names: dict[str, str]) -> None:
+    """Rename `entry`'s keys `names` (old → new) in place, keeping their order; a document that
+    already has a new name keeps it."""
+    if not any(old in entry and new not in entry for old, new in names.items()):
+        return
+    items = [(names.get(k, k) if names.get(k) not in entry else k, v) for k, v in entry.items()]
+    entry.clear()
+    entry.update(items)
 
 
 def upgrade_stats(stats: dict) -> dict:
-    """A stored stats document with the counters' current names (`RENAMED_COUNTERS`), in place: one
-    written before the renaming has no `feedback_sent`, and its `cnm_*` were every protocol's."""
+    """A stored stats document with the counters' current names (`RENAMED_COUNTERS`,
+    `RENAMED_ENTITY_COUNTERS`), in place: one written before the renaming has no `feedback_sent`,
+    and its `cnm_*` and `cnms_*` were every protocol's."""
     for section in ("frames", "window"):
         counters = stats.get(section)
         if isinstance(counters, dict) and "feedback_sent" not in counters and "cnm_sent" in counters:
             for old, new in RENAMED_COUNTERS.items():
                 if old in counters:
                     counters[new] = counters.pop(old)
+    for section, names in RENAMED_ENTITY_COUNTERS.items():
+        for entry in stats.get(section) or []:
+            if isinstance(entry, dict):
+                _rename(entry, names)
     return stats
+
+
+def upgrade_summary(summary: dict) -> dict:
+    """A stored summary with the metrics' current names (`RENAMED_SUMMARY`), in place: its
+    entities' metrics and their definitions."""
+    for (section, scope), names in RENAMED_SUMMARY.items():
+        for entry in (summary.get(section) or {}).values():
+            if isinstance(entry, dict):
+                _rename(entry, names)
+        for d in summary.get("definitions") or []:
+            if isinstance(d, dict) and d.get("scope") == scope and d.get("metric") in names:
+                d["metric"] = names[d["metric"]]
+    return summary
 
 
 def renamed_series(name: str) -> str | None:
@@ -168,7 +206,7 @@ class Result:
             "value": frame["value"].to_numpy("<f8").tobytes(),
         }
         result = cls(upgrade_stats(doc["stats"]), series, toml)
-        result.__dict__["summary"] = doc["summary"]  # as written, not recomputed
+        result.__dict__["summary"] = upgrade_summary(doc["summary"])  # as written (renames aside), not recomputed
         if (d / TRACE).exists():
             result.trace = pd.read_parquet(d / TRACE)
         result.capture_path = d / CAPTURE if (d / CAPTURE).exists() else None

@@ -51,6 +51,10 @@ pub const METRICS: &[Metric] = &[
     Metric { scope: "queues", name: "drops", unit: "frames", kind: "counter", doc: "data frames the full queue dropped" },
     Metric { scope: "queues", name: "drops_window", unit: "frames", kind: "counter-window", doc: "data frames the full queue dropped in the window" },
     Metric { scope: "queues", name: "rate_bps", unit: "bit/s", kind: "parameter", doc: "line rate of the port" },
+    Metric { scope: "queues", name: "feedback_sent", unit: "frames", kind: "counter", doc: "feedback frames the port's congestion point sent, whatever its protocol (0 without one)" },
+    Metric { scope: "queues", name: "feedback_sent_window", unit: "frames", kind: "counter-window", doc: "feedback frames the port's congestion point sent in the window" },
+    Metric { scope: "rps", name: "feedback_received", unit: "frames", kind: "counter", doc: "feedback frames the RP acted on, whatever its protocol (reported by each RP protocol)" },
+    Metric { scope: "rps", name: "feedback_received_window", unit: "frames", kind: "counter-window", doc: "feedback frames the RP acted on in the window" },
     Metric { scope: "queues", name: "busy_s_window", unit: "s", kind: "counter-window", doc: "time the transmitter was sending in the window" },
     Metric { scope: "queues", name: "peak_frames", unit: "frames", kind: "gauge", doc: "most frames queued at once over the whole run, counted physically whatever their size (as a capacity in frames counts them; capacity invariant)" },
     Metric { scope: "queues", name: "peak_bytes", unit: "B", kind: "gauge", doc: "largest queue in bytes over the whole run" },
@@ -63,7 +67,7 @@ pub const METRICS: &[Metric] = &[
     Metric { scope: "flows", name: "dropped", unit: "frames", kind: "counter", doc: "copies of this flow dropped anywhere" },
     Metric { scope: "flows", name: "dropped_window", unit: "frames", kind: "counter-window", doc: "copies of this flow dropped in the window" },
     Metric { scope: "flows", name: "source_dropped", unit: "frames", kind: "counter", doc: "frames of the flow's sender lost in its rate-limiter buffer" },
-    Metric { scope: "flows", name: "cnms_received_window", unit: "frames", kind: "counter-window", doc: "feedback frames the flow's RP received in the window (0 without an RP)" },
+    Metric { scope: "flows", name: "feedback_received_window", unit: "frames", kind: "counter-window", doc: "feedback frames the flow's RP received in the window (0 without an RP)" },
     Metric { scope: "flows", name: "size_bytes", unit: "B", kind: "parameter", doc: "a transfer's size (transfer and tcp-transfer traffic only)" },
     Metric { scope: "flows", name: "fct_s", unit: "s", kind: "time", doc: "a transfer's flow-completion time: completion − start, null while incomplete (src/fct.rs)" },
     Metric { scope: "flows", name: "fct_ideal_s", unit: "s", kind: "parameter", doc: "the transfer's FCT alone on the network, from its route (src/fct.rs; docs/scenarios.md)" },
@@ -86,8 +90,8 @@ pub const SUMMARIES: &[Summary] = &[
     Summary { scope: "global", name: "loss_rate_pct", window: "measure", unit: "%", definition: "window.data_dropped / (window.data_injected + window.data_replicated) × 100: every frame copy, including those made at multicast branching points, is delivered, dropped or in flight, so this stays ≤ 100", engine: &["window.data_dropped", "window.data_injected", "window.data_replicated"], needs: None },
     Summary { scope: "global", name: "source_loss_pct", window: "measure", unit: "%", definition: "window.data_source_dropped / window.data_generated × 100", engine: &["window.data_source_dropped", "window.data_generated"], needs: None },
     Summary { scope: "global", name: "total_loss_pct", window: "measure", unit: "%", definition: "(window.data_source_dropped + window.data_dropped) / (window.data_generated + window.data_replicated) × 100: copies lost in a full rate limiter at the source or in a switch, over the copies the applications generated plus those made at multicast branching points", engine: &["window.data_source_dropped", "window.data_dropped", "window.data_generated", "window.data_replicated"], needs: None },
-    Summary { scope: "global", name: "feedback_per_cp_frame_pct", window: "measure", unit: "%", definition: "Σ cnms_sent_window / Σ arrivals_window × 100 over the CP queues: feedback relative to the frames arriving at the CPs", engine: &["queues.cnms_sent_window", "queues.arrivals_window"], needs: Some("cp") },
-    Summary { scope: "global", name: "feedback_busiest_cp_pct", window: "measure", unit: "%", definition: "max over CP queues with arrivals of cnms_sent_window / arrivals_window × 100", engine: &["queues.cnms_sent_window", "queues.arrivals_window"], needs: Some("cp") },
+    Summary { scope: "global", name: "feedback_per_cp_frame_pct", window: "measure", unit: "%", definition: "Σ feedback_sent_window / Σ arrivals_window × 100 over the CP queues: feedback relative to the frames arriving at the CPs", engine: &["queues.feedback_sent_window", "queues.arrivals_window"], needs: Some("cp") },
+    Summary { scope: "global", name: "feedback_busiest_cp_pct", window: "measure", unit: "%", definition: "max over CP queues with arrivals of feedback_sent_window / arrivals_window × 100", engine: &["queues.feedback_sent_window", "queues.arrivals_window"], needs: Some("cp") },
     Summary { scope: "global", name: "feedback_per_delivered_pct", window: "measure", unit: "%", definition: "window.feedback_sent / window.data_delivered × 100: feedback frames per data copy received", engine: &["window.feedback_sent", "window.data_delivered"], needs: Some("feedback") },
     Summary { scope: "global", name: "cr_mean_mbps", window: "measure", unit: "Mb/s", definition: "mean over sessions of the session CR's time-weighted mean (session CR = min over its RPs, Mliki et al. 2016a §3)", engine: &["sessions.cr_mean_bps", "rps.cr_mean_bps"], needs: Some("rp") },
     Summary { scope: "global", name: "cr_std_mbps", window: "measure", unit: "Mb/s", definition: "mean over sessions of the session CR's time-weighted std-dev", engine: &["sessions.cr_std_bps", "rps.cr_std_bps"], needs: Some("rp") },
@@ -102,6 +106,7 @@ pub const SUMMARIES: &[Summary] = &[
     Summary { scope: "global", name: "q_dev_from_qeq_frames", window: "measure", unit: "frames", definition: "the main CP's `q_dev_from_qeq_frames` (queue scope)", engine: &["queues.q_mean_frames", "queues.qeq_frames"], needs: Some("cp") },
     Summary { scope: "rp", name: "cr_mean_mbps", window: "measure", unit: "Mb/s", definition: "time-weighted mean of CR", engine: &["rps.cr_mean_bps"], needs: Some("rp") },
     Summary { scope: "rp", name: "cr_std_mbps", window: "measure", unit: "Mb/s", definition: "time-weighted std-dev of CR", engine: &["rps.cr_std_bps"], needs: Some("rp") },
+    Summary { scope: "rp", name: "feedback_received", window: "measure", unit: "frames", definition: "feedback frames the RP acted on", engine: &["rps.feedback_received_window"], needs: Some("feedback") },
     Summary { scope: "rp", name: "limiters_created", window: "run", unit: "1", definition: "rate limiters the RP created", engine: &["rps.limiters_created", "rps.regulators_created"], needs: Some("rp") },
     Summary { scope: "queue", name: "q_mean_frames", window: "measure", unit: "frames", definition: "time-weighted mean queue length: bytes queued ÷ simulation.frame_size", engine: &["queues.q_mean_frames"], needs: None },
     Summary { scope: "queue", name: "q_std_frames", window: "measure", unit: "frames", definition: "time-weighted std-dev of the queue length (bytes queued ÷ simulation.frame_size)", engine: &["queues.q_std_frames"], needs: None },
@@ -109,6 +114,7 @@ pub const SUMMARIES: &[Summary] = &[
     Summary { scope: "queue", name: "utilisation", window: "measure", unit: "1", definition: "busy_s_window / window_s", engine: &["queues.busy_s_window", "time.window_s"], needs: None },
     Summary { scope: "queue", name: "arrivals", window: "measure", unit: "frames", definition: "frames that arrived at the queue", engine: &["queues.arrivals_window"], needs: None },
     Summary { scope: "queue", name: "drops", window: "measure", unit: "frames", definition: "frames dropped at the queue", engine: &["queues.drops_window"], needs: None },
+    Summary { scope: "queue", name: "feedback_sent", window: "measure", unit: "frames", definition: "feedback frames the queue's congestion point sent", engine: &["queues.feedback_sent_window"], needs: Some("cp") },
     Summary { scope: "flow", name: "source_loss_pct", window: "run", unit: "%", definition: "source_dropped / frames_generated × 100", engine: &["flows.source_dropped", "flows.frames_generated"], needs: None },
     Summary { scope: "flow", name: "throughput_mbps", window: "measure", unit: "Mb/s", definition: "Σ over the flow's receivers of their `throughput_mbps", engine: &["receivers.throughput_bps"], needs: None },
     Summary { scope: "flow", name: "loss_pct", window: "measure", unit: "%", definition: "dropped_window / (injected_window + replicated_window) × 100: the flow's copies dropped in switches", engine: &["flows.dropped_window", "flows.injected_window", "flows.replicated_window"], needs: None },
@@ -218,7 +224,7 @@ impl Sim {
                 let mut v = json!({
                     "name": f.name, "flow": f.name, "source": name(f.src),
                     "cr_mean_bps": mean, "cr_std_bps": std, "cr_min_bps": f.cr.min,
-                    "cnms_received_window": if in_window { rp.feedback_received() - f.feedback_w0 } else { 0 },
+                    "feedback_received_window": if in_window { rp.feedback_received() - f.feedback_w0 } else { 0 },
                 });
                 merge(&mut v, rp.report());
                 Some(v)
@@ -240,7 +246,7 @@ impl Sim {
                     "q_mean_frames": mean / fs, "q_std_frames": std / fs, "q_max_frames": p.q.max / fs,
                     "arrivals": p.c.arrivals, "arrivals_window": p.c.arrivals - w.arrivals,
                     "drops": p.c.drops, "drops_window": p.c.drops - w.drops,
-                    "cnms_sent": p.c.feedback_sent, "cnms_sent_window": p.c.feedback_sent - w.feedback_sent,
+                    "feedback_sent": p.c.feedback_sent, "feedback_sent_window": p.c.feedback_sent - w.feedback_sent,
                     "busy_s_window": to_secs(p.busy_window), "rate_bps": p.rate_bps,
                     "peak_frames": p.peak_frames, "peak_bytes": p.peak_bytes,
                 });
@@ -286,7 +292,7 @@ impl Sim {
                        "replicated_window": if in_window { f.replicated - f.replicated_w0 } else { 0 },
                        "injected_window": if in_window { f.injected - f.injected_w0 } else { 0 },
                        "dropped_window": if in_window { f.dropped - f.dropped_w0 } else { 0 },
-                       "cnms_received_window": f.rp.as_ref().map_or(0, |r| if in_window { r.feedback_received() - f.feedback_w0 } else { 0 }),
+                       "feedback_received_window": f.rp.as_ref().map_or(0, |r| if in_window { r.feedback_received() - f.feedback_w0 } else { 0 }),
                        "receivers": receivers});
                 if let Some(t) = &f.transport {
                     merge(&mut v, t.report(in_window, window_s));

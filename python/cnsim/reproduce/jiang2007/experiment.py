@@ -207,7 +207,7 @@ def run_values(stats: dict, ser: dict, spec: dict) -> tuple[list[list], dict]:
             continue
         parts += [[q["name"], "q_mean", q["q_mean_frames"]], [q["name"], "q_std", q["q_std_frames"]],
                   [q["name"], "util_pct", 100 * util if util is not None else None],
-                  [q["name"], "drops", q["drops_window"]], [q["name"], "bcn_sent", q["cnms_sent_window"]],
+                  [q["name"], "drops", q["drops_window"]], [q["name"], "bcn_sent", q["feedback_sent_window"]],
                   [q["name"], "arrivals", q["arrivals_window"]]]
         # BCN's feedback e of the messages the CP sent in the window (absent without one)
         parts += [[q["name"], m, q.get(f"bcn_{m}")] for m in ("e_mean", "e_abs_mean", "e_min", "e_max")]

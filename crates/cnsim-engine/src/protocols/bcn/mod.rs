@@ -362,7 +362,7 @@ impl RpMachine for ReactionPoint {
         json!({
             "protocol": "bcn", "rate_final_bps": self.rate, "bcn_messages": self.messages, "bcn_stops": self.stops,
             "regulators_created": self.regulators_created, "first_message_s": self.first_message.map(crate::core::time::to_secs),
-            "cnms_received": self.messages,
+            "feedback_received": self.messages,
         })
     }
 }

@@ -87,7 +87,7 @@ impl RpMachine for ReactionPoint {
     fn report(&self) -> Value {
         json!({
             "protocol": "dcqcn", "rate_final_bps": self.rate(), "tr_final_bps": self.target(),
-            "cnms_received": self.cnps_received, "dcqcn_alpha_final": self.alpha(),
+            "feedback_received": self.cnps_received, "dcqcn_alpha_final": self.alpha(),
             "dcqcn_fast_recoveries": self.fast_recoveries, "dcqcn_additive_increases": self.additive_increases,
             "dcqcn_hyper_increases": self.hyper_increases,
         })

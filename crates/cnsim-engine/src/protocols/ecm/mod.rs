@@ -353,7 +353,7 @@ impl ReactionPoint {
 }
 
 /// What ECM reports besides the names it shares with BCN and QCN (`rate_final_bps`,
-/// `first_message_s`, `cnms_received`, `limiters_created`).
+/// `first_message_s`, `feedback_received`, `limiters_created`).
 pub const METRICS: &[Metric] = &[
     Metric { scope: "frames", name: "ecm_sent", unit: "frames", kind: "counter", doc: "ECM messages sent by congestion points" },
     Metric { scope: "frames", name: "ecm_received", unit: "frames", kind: "counter", doc: "ECM messages that reached their flow's source" },
@@ -397,7 +397,7 @@ impl RpMachine for ReactionPoint {
     fn report(&self) -> Value {
         let to_s = |t: Option<Time>| t.map(crate::core::time::to_secs);
         json!({
-            "protocol": "ecm", "rate_final_bps": self.rate, "cnms_received": self.messages,
+            "protocol": "ecm", "rate_final_bps": self.rate, "feedback_received": self.messages,
             "limiters_created": self.limiters_created, "first_message_s": to_s(self.first_message),
             "ecm_positive": self.positive, "ecm_negative": self.negative, "ecm_rtt_dropped": self.rtt_dropped,
             "false_positives": self.false_positives, "rtt_estimate_s": to_s(self.rtt_estimate),

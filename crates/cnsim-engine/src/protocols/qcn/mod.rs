@@ -32,12 +32,8 @@ pub const METRICS: &[Metric] = &[
     Metric { scope: "rps", name: "cr_final_bps", unit: "bit/s", kind: "gauge", doc: "CR at the end of the run" },
     Metric { scope: "rps", name: "tr_final_bps", unit: "bit/s", kind: "gauge", doc: "target rate TR at the end of the run" },
     Metric { scope: "rps", name: "first_cnm_s", unit: "s", kind: "time", doc: "arrival of the first CNM with QntzFb > 0 (\"RP start time of congestion detection\", Mliki et al. 2016a)" },
-    Metric { scope: "rps", name: "cnms_received", unit: "frames", kind: "counter", doc: "CNMs with QntzFb > 0 received" },
-    Metric { scope: "rps", name: "cnms_received_window", unit: "frames", kind: "counter-window", doc: "CNMs received in the window" },
     Metric { scope: "rps", name: "limiters_created", unit: "count", kind: "counter", doc: "rate limiters put in place (Roeck 2007)" },
     Metric { scope: "rps", name: "fb_hat", unit: "QntzFb", kind: "gauge", doc: "E-QCN: the saved largest feedback F̂b at the end (Mliki et al. 2016b Algorithm 1)" },
-    Metric { scope: "queues", name: "cnms_sent", unit: "frames", kind: "counter", doc: "CNMs this CP sent" },
-    Metric { scope: "queues", name: "cnms_sent_window", unit: "frames", kind: "counter-window", doc: "CNMs this CP sent in the window" },
     Metric { scope: "queues", name: "cp_samples", unit: "frames", kind: "counter", doc: "data frames the QCN CP evaluated (sampled)" },
     Metric { scope: "queues", name: "cp_samples_window", unit: "frames", kind: "counter-window", doc: "data frames the QCN CP evaluated in the window" },
     Metric { scope: "queues", name: "cp_fb_negative", unit: "frames", kind: "counter", doc: "samples with Fb < 0, whether or not a CNM went out (none when QntzFb = 0, unless cp.qcn.cnm_on_any_negative_fb)" },
@@ -62,7 +58,5 @@ pub const METRICS: &[Metric] = &[
 pub const SUMMARIES: &[crate::slots::metrics::Summary] = &[
     crate::slots::metrics::Summary { scope: "global", name: "first_cnm_s", window: "run", unit: "s", definition: "earliest `first_cnm_s` over the RPs", engine: &["rps.first_cnm_s", "rps.first_message_s"], needs: Some("cp") },
     crate::slots::metrics::Summary { scope: "rp", name: "first_cnm_s", window: "run", unit: "s", definition: "time the RP received its first CNM", engine: &["rps.first_cnm_s", "rps.first_message_s"], needs: Some("cp") },
-    crate::slots::metrics::Summary { scope: "rp", name: "cnms_received", window: "measure", unit: "frames", definition: "CNMs received by the RP", engine: &["rps.cnms_received_window"], needs: Some("cp") },
-    crate::slots::metrics::Summary { scope: "queue", name: "cnms_sent", window: "measure", unit: "frames", definition: "CNMs the queue's CP sent", engine: &["queues.cnms_sent_window"], needs: Some("cp") },
     crate::slots::metrics::Summary { scope: "global", name: "fb_negative_samples_pct", window: "measure", unit: "%", definition: "Σ cp_fb_negative_window over the QCN CP queues / window.data_injected × 100: samples with Fb < 0, on `feedback_rate_pct`'s scale; above it because a sample whose Fb is negative by less than one quantum (QntzFb = 0) sends no CNM (docs/modelling.md); null without a QCN CP", engine: &["queues.cp_fb_negative_window", "window.data_injected"], needs: Some("qcn") },
 ];

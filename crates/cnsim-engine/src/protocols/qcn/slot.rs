@@ -84,7 +84,7 @@ impl ReactionPoint {
         json!({
             "protocol": proto, "fb_hat": fb_hat, "cr_final_bps": self.cr, "tr_final_bps": self.tr,
             "first_cnm_s": self.first_cnm.map(to_secs),
-            "cnms_received": self.cnms_received, "limiters_created": self.limiters_created,
+            "feedback_received": self.cnms_received, "limiters_created": self.limiters_created,
             "probes_sent": self.prober.sent, "probe_positive": self.prober.positive,
             "probe_negative": self.prober.negative, "false_positives": self.prober.false_positives,
             "cpid_changes": self.prober.cpid_changes,
