@@ -183,3 +183,17 @@ def test_stored_results_with_the_old_feedback_counters_are_read_with_the_new_nam
     loaded = Result.load(tmp_path / "run")
     assert loaded.stats["window"]["feedback_sent"] == res.stats["window"]["feedback_sent"]
     assert loaded.summary["global"]["feedback_rate_pct"] == res.summary["global"]["feedback_rate_pct"]
+
+
+def test_the_pure_python_parts_import_without_the_engine():
+    """cnsim's package docstring: metrics, outputs, figures and results import without a built
+    engine; the catalogue is read from it on first use only."""
+    import subprocess
+    import sys
+
+    code = ("import sys; sys.modules['cnsim._core'] = None\n"
+            "import cnsim.metrics, cnsim.outputs, cnsim.figures, cnsim.results\n"
+            "try:\n    cnsim.metrics.CATALOGUE\nexcept ImportError:\n    print('lazy')\n")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == "lazy"

@@ -13,6 +13,7 @@ the declared statistics it is computed from (`Metric.engine`, as paths into the 
 so a renamed or dropped engine statistic is caught by tests/test_metrics.py, not by a reader.
 """
 
+import functools
 import math
 from collections import Counter
 from statistics import fmean, pstdev
@@ -95,7 +96,7 @@ def _null(value) -> bool:
 def shown(scope: str, metrics, present: set[str]) -> list:
     """`metrics` of `scope` without those that need a mechanism not in `present` (names not in
     the catalogue are kept)."""
-    needs = {m.metric: m.needs for m in CATALOGUE if m.scope == scope}
+    needs = {m.metric: m.needs for m in _catalogue() if m.scope == scope}
     present = _with_implied(set(present))
     return [m for m in metrics if needs.get(m) is None or needs[m] in present]
 
@@ -293,7 +294,7 @@ def summarize(stats: dict) -> dict:
         "flows": flows,
         "ports": ports,
         **({"fct": fct} if (fct := fct_buckets(stats)) else {}),
-        "definitions": [dict(d) for d in DEFINITIONS],
+        "definitions": [m.row() for m in _catalogue()],
     }
 
 
@@ -369,11 +370,23 @@ def _formulas() -> dict[tuple[str, str], object]:
 FORMULAS = _formulas()
 
 
+@functools.cache
 def _catalogue() -> tuple[Metric, ...]:
     declared = {(d["scope"], d["name"]): d for d in summary_declarations()}
     return tuple(Metric(d["name"], d["scope"], d["window"], d["unit"], d["definition"], tuple(d["engine"]), d["needs"])
                  for key in FORMULAS if (d := declared.get(key)) is not None)
 
 
-CATALOGUE: tuple[Metric, ...] = _catalogue()
-DEFINITIONS = [m.row() for m in CATALOGUE]
+def global_metrics() -> list[str]:
+    """The global metrics' names, in the summary's order: a run's flat row (`seed_metrics`)."""
+    return [m.metric for m in _catalogue() if m.scope == "global"]
+
+
+def __getattr__(name: str):
+    """`CATALOGUE` (the `Metric`s, in `FORMULAS`' order) and `DEFINITIONS` (their rows), read from the
+    engine's declarations on first use: importing this module does not load the engine."""
+    if name == "CATALOGUE":
+        return _catalogue()
+    if name == "DEFINITIONS":
+        return [m.row() for m in _catalogue()]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -32,7 +32,7 @@ import pandas as pd
 from . import _args
 from .api import Scenario
 from .scenario import Overrides, overrides, source, value_text
-from .metrics import DEFINITIONS, seed_metrics, summarize
+from .metrics import global_metrics, seed_metrics, summarize
 
 PARQUET = "sweep.parquet"
 KEEP_CHOICES = ("tables", "series")
@@ -40,7 +40,6 @@ KEEP_DEFAULT = ("tables",)
 STORE = "runs"  # out/runs/<key>.json: one file per finished run
 JOBS = "sweep.json"  # out/sweep.json: the sweep's runs (to count the missing ones)
 LOCK = ".cnsim-sweep.lock"  # flock'ed while a sweep writes into the directory
-GLOBAL_METRICS = [d["metric"] for d in DEFINITIONS if d["scope"] == "global"]
 MAX_REPORTED = 20  # invalid grid values listed in one error
 
 
@@ -614,16 +613,16 @@ def add_unit_columns(df: pd.DataFrame, keys: Sequence[str]) -> pd.DataFrame:
 
 
 def _error_row(message: str) -> dict:
-    return {**dict.fromkeys(GLOBAL_METRICS), "events": None, "stopped_by": None, "error": message}
+    return {**dict.fromkeys(global_metrics()), "events": None, "stopped_by": None, "error": message}
 
 
 def _columns(keys: list[str], rows: list[dict]) -> list[str]:
     """Grid keys, seed, the global metrics (table order, the main CP's queue among them, then any
     others), events, stopped_by, error."""
     tail = ["events", "stopped_by", "error"]
-    known = set(keys) | {"seed"} | set(GLOBAL_METRICS) | set(tail)
+    known = set(keys) | {"seed"} | set(global_metrics()) | set(tail)
     extra = list(dict.fromkeys(k for r in rows for k in r if k not in known))
-    return [*keys, "seed", *GLOBAL_METRICS, *extra, *tail]
+    return [*keys, "seed", *global_metrics(), *extra, *tail]
 
 
 def write_parquet(df: pd.DataFrame, path: Path, keys: Sequence[str] = ()) -> Path:
