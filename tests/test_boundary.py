@@ -75,10 +75,6 @@ DEBT: dict[str, set[str]] = {
         "python:generators.py",
         "python:metrics.py",
     },
-    "emcast": {
-        "engine:build/endpoints.rs",
-        "engine:scenario/model.rs",
-    },
     "eqcn": {
         "engine:protocols/qcn/slot.rs",
         "engine:protocols/qcn/spec.rs",
@@ -110,22 +106,6 @@ DEBT: dict[str, set[str]] = {
     },
     "red": {
         "engine:report.rs",
-    },
-    "rlm": {
-        "engine:build/endpoints.rs",
-        "engine:scenario/model.rs",
-    },
-    "sirens": {
-        "engine:build/endpoints.rs",
-        "engine:build/topology.rs",
-        "engine:build/traffic.rs",
-        "engine:build/workload.rs",
-        "engine:defaults.rs",
-        "engine:protocols/emcast/spec.rs",
-        "engine:registry/aqm.rs",
-        "engine:registry/rf.rs",
-        "engine:report.rs",
-        "engine:scenario/model.rs",
     },
     "tcp": {
         "engine:bench.rs",

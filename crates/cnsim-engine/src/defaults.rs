@@ -2,7 +2,7 @@
 //! (`scenario/model.rs`) and each protocol's (`protocols/<name>/spec.rs`) name them in
 //! `#[serde(default = "…")]`, so that one value is documented once.
 
-use crate::units::{Amount, Bytes, Duration};
+use crate::units::{Amount, Bytes};
 
 /// `fn name() -> T { value }` for each line, the form serde's `default = "…"` asks for.
 macro_rules! default_fns {
@@ -17,5 +17,4 @@ default_fns! {
     d_true: bool = true;
     d_cnm_size: Bytes = Bytes(64);
     d_min_dec: f64 = 0.5;
-    d_sirens_window: Duration = Duration(200_000_000_000);
 }

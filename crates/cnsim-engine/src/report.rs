@@ -257,7 +257,7 @@ impl Sim {
                     merge(&mut v, a.report());
                 }
                 if let Some(m) = &p.meter {
-                    merge(&mut v, json!({"sirens_stamped": m.stamped, "sirens_util": m.util}));
+                    merge(&mut v, m.report());
                 }
                 v
             })
@@ -277,7 +277,7 @@ impl Sim {
                         let mut v = json!({"host": name(r.host), "frames": r.frames, "bytes_window": bw,
                                "throughput_bps": if window_s > 0.0 { bw as f64 * 8.0 / window_s } else { 0.0 }});
                         if let Some(t) = &r.rf {
-                            merge(&mut v, sirens_report(t, now));
+                            merge(&mut v, t.report(now));
                         }
                         if let Some(np) = &r.np {
                             merge(&mut v, np.report());
@@ -404,21 +404,6 @@ impl Sim {
             .collect();
         Value::Array(ports)
     }
-}
-
-/// A receiver's SIRENS table (declared in `sirens::METRICS`).
-fn sirens_report(t: &crate::protocols::sirens::Table, now: crate::core::time::Time) -> Value {
-    let hops: Vec<Value> = (1..=t.path_len.max(t.hops.len()))
-        .map(|k| match t.hops.get(k - 1).copied().flatten() {
-            Some(s) => json!([k, s.data[0], s.data[1], to_secs(now.saturating_sub(s.at))]),
-            None => json!([k, null, null, null]),
-        })
-        .collect();
-    let bottleneck = match t.probe {
-        crate::protocols::sirens::Probe::Link => t.min_fresh(1, now).map(|(_, v)| v),
-        _ => None,
-    };
-    json!({"sirens_hops": hops, "sirens_path_len": t.path_len, "sirens_known": t.known(now), "sirens_bottleneck_bps": bottleneck})
 }
 
 /// Add the fields of `extra` (an object) to `v` (an object).

@@ -261,10 +261,11 @@ between = ["R", "B"]
         ("[[port]]\nat = \"R>B\"\nqueue = { red = { min_th = 1 } }\n", "needs queue.discipline"),
         ("[[port]]\nat = \"R>B\"\nqueue = { discipline = \"red\", red = { w_q = 0 } }\n", "w_q"),
         ("[[flow]]\nfrom = \"A\"\nto = \"B\"\ntraffic = { kind = \"cbr\", rate = \"1Mbps\" }\nsirens = { init_ttl = 4, hops = 4 }\n", "sirens.hops"),
-        ("[sirens]\nwindow = \"0s\"\n", "sirens.window"),
+        ("[sirens]\nwindow = \"0s\"\n", "sirens.window must be positive (at: window = \"0s\")"),
+        ("[[flow]]\nfrom = \"A\"\nto = \"B\"\ntraffic = { kind = \"tcp-bulk\" }\nsirens = {}\n", "sirens is for open-loop traffic"),
         ("[[group]]\nname = \"G\"\nmembers = \"B\"\njoined = \"A\"\n", "not a member"),
         ("[[group]]\nname = \"G\"\nmembers = \"B\"\n[[mcast_receiver]]\nhosts = \"B\"\ngroups = [\"G\"]\ncc = { rlm = {} }\n", "no multicast flow"),
-        ("[[group]]\nname = \"G\"\nmembers = \"B\"\n[[flow]]\nfrom = \"A\"\nto = \"G\"\ntraffic = { kind = \"cbr\", rate = \"1Mbps\" }\n[[mcast_receiver]]\nhosts = \"B\"\ngroups = [\"G\"]\ncc = { emcast = {} }\n", "SIRENS"),
+        ("[[group]]\nname = \"G\"\nmembers = \"B\"\n[[flow]]\nfrom = \"A\"\nto = \"G\"\ntraffic = { kind = \"cbr\", rate = \"1Mbps\" }\n[[mcast_receiver]]\nhosts = \"B\"\ngroups = [\"G\"]\ncc = { emcast = {} }\n", "router feedback: give the channels' flows a `sirens` table"),
         ("[[group]]\nname = \"G\"\nmembers = \"B\"\n[[flow]]\nfrom = \"A\"\nto = \"G\"\ntraffic = { kind = \"cbr\", rate = \"1Mbps\" }\n[[mcast_receiver]]\nhosts = \"B\"\ngroups = [\"G\"]\ninitial_level = 2\ncc = { rlm = {} }\n", "initial_level"),
     ];
     for (extra, want) in bad {

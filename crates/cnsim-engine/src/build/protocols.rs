@@ -1,14 +1,16 @@
 //! Protocol wiring, written from the registry (`registry/protocols.rs`): each slot's scenario
 //! table → its state, by the protocol's own `FromSpec` (`protocols/<name>/spec.rs`, whose range
-//! checks name the key), wrapped in the slot's variant. Nothing here names a protocol but the
-//! flow-control slot, whose one protocol (PAUSE, and PFC by priority) builds its settings itself.
+//! checks name the key), wrapped in the slot's variant (the router-feedback tables are keyed
+//! fields of the scenario and of a flow). Nothing here names a protocol but the flow-control
+//! slot, whose one protocol (PAUSE, and PFC by priority) builds its settings itself.
 
 use crate::protocols::pause::PauseCfg;
 use crate::protocols::*;
 use crate::registry::protocols::occupants;
-use crate::registry::{Aqm, Cp, Np, Rp};
-use crate::scenario::{CpSlot, DisciplineSpec, FlowControlSlot, QueueParams, RpSlot};
-use crate::slots::spec::{FlowCx, FromSpec, PortCx, QueueCx};
+use crate::registry::rf::{Meter, RfSender, RfTable};
+use crate::registry::{Aqm, Cp, McastCc, Np, Rp};
+use crate::scenario::{CpSlot, DisciplineSpec, FlowControlSlot, FlowSpec, McastCcSlot, QueueParams, RpSlot, Scenario};
+use crate::slots::spec::{FlowCx, FromSpec, McastCx, PortCx, QueueCx};
 pub use crate::slots::spec::{frame_size, MAX_FRAME};
 
 /// Writes the queue-management dispatch.
@@ -102,6 +104,77 @@ macro_rules! np {
     };
 }
 occupants!(Np => np);
+
+/// Writes the router meter's dispatch.
+macro_rules! meter {
+    ($($variant:ident($ty:ty, $key:ident),)+) => {
+        /// The meter every router output port starts with, from the scenario's router-feedback
+        /// table for the routers (`[sirens]`), if it has one; Err: the table's key and the message.
+        pub fn meter(sc: &Scenario) -> Result<Option<Meter>, (&'static str, String)> {
+            let mut out: Option<(&'static str, Meter)> = None;
+            $(if let Some(s) = &sc.$key {
+                let key = stringify!($key);
+                if let Some((other, _)) = &out {
+                    return Err((key, format!("[{other}] and [{key}]: routers run one router-feedback protocol")));
+                }
+                out = Some((key, <$ty as FromSpec>::from_spec(s, &()).map(Meter::$variant).map_err(|m| (key, m))?));
+            })+
+            Ok(out.map(|(_, m)| m))
+        }
+    };
+}
+occupants!(Meter => meter);
+
+/// Writes the dispatch of a flow source's request writer.
+macro_rules! rf_sender {
+    ($($variant:ident($ty:ty, $key:ident),)+) => {
+        /// The router-feedback request writer of a flow's source, from the flow's table (e.g.
+        /// `sirens`) if it has one, with the table's key.
+        pub fn rf_sender(fs: &FlowSpec) -> Result<Option<(&'static str, RfSender)>, String> {
+            let mut out: Option<(&'static str, RfSender)> = None;
+            $(if let Some(s) = &fs.$key {
+                let key = stringify!($key);
+                if let Some((other, _)) = &out {
+                    return Err(format!("{other} and {key}: a flow takes one router-feedback table"));
+                }
+                out = Some((key, <$ty as FromSpec>::from_spec(s, &()).map(RfSender::$variant)?));
+            })+
+            Ok(out)
+        }
+
+        /// The keys of the flows' router-feedback tables, in the registry's order.
+        pub const RF_KEYS: &[&str] = &[$(stringify!($key)),+];
+    };
+}
+occupants!(RfSender => rf_sender);
+
+/// Writes the dispatch of a receiver's router-feedback table.
+macro_rules! rf_table {
+    ($($variant:ident($ty:ty, $key:ident),)+) => {
+        /// The table each receiver of a flow starts with, from the flow's router-feedback table
+        /// (the first one given: `rf_sender` refuses a second).
+        pub fn rf_table(fs: &FlowSpec) -> Result<Option<RfTable>, String> {
+            $(if let Some(s) = &fs.$key {
+                return <$ty as FromSpec>::from_spec(s, &()).map(|t| Some(RfTable::$variant(t)));
+            })+
+            Ok(None)
+        }
+    };
+}
+occupants!(RfTable => rf_table);
+
+/// Writes the multi-rate multicast receivers' dispatch.
+macro_rules! mcast_cc {
+    ($($variant:ident($ty:ty),)+) => {
+        /// A multicast receiver's congestion control from its `cc` table, in its session's context.
+        pub fn mcast_cc(slot: &McastCcSlot, cx: &McastCx) -> Result<McastCc, String> {
+            match slot {
+                $(McastCcSlot::$variant(s) => <$ty as FromSpec>::from_spec(s, cx).map(McastCc::$variant),)+
+            }
+        }
+    };
+}
+occupants!(McastCc => mcast_cc);
 
 /// Link-level flow control for every switch port, or None.
 pub fn flow_control(slot: &FlowControlSlot, frame: u64) -> Result<Option<PauseCfg>, String> {

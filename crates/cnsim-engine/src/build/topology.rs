@@ -130,9 +130,7 @@ pub fn links(ctx: &Ctx, nodes: &mut [Node], fc: Option<&FcGen>) -> R<Vec<Port>> 
 pub fn port_settings(ctx: &Ctx, nodes: &[Node], ports: &mut [Port], fc: Option<&FcGen>) -> R<()> {
     let sc = &ctx.loaded.scenario;
     let src = ctx.loaded.source();
-    if sc.sirens.as_ref().is_some_and(|s| s.window.0 == 0) {
-        return Err(src.key_err("sirens", "window", "sirens.window must be positive"));
-    }
+    let meter = protocols::meter(sc).map_err(|(table, m)| src.table_err(table, m))?;
     let frame = sc.simulation.frame_size.0;
     let seed = sc.simulation.seed;
     protocols::cp(&sc.cp, frame, seed, "").map_err(|m| src.key_err("cp", "qeq", format!("[cp]: {m}")))?;
@@ -176,10 +174,8 @@ pub fn port_settings(ctx: &Ctx, nodes: &[Node], ports: &mut [Port], fc: Option<&
         if let Some(gen) = fc.filter(|_| nodes[ports[p].node as usize].kind == NodeKind::Switch) {
             ports[p].fc = Some(FlowControl { gen: gen.clone(), refresh_timer: 0 });
         }
-        if let Some(s) = &sc.sirens {
-            if nodes[ports[p].node as usize].kind == NodeKind::Router {
-                ports[p].meter = Some(crate::protocols::sirens::LinkMeter::new(s.window.0));
-            }
+        if nodes[ports[p].node as usize].kind == NodeKind::Router {
+            ports[p].meter.clone_from(&meter);
         }
     }
     Ok(())

@@ -145,11 +145,11 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
         if let Some(m) = protocols::rp_needs_unicast(&fs.rp).filter(|_| mode != Mode::Unicast) {
             return Err(in_flow(m.into()));
         }
-        let sirens = match &fs.sirens {
-            Some(spec) if tcp.is_some() => return Err(in_flow(format!("sirens is for open-loop traffic (got {:?})", spec.mode))),
-            Some(spec) => Some(crate::protocols::sirens::spec::flow(spec).map_err(in_flow)?),
-            None => None,
-        };
+        let rf_sender = protocols::rf_sender(fs).map_err(in_flow)?;
+        if let Some((key, _)) = rf_sender.as_ref().filter(|_| tcp.is_some()) {
+            return Err(in_flow(format!("{key} is for open-loop traffic")));
+        }
+        let rf_table = protocols::rf_table(fs).map_err(in_flow)?;
         let base = fs.name.clone().unwrap_or_else(|| sname.clone());
         // A group whose only member is the source would receive nothing (100 % "loss" at no queue).
         let alone = |members: &[usize]| match members.iter().all(|&m| m == s) {
@@ -234,10 +234,10 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
                     group: group.map(|_| to.clone()),
                     receivers: recv
                         .into_iter()
-                        .map(|h| Receiver { host: h as u32, endpoint: NONE, next_seq: NONE, rf: sirens.as_ref().map(|s| Box::new(s.1.clone())), np: make_np.as_ref().map(|m| Box::new(m())), frames: 0, bytes: 0, bytes_w0: 0 })
+                        .map(|h| Receiver { host: h as u32, endpoint: NONE, next_seq: NONE, rf: rf_table.as_ref().map(|t| Box::new(t.clone())), np: make_np.as_ref().map(|m| Box::new(m())), frames: 0, bytes: 0, bytes_w0: 0 })
                         .collect(),
                     passive_rx: false,
-                    rf: sirens.as_ref().map(|s| Box::new(s.0.clone())),
+                    rf: rf_sender.as_ref().map(|s| Box::new(s.1.clone())),
                     cr: TimeAvg::new(line_rate as f64),
                     rp: make_rp.as_ref().filter(|_| !shared_rp || k == ks[0]).map(|m| m()),
                     transport: tcp.map(|app| {

@@ -11,6 +11,7 @@ use super::{Ctx, R};
 use crate::core::rng::Rng;
 use crate::core::time::{Time, PS_PER_S};
 use crate::net::node::{Node, NodeKind};
+use crate::registry::protocols::occupants;
 use crate::registry::Port;
 use crate::scenario::*;
 use crate::units::{Bytes, Duration};
@@ -186,29 +187,35 @@ pub fn read_capped(path: &std::path::Path, cap: u64) -> Result<String, String> {
 
 #[allow(clippy::too_many_arguments)]
 fn flow(w: &WorkloadSpec, prefix: &str, k: usize, src: &str, dst: &str, size: u64, t: Time, span: std::ops::Range<usize>) -> FlowSpec {
-    FlowSpec {
-        name: Some(format!("{prefix}#{k}")),
-        from: Spanned::new(span.clone(), Names(vec![src.to_string()])),
-        to: Spanned::new(span.clone(), dst.to_string()),
-        mode: None,
-        traffic: TrafficSpec {
-            kind: *w.traffic.get_ref(),
-            rate: w.rate,
-            load: None,
-            burst: None,
-            idle: None,
-            size: Some(Bytes(size)),
-            connections: None,
-            shape: None,
-            phase: PhaseSpec::None,
-            frame: w.frame,
-        },
-        start: Some(Spanned::new(span, OneOrMany::One(Duration(t)))),
-        stop: None,
-        priority: w.priority,
-        rp: w.rp.clone(),
-        limiter: w.limiter.clone(),
-        tcp: w.tcp.clone(),
-        sirens: None,
+    // A generated flow asks for no router feedback: every registered protocol's table is absent.
+    macro_rules! flow_spec {
+        ($($variant:ident($ty:ty, $key:ident),)*) => {
+            FlowSpec {
+                name: Some(format!("{prefix}#{k}")),
+                from: Spanned::new(span.clone(), Names(vec![src.to_string()])),
+                to: Spanned::new(span.clone(), dst.to_string()),
+                mode: None,
+                traffic: TrafficSpec {
+                    kind: *w.traffic.get_ref(),
+                    rate: w.rate,
+                    load: None,
+                    burst: None,
+                    idle: None,
+                    size: Some(Bytes(size)),
+                    connections: None,
+                    shape: None,
+                    phase: PhaseSpec::None,
+                    frame: w.frame,
+                },
+                start: Some(Spanned::new(span, OneOrMany::One(Duration(t)))),
+                stop: None,
+                priority: w.priority,
+                rp: w.rp.clone(),
+                limiter: w.limiter.clone(),
+                tcp: w.tcp.clone(),
+                $($key: None,)*
+            }
+        };
     }
+    occupants!(RfSender => flow_spec)
 }

@@ -7,6 +7,7 @@ use crate::core::time::Time;
 use crate::net::frame::{Frame, ECN_CE, ECN_ECT0};
 use crate::protocols::*;
 use crate::slots::aqm::AqmMachine;
+use crate::slots::router_feedback::PortView;
 use crate::slots::{QueueView, Verdict};
 use super::protocols::occupants;
 use super::slot::slot;
@@ -27,7 +28,7 @@ macro_rules! aqm {
 occupants!(Aqm => aqm);
 
 /// A data frame `f` is offered to port `p`, which has an AQM or a meter: the AQM decides (mark,
-/// or drop early: true) and the meter counts the offer and stamps the frame.
+/// or drop early: true) and the meter counts the offer and may stamp the frame.
 #[inline(never)]
 pub fn offer(p: &mut Port, f: &mut Frame, now: Time) -> bool {
     let (prio, size) = (f.prio, f.size);
@@ -41,12 +42,17 @@ pub fn offer(p: &mut Port, f: &mut Frame, now: Time) -> bool {
             Verdict::EarlyDrop | Verdict::ForcedDrop => early_drop = true,
         }
     }
-    if p.meter.is_some() {
-        let link = sirens::LinkState { rate_bps: p.rate_bps as f64, queue: p.qdisc.len() as u64, delay: p.delay, error_rate: p.loss.as_ref().map_or(0.0, |l| l.0) };
-        if let Some(m) = &mut p.meter {
-            m.on_offer(now, early_drop || !p.qdisc.fits(prio, size));
-            m.stamp(f, link, now);
-        }
+    if let Some(m) = &mut p.meter {
+        let dropped = early_drop || !p.qdisc.fits(prio, size);
+        let port = PortView {
+            rate_bps: p.rate_bps,
+            queue_bytes: p.qdisc.bytes(),
+            queue_frames: p.qdisc.len() as u64,
+            delay: p.delay,
+            loss: p.loss.as_ref().map_or(0.0, |l| l.0),
+            now,
+        };
+        m.on_offer(f, port, dropped);
     }
     early_drop
 }

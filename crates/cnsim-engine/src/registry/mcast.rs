@@ -17,6 +17,9 @@ macro_rules! mcast {
             fn level(&self) -> usize;
             fn name(&self) -> &'static str;
             fn changes(&self) -> (u64, u64);
+            fn tick(&self) -> Time;
+            fn cumulative(&self) -> bool;
+            fn needs_available_bandwidth(&self) -> bool;
             fn on_tick(&mut self, now: Time, loss: f64, avail: Option<f64>) -> Option<usize>;
             fn on_peer_experiment(&mut self, level: usize, now: Time);
         }

@@ -1,7 +1,6 @@
 //! The registry: the layer above the protocols that lists them. Each trait slot's enum has one
 //! variant per protocol and dispatches to its trait (`slots/`) with a `match`, never `dyn`, both
-//! written by one macro (`slot.rs`); the slots one
-//! protocol fills today are that protocol's types. [`Registry`] gives `net`'s entities these slot
+//! written by one macro (`slot.rs`). [`Registry`] gives `net`'s entities these slot
 //! types, and the aliases below are the entities the rest of the engine uses.
 
 pub mod aqm;

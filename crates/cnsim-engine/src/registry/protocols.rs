@@ -1,14 +1,15 @@
 //! The registration of the protocols: one line per protocol, naming its variant, its module
 //! (whose `PROTOCOL` says what it registers: `slots::register`) and, for each trait slot it
 //! fills, the type that implements the slot's trait (and, for a queue management, the key of its
-//! table in a queue: `queue.red`). Each slot's file builds its enum from this table
+//! table in a queue: `queue.red`; for router feedback, the key of its tables at the scenario's top
+//! level, `[sirens]`, and in a flow, `flow.sirens`). Each slot's file builds its enum from this table
 //! (`occupants!`), and so do the scenario's slots (`scenario/slots.rs`: each type names its table,
 //! `slots::spec::FromSpec`), the build's dispatch (`build/protocols.rs`) and the list of
 //! registrations (`occupants!(Protocol => …)`), so adding a protocol is one line here.
 
 /// `$callback!` with the occupants of `$slot` (`Variant(Type),` in table order; a queue
-/// management's `Variant(Type, key),`); for the slot `Protocol`, with every protocol's module
-/// (`module,`).
+/// management's and the router-feedback slots' `Variant(Type, key),`); for the slot `Protocol`,
+/// with every protocol's module (`module,`).
 macro_rules! occupants {
     ($slot:ident => $callback:ident) => {
         $crate::registry::protocols::pick! { $slot $callback [] [
@@ -20,7 +21,7 @@ macro_rules! occupants {
             Tcp(tcp): Transport(tcp::slot::TcpFlow);
             Red(red): Aqm(red::RedAqm, red);
             Threshold(threshold): Aqm(threshold::Threshold, threshold);
-            Sirens(sirens): ;
+            Sirens(sirens): Meter(sirens::LinkMeter, sirens), RfSender(sirens::Sender, sirens), RfTable(sirens::Table, sirens);
             Emcast(emcast): McastCc(emcast::Emcast);
             Rlm(rlm): McastCc(rlm::Rlm);
             Dcqcn(dcqcn): Rp(dcqcn::ReactionPoint), Np(dcqcn::slot::Np), Aqm(dcqcn::slot::MarkingAqm, dcqcn);
@@ -64,6 +65,15 @@ macro_rules! pick {
     };
     (@each FcGen $cb:ident [$($acc:tt)*] [$v:ident FcGen($t:ty), $($more:tt)*] $rest:tt) => {
         $crate::registry::protocols::pick! { @each FcGen $cb [$($acc)* $v($t),] [$($more)*] $rest }
+    };
+    (@each Meter $cb:ident [$($acc:tt)*] [$v:ident Meter($t:ty, $key:ident), $($more:tt)*] $rest:tt) => {
+        $crate::registry::protocols::pick! { @each Meter $cb [$($acc)* $v($t, $key),] [$($more)*] $rest }
+    };
+    (@each RfSender $cb:ident [$($acc:tt)*] [$v:ident RfSender($t:ty, $key:ident), $($more:tt)*] $rest:tt) => {
+        $crate::registry::protocols::pick! { @each RfSender $cb [$($acc)* $v($t, $key),] [$($more)*] $rest }
+    };
+    (@each RfTable $cb:ident [$($acc:tt)*] [$v:ident RfTable($t:ty, $key:ident), $($more:tt)*] $rest:tt) => {
+        $crate::registry::protocols::pick! { @each RfTable $cb [$($acc)* $v($t, $key),] [$($more)*] $rest }
     };
     (@each McastCc $cb:ident [$($acc:tt)*] [$v:ident McastCc($t:ty), $($more:tt)*] $rest:tt) => {
         $crate::registry::protocols::pick! { @each McastCc $cb [$($acc)* $v($t),] [$($more)*] $rest }

@@ -52,6 +52,15 @@ impl Source<'_> {
         }
     }
 
+    /// An error about `[table]` whose message begins with the key it is about (`table.key …`, as
+    /// the protocols' range checks word them): points at that key's line when the file has it.
+    pub fn table_err(&self, table: &str, msg: impl fmt::Display) -> ScenarioError {
+        let msg = msg.to_string();
+        let rest = msg.strip_prefix(table).and_then(|r| r.strip_prefix('.')).unwrap_or("");
+        let key = &rest[..rest.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(rest.len())];
+        self.key_err(table, key, &msg)
+    }
+
     /// An error about `key` of `[table]`: points at the key's line when the file has it.
     pub fn key_err(&self, table: &str, key: &str, msg: impl fmt::Display) -> ScenarioError {
         let mut in_table = false;

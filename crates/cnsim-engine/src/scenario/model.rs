@@ -6,13 +6,14 @@ use serde::{de, Deserialize, Deserializer, Serialize};
 use std::fmt;
 pub use toml::Spanned;
 // Each protocol's tables live in its folder (`protocols/<name>/spec.rs`). The slots that
-// registered protocols fill (`cp`, `rp`, a queue's discipline) are written from the registry
-// (`slots.rs`); the tables of the other slots are named here.
-use super::slots::{CpSlot, QueueParams, RpSlot};
-pub use crate::protocols::emcast::spec::*;
+// registered protocols fill (`cp`, `rp`, a queue's discipline, a multicast receiver's `cc`) are
+// written from the registry (`slots.rs`), and so are the router-feedback tables of the scenario
+// and of a flow (below); the tables of the other slots are named here.
+use super::slots::{CpSlot, McastCcSlot, QueueParams, RpSlot};
+use crate::protocols::*;
+use crate::registry::protocols::occupants;
+use crate::slots::spec::FromSpec;
 pub use crate::protocols::pause::spec::*;
-pub use crate::protocols::rlm::spec::*;
-pub use crate::protocols::sirens::spec::*;
 pub use crate::protocols::tcp::spec::*;
 
 /// One string or a list of strings, each possibly a range ("S1..S6").
@@ -108,46 +109,56 @@ default_fns! {
     d_level: usize = 1;
 }
 
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct Scenario {
-    #[serde(default)]
-    pub simulation: Simulation,
-    #[serde(default)]
-    pub defaults: Defaults,
-    /// Congestion point on every switch output queue (a `[[port]]` may replace it).
-    #[serde(default)]
-    pub cp: CpSlot,
-    /// Link-level flow control on every switch port.
-    #[serde(default)]
-    pub flow_control: FlowControlSlot,
-    /// Unicast routing: `[routing] ecmp = true` spreads flows over equal-cost paths.
-    #[serde(default)]
-    pub routing: RoutingSpec,
-    /// SIRENS on every router output port (Nakauchi & Kobayashi 2006 §2); absent: routers write no SIRENS data.
-    pub sirens: Option<SirensRouterSpec>,
-    #[serde(default, rename = "switch", skip_serializing_if = "Vec::is_empty")]
-    pub switches: Vec<NodeSpec>,
-    /// IP routers (docs/protocols.md §8): TTL decrement, RED or drop-tail queues, SIRENS.
-    #[serde(default, rename = "router", skip_serializing_if = "Vec::is_empty")]
-    pub routers: Vec<NodeSpec>,
-    #[serde(default, rename = "host", skip_serializing_if = "Vec::is_empty")]
-    pub hosts: Vec<NodeSpec>,
-    #[serde(default, rename = "link", skip_serializing_if = "Vec::is_empty")]
-    pub links: Vec<LinkSpec>,
-    #[serde(default, rename = "port", skip_serializing_if = "Vec::is_empty")]
-    pub ports: Vec<PortSpec>,
-    #[serde(default, rename = "group", skip_serializing_if = "Vec::is_empty")]
-    pub groups: Vec<GroupSpec>,
-    #[serde(default, rename = "flow", skip_serializing_if = "Vec::is_empty")]
-    pub flows: Vec<FlowSpec>,
-    /// Multi-rate multicast receivers (EMcast, RLM) that join and leave groups at run time.
-    #[serde(default, rename = "mcast_receiver", skip_serializing_if = "Vec::is_empty")]
-    pub mcast_receivers: Vec<McastReceiverSpec>,
-    /// Datacenter workloads expanded into finite flows at build time (`build/workload.rs`).
-    #[serde(default, rename = "workload", skip_serializing_if = "Vec::is_empty")]
-    pub workloads: Vec<WorkloadSpec>,
+/// Writes the scenario's top-level tables, with each router-feedback protocol's table for the
+/// routers under its key (registered in `registry/protocols.rs`).
+macro_rules! scenario {
+    ($($variant:ident($ty:ty, $key:ident),)*) => {
+        #[derive(Clone, Debug, Deserialize, Serialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct Scenario {
+            #[serde(default)]
+            pub simulation: Simulation,
+            #[serde(default)]
+            pub defaults: Defaults,
+            /// Congestion point on every switch output queue (a `[[port]]` may replace it).
+            #[serde(default)]
+            pub cp: CpSlot,
+            /// Link-level flow control on every switch port.
+            #[serde(default)]
+            pub flow_control: FlowControlSlot,
+            /// Unicast routing: `[routing] ecmp = true` spreads flows over equal-cost paths.
+            #[serde(default)]
+            pub routing: RoutingSpec,
+            $(
+                /// A router-feedback protocol's table for the routers (e.g. `[sirens]`): its meter on
+                /// every router output port; absent: routers write none of its data.
+                pub $key: Option<<$ty as FromSpec>::Spec>,
+            )*
+            #[serde(default, rename = "switch", skip_serializing_if = "Vec::is_empty")]
+            pub switches: Vec<NodeSpec>,
+            /// IP routers (docs/protocols.md §8): TTL decrement, RED or drop-tail queues, router feedback.
+            #[serde(default, rename = "router", skip_serializing_if = "Vec::is_empty")]
+            pub routers: Vec<NodeSpec>,
+            #[serde(default, rename = "host", skip_serializing_if = "Vec::is_empty")]
+            pub hosts: Vec<NodeSpec>,
+            #[serde(default, rename = "link", skip_serializing_if = "Vec::is_empty")]
+            pub links: Vec<LinkSpec>,
+            #[serde(default, rename = "port", skip_serializing_if = "Vec::is_empty")]
+            pub ports: Vec<PortSpec>,
+            #[serde(default, rename = "group", skip_serializing_if = "Vec::is_empty")]
+            pub groups: Vec<GroupSpec>,
+            #[serde(default, rename = "flow", skip_serializing_if = "Vec::is_empty")]
+            pub flows: Vec<FlowSpec>,
+            /// Multi-rate multicast receivers that join and leave groups at run time.
+            #[serde(default, rename = "mcast_receiver", skip_serializing_if = "Vec::is_empty")]
+            pub mcast_receivers: Vec<McastReceiverSpec>,
+            /// Datacenter workloads expanded into finite flows at build time (`build/workload.rs`).
+            #[serde(default, rename = "workload", skip_serializing_if = "Vec::is_empty")]
+            pub workloads: Vec<WorkloadSpec>,
+        }
+    };
 }
+occupants!(Meter => scenario);
 
 /// `[[workload]]`: finite flows among `hosts`, either Poisson arrivals at an offered `load` with
 /// sizes drawn from a CDF (`sizes`), or a periodic `incast`. Per-flow options as in `[[flow]]`.
@@ -204,7 +215,7 @@ pub struct IncastSpec {
 }
 
 /// `[[mcast_receiver]]`: hosts running a multi-rate multicast receiver over `groups` (level order:
-/// EMcast channels 1..n, or RLM layers 1..n).
+/// a simulcast's channels 1..n, or cumulative layers 1..n).
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct McastReceiverSpec {
@@ -213,14 +224,7 @@ pub struct McastReceiverSpec {
     /// Level at the start, default 1.
     #[serde(default = "d_level")]
     pub initial_level: usize,
-    pub cc: McastCcSpec,
-}
-
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum McastCcSpec {
-    Emcast(EmcastSpec),
-    Rlm(RlmSpec),
+    pub cc: McastCcSlot,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -532,32 +536,42 @@ impl Default for LimiterSpec {
     }
 }
 
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct FlowSpec {
-    /// Flow name when `from` is one host (default: the source's name).
-    pub name: Option<String>,
-    /// Source host(s): one flow (session) per source.
-    pub from: Spanned<Names>,
-    /// A host (unicast) or a group (multicast, multiple-unicast).
-    pub to: Spanned<String>,
-    /// Default: unicast to a host, multicast to a group.
-    pub mode: Option<Mode>,
-    pub traffic: TrafficSpec,
-    /// Start time, one for all sources or one per source; default 0.
-    pub start: Option<Spanned<OneOrMany<Duration>>>,
-    /// Stop time, one or per source; default: end of the run.
-    pub stop: Option<Spanned<OneOrMany<Duration>>>,
-    /// 802.1p priority 0–7 of the flow's frames (the PFC class), default 0.
-    #[serde(default)]
-    pub priority: u8,
-    /// Reaction point: "none" (default) or a protocol table.
-    #[serde(default)]
-    pub rp: RpSlot,
-    #[serde(default)]
-    pub limiter: LimiterSpec,
-    /// TCP settings of `tcp-bulk` and `tcp-transactions` traffic (defaults when absent).
-    pub tcp: Option<TcpSpec>,
-    /// A SIRENS request in every data frame, and a SIRENS table at every receiver (Nakauchi & Kobayashi 2006 §2.2).
-    pub sirens: Option<SirensFlowSpec>,
+/// Writes a flow's table, with each router-feedback protocol's table under its key (registered in
+/// `registry/protocols.rs`).
+macro_rules! flow_spec {
+    ($($variant:ident($ty:ty, $key:ident),)*) => {
+        #[derive(Clone, Debug, Deserialize, Serialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct FlowSpec {
+            /// Flow name when `from` is one host (default: the source's name).
+            pub name: Option<String>,
+            /// Source host(s): one flow (session) per source.
+            pub from: Spanned<Names>,
+            /// A host (unicast) or a group (multicast, multiple-unicast).
+            pub to: Spanned<String>,
+            /// Default: unicast to a host, multicast to a group.
+            pub mode: Option<Mode>,
+            pub traffic: TrafficSpec,
+            /// Start time, one for all sources or one per source; default 0.
+            pub start: Option<Spanned<OneOrMany<Duration>>>,
+            /// Stop time, one or per source; default: end of the run.
+            pub stop: Option<Spanned<OneOrMany<Duration>>>,
+            /// 802.1p priority 0–7 of the flow's frames (the PFC class), default 0.
+            #[serde(default)]
+            pub priority: u8,
+            /// Reaction point: "none" (default) or a protocol table.
+            #[serde(default)]
+            pub rp: RpSlot,
+            #[serde(default)]
+            pub limiter: LimiterSpec,
+            /// TCP settings of `tcp-bulk` and `tcp-transactions` traffic (defaults when absent).
+            pub tcp: Option<TcpSpec>,
+            $(
+                /// A router-feedback protocol's table (e.g. `sirens`): its request in every data frame,
+                /// and its table at every receiver.
+                pub $key: Option<<$ty as FromSpec>::Spec>,
+            )*
+        }
+    };
 }
+occupants!(RfSender => flow_spec);

@@ -1,7 +1,9 @@
 //! The scenario's protocol slots, written from the registry (`registry/protocols.rs`): each slot's
 //! enum has `"none"` and one variant per protocol registered in the slot, holding the table that
 //! protocol's slot type names (`slots::spec::FromSpec::Spec`, in `protocols/<name>/spec.rs`); a
-//! queue's `discipline` names the registered queue managements, each with its own table.
+//! queue's `discipline` names the registered queue managements, each with its own table; a
+//! multicast receiver's `cc` names the registered multi-rate receivers. The router-feedback
+//! slot's tables are fields of the scenario and of a flow, written there (`model.rs`).
 
 use crate::protocols::*;
 use crate::registry::protocols::occupants;
@@ -78,3 +80,16 @@ macro_rules! queue_params {
     };
 }
 occupants!(Aqm => queue_params);
+
+/// Writes the multi-rate multicast receiver slot's enum.
+macro_rules! mcast_cc_slot {
+    ($($variant:ident($ty:ty),)+) => {
+        /// A multicast receiver's congestion control: one protocol table, e.g. `cc = { rlm = {} }`.
+        #[derive(Clone, Debug, Deserialize, Serialize)]
+        #[serde(rename_all = "kebab-case")]
+        pub enum McastCcSlot {
+            $($variant(<$ty as FromSpec>::Spec),)+
+        }
+    };
+}
+occupants!(McastCc => mcast_cc_slot);

@@ -30,7 +30,8 @@ impl Sim {
         ep.received += 1;
     }
 
-    /// Endpoint `e`'s evaluation: loss over the tick, SIRENS's available bandwidth, a decision.
+    /// Endpoint `e`'s evaluation: loss over the tick, the path's available bandwidth from its
+    /// router-feedback table, a decision.
     pub(crate) fn on_endpoint_tick(&mut self, e: u32) {
         let now = self.now;
         let ep = &mut self.endpoints[e as usize];
@@ -45,7 +46,7 @@ impl Sim {
             0.0
         };
         let old = ep.cc.level();
-        let avail = ep.rf.as_ref().and_then(|t| t.min_fresh(1, now)).map(|(_, v)| v);
+        let avail = ep.rf.as_ref().and_then(|t| t.available_bps(now));
         let announce = ep.cc.on_tick(now, loss, avail);
         let new = ep.cc.level();
         let at = now + ep.tick;

@@ -14,6 +14,15 @@ pub trait McastMachine {
     fn name(&self) -> &'static str;
     /// (level raises, level drops) so far, as the protocol counts them.
     fn changes(&self) -> (u64, u64);
+    /// The period of its evaluations (`on_tick`).
+    fn tick(&self) -> Time;
+    /// Levels are cumulative layers (level k: the groups of levels 1..k), not one channel each.
+    fn cumulative(&self) -> bool;
+    /// It reads the path's available bandwidth from a router-feedback table (`on_tick`'s `avail`),
+    /// so its channels' flows must carry one.
+    fn needs_available_bandwidth(&self) -> bool {
+        false
+    }
     /// The evaluation at the end of a tick: `loss` over it, the path's available bandwidth if a
     /// router-feedback table gives it. Returns a level the session's other receivers must hear of
     /// (a shared-learning announcement), if any.

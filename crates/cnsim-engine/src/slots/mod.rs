@@ -13,6 +13,7 @@
 //! | active queue management | `aqm.rs`: `AqmMachine` | `registry::Aqm` |
 //! | closed-loop transport | `transport.rs`: `TransportMachine` | `registry::Transport` |
 //! | link-level flow control | `flow_control.rs`: `FcMachine` | `registry::FcGen` |
+//! | router feedback | `router_feedback.rs`: `MeterMachine`, `RfSenderMachine`, `RfTableMachine` | `registry::rf::{Meter, RfSender, RfTable}` |
 //! | multi-rate multicast receiver | `mcast.rs`: `McastMachine` | `registry::McastCc` |
 //!
 //! This module also owns the vocabulary every slot shares: [`TimerAction`], [`Sent`],
@@ -29,6 +30,7 @@ pub mod mcast;
 pub mod metrics;
 pub mod np;
 pub mod register;
+pub mod router_feedback;
 pub mod rp;
 pub mod spec;
 pub mod trace;

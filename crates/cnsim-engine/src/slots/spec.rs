@@ -60,3 +60,11 @@ pub struct FlowCx {
     /// The rate (bit/s) of the source's link.
     pub line_rate: f64,
 }
+
+/// A multi-rate multicast receiver's context: its session's levels.
+pub struct McastCx {
+    /// The levels (groups) of its session.
+    pub levels: usize,
+    /// Its level at the start, in 1..=levels.
+    pub level: usize,
+}

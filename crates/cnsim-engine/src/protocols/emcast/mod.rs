@@ -18,6 +18,7 @@
 pub mod slot;
 pub mod spec;
 
+use crate::core::time::Time;
 use crate::slots::metrics::Metric;
 
 /// How many levels an evaluation may add.
@@ -31,8 +32,8 @@ pub enum AddStep {
 pub struct EmcastParams {
     /// Channel rates T_1 < T_2 < … in bit/s (level i = index i − 1).
     pub rates: Vec<f64>,
-    /// Interval between evaluations, s (Nakauchi & Kobayashi 2006: 0.2 s).
-    pub interval: f64,
+    /// Interval between evaluations (Nakauchi & Kobayashi 2006: 0.2 s).
+    pub interval: Time,
     pub c3: f64,
     /// Round-trip time estimate, s.
     pub rtt: f64,
@@ -119,7 +120,7 @@ mod tests {
     fn params() -> EmcastParams {
         EmcastParams {
             rates: (0..10).map(|i| 100e3 * 2f64.powi(i)).collect(),
-            interval: 0.2,
+            interval: 200_000_000_000,
             c3: 0.8,
             rtt: 0.06,
             mtu_bits: 12_000.0,

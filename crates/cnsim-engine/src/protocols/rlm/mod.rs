@@ -54,6 +54,8 @@ pub struct RlmParams {
     pub beta: f64,
     pub g1: f64,
     pub g2: f64,
+    /// The loss measurement period: one evaluation per tick.
+    pub tick: Time,
 }
 
 /// What the receiver does: join or leave a layer (1-based).
@@ -209,7 +211,7 @@ mod tests {
     use super::*;
 
     fn p() -> RlmParams {
-        RlmParams { layers: 10, join_timer: 3.0, max_join_timer: 600.0, detection_timer: 4.0, loss_threshold: 0.1, alpha: 2.0, beta: 0.75, g1: 0.25, g2: 0.25 }
+        RlmParams { layers: 10, join_timer: 3.0, max_join_timer: 600.0, detection_timer: 4.0, loss_threshold: 0.1, alpha: 2.0, beta: 0.75, g1: 0.25, g2: 0.25, tick: PS_PER_S / 2 }
     }
     const S: Time = PS_PER_S;
 

@@ -16,6 +16,13 @@ impl McastMachine for Rlm {
     fn changes(&self) -> (u64, u64) {
         (self.joins, self.drops + self.failed)
     }
+    fn tick(&self) -> Time {
+        self.p.tick
+    }
+    /// Cumulative layers: level k is layers 1..k.
+    fn cumulative(&self) -> bool {
+        true
+    }
     /// RLM ignores router feedback.
     fn on_tick(&mut self, now: Time, loss: f64, _avail: Option<f64>) -> Option<usize> {
         match Rlm::on_tick(self, now, loss) {

@@ -1,7 +1,11 @@
 //! RLM's scenario table (McCanne et al. 1996, as Nakauchi & Kobayashi 2006 run it; `cc = { rlm = …
-//! }`). Composed into the scenario model (`scenario/model.rs`), which re-exports it; every field
-//! has a documented default (docs/scenarios.md) and unknown keys are errors.
+//! }`). The scenario's multicast receiver slot names it (`scenario/slots.rs`, from the registry);
+//! every field has a documented default (docs/scenarios.md) and unknown keys are errors. It builds
+//! the receiver (`FromSpec`), with range checks whose messages name the key.
 
+use super::{Rlm, RlmParams};
+use crate::core::time::to_secs;
+use crate::slots::spec::{FromSpec, McastCx};
 use crate::units::Duration;
 use serde::{Deserialize, Serialize};
 
@@ -37,4 +41,49 @@ pub struct RlmSpec {
     /// Loss measurement period, default 0.5 s [assumed].
     #[serde(default = "d_tick")]
     pub tick: Duration,
+}
+
+/// `cc = { rlm = … }` → the receiver, `cx.level` of `cx.levels` layers joined.
+impl FromSpec for Rlm {
+    type Spec = RlmSpec;
+    type Cx = McastCx;
+    fn from_spec(s: &RlmSpec, cx: &McastCx) -> Result<Rlm, String> {
+        if !(s.loss_threshold > 0.0 && s.loss_threshold <= 1.0) {
+            return Err(format!("rlm.loss_threshold must be in (0, 1], got {}", s.loss_threshold));
+        }
+        let ok = (1.0..=100.0).contains(&s.alpha) && s.beta > 0.0 && s.beta <= 1.0 && s.gain > 0.0 && s.gain <= 1.0;
+        if !ok {
+            return Err("rlm: need alpha in [1, 100], beta and gain in (0, 1]".into());
+        }
+        if s.join_timer.0 == 0 || s.detection_timer.0 == 0 || s.tick.0 == 0 || s.max_join_timer.0 < s.join_timer.0 {
+            return Err("rlm: join_timer, detection_timer and tick must be positive, max_join_timer ≥ join_timer".into());
+        }
+        let p = RlmParams {
+            layers: cx.levels,
+            join_timer: to_secs(s.join_timer.0),
+            max_join_timer: to_secs(s.max_join_timer.0),
+            detection_timer: to_secs(s.detection_timer.0),
+            loss_threshold: s.loss_threshold,
+            alpha: s.alpha,
+            beta: s.beta,
+            g1: s.gain,
+            g2: s.gain,
+            tick: s.tick.0,
+        };
+        Ok(Rlm::new(p, cx.level, 0))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::slots::mcast::McastMachine;
+
+    #[test]
+    fn the_table_builds_a_layered_receiver_ticking_at_its_tick() {
+        let r = Rlm::from_spec(&toml::from_str("tick = \"250ms\"").unwrap(), &McastCx { levels: 4, level: 3 }).unwrap();
+        assert_eq!((r.p.layers, r.level, r.tick(), r.cumulative(), r.needs_available_bandwidth()), (4, 3, 250_000_000_000, true, false));
+        let bad: RlmSpec = toml::from_str("loss_threshold = 0").unwrap();
+        assert!(Rlm::from_spec(&bad, &McastCx { levels: 4, level: 1 }).unwrap_err().starts_with("rlm.loss_threshold"));
+    }
 }

@@ -31,6 +31,7 @@
 //! Available bandwidth = capacity × (1 − utilisation over the last complete window); the window is
 //! a parameter (default 0.2 s [assumed]: docs/protocols.md §8; the seed gives none).
 
+pub mod slot;
 pub mod spec;
 
 use crate::core::time::{to_secs, Time};

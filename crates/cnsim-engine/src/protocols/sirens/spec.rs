@@ -1,13 +1,16 @@
 //! SIRENS' scenario tables (Nakauchi & Kobayashi 2006): `[sirens]` for routers, a flow's `sirens`.
-//! Composed into the scenario model (`scenario/model.rs`), which re-exports it; every field has a
-//! documented default (docs/scenarios.md) and unknown keys are errors. A flow's table builds its
-//! sender and receivers' tables here, with range checks whose messages name the key.
+//! The scenario model composes them from the registry (`scenario/model.rs`: the router-feedback
+//! slot's tables); every field has a documented default (docs/scenarios.md) and unknown keys are
+//! errors. `[sirens]` builds every router port's meter, a flow's table its sender and its
+//! receivers' tables (`FromSpec`), with range checks whose messages name the key.
 
-use super::{Mode, Probe, Sender, Table};
+use super::{LinkMeter, Mode, Probe, Sender, Table};
+use crate::slots::spec::FromSpec;
 use crate::units::Duration;
 use serde::{Deserialize, Serialize};
 
 crate::defaults::default_fns! {
+    d_window: Duration = Duration(200_000_000_000);
     d_req_data: u8 = 1;
     d_init_ttl: u8 = 64;
     d_max_age: Duration = Duration(1_000_000_000_000);
@@ -19,7 +22,7 @@ crate::defaults::default_fns! {
 pub struct SirensRouterSpec {
     /// Utilisation (and loss) window behind the available bandwidth, default 0.2 s [assumed:
     /// docs/protocols.md §8; the seed gives none].
-    #[serde(default = "crate::defaults::d_sirens_window")]
+    #[serde(default = "d_window")]
     pub window: Duration,
 }
 
@@ -66,8 +69,8 @@ pub struct SirensFlowSpec {
     pub max_age: Duration,
 }
 
-/// A flow's `sirens` → its SIRENS sender and the table each of its receivers starts with.
-pub fn flow(s: &SirensFlowSpec) -> Result<(Sender, Table), String> {
+/// A flow's `sirens`, checked: its mode, its probe and the routers its TTL cycle covers.
+fn request(s: &SirensFlowSpec) -> Result<(Mode, Probe, u8), String> {
     if s.init_ttl < 2 {
         return Err(format!("sirens.init_ttl must be at least 2, got {}", s.init_ttl));
     }
@@ -91,5 +94,37 @@ pub fn flow(s: &SirensFlowSpec) -> Result<(Sender, Table), String> {
         SirensProbeSpec::Loss => Probe::Loss,
         SirensProbeSpec::Queue => Probe::Queue,
     };
-    Ok((Sender::new(mode, probe, s.req_data, s.init_ttl, hops), Table::new(probe, s.init_ttl, s.max_age.0)))
+    Ok((mode, probe, hops))
+}
+
+/// `[sirens]` → the meter of every router output port.
+impl FromSpec for LinkMeter {
+    type Spec = SirensRouterSpec;
+    type Cx = ();
+    fn from_spec(s: &SirensRouterSpec, _: &()) -> Result<LinkMeter, String> {
+        if s.window.0 == 0 {
+            return Err("sirens.window must be positive".into());
+        }
+        Ok(LinkMeter::new(s.window.0))
+    }
+}
+
+/// A flow's `sirens` → the request writer of its source.
+impl FromSpec for Sender {
+    type Spec = SirensFlowSpec;
+    type Cx = ();
+    fn from_spec(s: &SirensFlowSpec, _: &()) -> Result<Sender, String> {
+        let (mode, probe, hops) = request(s)?;
+        Ok(Sender::new(mode, probe, s.req_data, s.init_ttl, hops))
+    }
+}
+
+/// A flow's `sirens` → the table each of its receivers starts with.
+impl FromSpec for Table {
+    type Spec = SirensFlowSpec;
+    type Cx = ();
+    fn from_spec(s: &SirensFlowSpec, _: &()) -> Result<Table, String> {
+        let (_, probe, _) = request(s)?;
+        Ok(Table::new(probe, s.init_ttl, s.max_age.0))
+    }
 }
