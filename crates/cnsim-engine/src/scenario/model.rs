@@ -6,11 +6,10 @@ use serde::{de, Deserialize, Deserializer, Serialize};
 use std::fmt;
 pub use toml::Spanned;
 // Each protocol's tables live in its folder (`protocols/<name>/spec.rs`). The slots that
-// registered protocols fill (`cp`, `rp`, a queue's discipline) are written from the registry
-// (`slots.rs`); the tables of the other slots are named here.
-use super::slots::{CpSlot, QueueParams, RpSlot};
+// registered protocols fill (`cp`, `rp`, a queue's discipline, `flow_control`) are written from the
+// registry (`slots.rs`); the tables of the other slots are named here.
+use super::slots::{CpSlot, FlowControlSlot, QueueParams, RpSlot};
 pub use crate::protocols::emcast::spec::*;
-pub use crate::protocols::pause::spec::*;
 pub use crate::protocols::rlm::spec::*;
 pub use crate::protocols::sirens::spec::*;
 pub use crate::protocols::tcp::spec::*;
@@ -320,18 +319,6 @@ impl Default for Defaults {
     fn default() -> Self {
         Defaults { link: default_link(), queue: default_queue() }
     }
-}
-
-/// The flow-control slot: `flow_control = "none"`, `[flow_control.pause]` or `[flow_control.pfc]`.
-#[derive(Clone, Debug, Deserialize, Serialize, Default)]
-#[serde(rename_all = "kebab-case")]
-pub enum FlowControlSlot {
-    #[default]
-    None,
-    /// IEEE 802.3x PAUSE: the whole link.
-    Pause(PauseSpec),
-    /// IEEE 802.1Qbb priority-based flow control: per priority class.
-    Pfc(PauseSpec),
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
