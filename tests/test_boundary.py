@@ -83,7 +83,6 @@ DEBT: dict[str, set[str]] = {
     "eqcn": {
         "engine:protocols/qcn/slot.rs",
         "engine:protocols/qcn/spec.rs",
-        "engine:scenario/load.rs",
     },
     "pause": {
         "python:api.py",
@@ -96,8 +95,6 @@ DEBT: dict[str, set[str]] = {
     },
     "qcn": {
         "engine:bench.rs",
-        "engine:registry/rp.rs",
-        "engine:scenario/load.rs",
         "python:__init__.py",
         "python:api.py",
         "python:benchsuite.py",
