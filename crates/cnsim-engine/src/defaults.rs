@@ -15,6 +15,7 @@ default_fns! {
     d_w: f64 = 2.0;
     d_sample_base: Amount = Amount::Bytes(150_000);
     d_true: bool = true;
-    d_cnm_size: Bytes = Bytes(64);
+    // A minimum-size Ethernet frame: the default size of feedback messages, probes and ACKs.
+    d_min_frame: Bytes = Bytes(64);
     d_min_dec: f64 = 0.5;
 }

@@ -3,7 +3,9 @@
 //! the engine's own and in the protocol modules for theirs (`registry::metrics`).
 
 use crate::core::time::to_secs;
+use crate::registry::flow_control::FcGen;
 use crate::registry::PROTOCOLS;
+use crate::slots::flow_control::FcPort;
 use crate::slots::metrics::{Metric, Summary};
 use crate::slots::register::Protocol;
 use crate::sim::{Counters, Sim};
@@ -30,15 +32,12 @@ pub const METRICS: &[Metric] = &[
     Metric { scope: "frames", name: "feedback_dropped", unit: "frames", kind: "counter", doc: "feedback frames dropped by a full queue" },
     Metric { scope: "frames", name: "data_in_flight", unit: "frames", kind: "gauge", doc: "data frames in queues or on wires at the end, counted physically" },
     Metric { scope: "frames", name: "feedback_in_flight", unit: "frames", kind: "gauge", doc: "feedback frames in queues or on wires at the end" },
-    Metric { scope: "frames", name: "pause_sent", unit: "frames", kind: "counter", doc: "PAUSE/PFC frames sent (with flow control only)" },
-    Metric { scope: "frames", name: "pause_delivered", unit: "frames", kind: "counter", doc: "PAUSE/PFC frames received by the link's other end (with flow control only)" },
-    Metric { scope: "frames", name: "pause_in_flight", unit: "frames", kind: "gauge", doc: "PAUSE/PFC frames in queues or on wires at the end (with flow control only)" },
     Metric { scope: "frames", name: "ack_sent", unit: "frames", kind: "counter", doc: "TCP ACK frames sent by receivers" },
     Metric { scope: "frames", name: "ack_delivered", unit: "frames", kind: "counter", doc: "TCP ACK frames that reached their source" },
     Metric { scope: "frames", name: "ack_dropped", unit: "frames", kind: "counter", doc: "TCP ACK frames dropped by a full queue" },
     Metric { scope: "frames", name: "ack_in_flight", unit: "frames", kind: "gauge", doc: "TCP ACK frames in queues or on wires at the end" },
     Metric { scope: "frames", name: "ttl_expired", unit: "frames", kind: "counter", doc: "frames routers dropped because their IP TTL reached 0 (with routers only; also in the *_dropped counters)" },
-    Metric { scope: "queues", name: "aqm", unit: "name", kind: "parameter", doc: "active queue management of the port (\"red\"), when configured" },
+    Metric { scope: "queues", name: "aqm", unit: "name", kind: "parameter", doc: "the queue management in front of the port's queue, by its discipline's name, when configured" },
     Metric { scope: "groups", name: "joins", unit: "count", kind: "counter", doc: "membership joins that took effect (after the join latency)" },
     Metric { scope: "groups", name: "leaves", unit: "count", kind: "counter", doc: "membership leaves that took effect (after the leave latency): branches pruned" },
     Metric { scope: "groups", name: "members_joined", unit: "hosts", kind: "gauge", doc: "members joined at the end (with run-time membership only)" },
@@ -136,7 +135,8 @@ fn protocol_counters(v: &mut Value, c: &Counters, present: &[&Protocol]) {
     }
 }
 
-fn counters(c: &Counters, fc: bool, tcp: bool, probes: bool) -> Value {
+/// `fc`: the word the flow-control slot counts its frames under, with flow control.
+fn counters(c: &Counters, fc: Option<&str>, tcp: bool, probes: bool) -> Value {
     let mut v = json!({
         "data_generated": c.data_generated,
         "data_source_dropped": c.data_source_dropped,
@@ -148,9 +148,9 @@ fn counters(c: &Counters, fc: bool, tcp: bool, probes: bool) -> Value {
         "feedback_delivered": c.feedback_delivered,
         "feedback_dropped": c.feedback_dropped,
     });
-    if fc {
-        v["pause_sent"] = json!(c.ctrl_sent);
-        v["pause_delivered"] = json!(c.ctrl_delivered);
+    if let Some(w) = fc {
+        v[format!("{w}_sent")] = json!(c.ctrl_sent);
+        v[format!("{w}_delivered")] = json!(c.ctrl_delivered);
     }
     if tcp {
         v["ack_sent"] = json!(c.ack_sent);
@@ -316,7 +316,7 @@ impl Sim {
                        "cr_mean_bps": mean, "cr_std_bps": std, "cr_min_bps": s.cr.min, "cr_final_bps": s.cr.value()})
             })
             .collect();
-        let fc = self.fc.is_some();
+        let fc = self.fc.as_ref().map(|g| g.frames_name());
         let tcp = self.flows.iter().any(|f| f.transport.is_some());
         let probes = self.c.path_control_sent > 0;
         let mut frames = counters(&self.c, fc, tcp, probes);
@@ -330,8 +330,8 @@ impl Sim {
         protocol_counters(&mut frames, &self.c, &present);
         let mut window = counters(&diff(&self.c, &w0), fc, tcp, probes);
         protocol_counters(&mut window, &diff(&self.c, &w0), &present);
-        if fc {
-            frames["pause_in_flight"] = json!(ctrl);
+        if let Some(w) = fc {
+            frames[format!("{w}_in_flight")] = json!(ctrl);
         }
         if tcp {
             frames["ack_in_flight"] = json!(acks);
@@ -354,8 +354,8 @@ impl Sim {
             "window": window,
             "rps": rps, "sessions": sessions, "queues": queues, "flows": flows,
         });
-        if fc {
-            doc["ports"] = self.pause_report(in_window);
+        if let Some(fabric) = &self.fc {
+            doc["ports"] = self.fc_report(fabric, in_window);
         }
         if !self.endpoints.is_empty() {
             let eps: Vec<Value> = self
@@ -387,19 +387,23 @@ impl Sim {
         doc
     }
 
-    /// Per port (hosts' too): PAUSE/PFC frames sent and received, and time paused per priority.
-    fn pause_report(&self, in_window: bool) -> Value {
+    /// Per port (hosts' too): its flow control's frames and the time its transmitter held each
+    /// priority class, in the words of the port's generator (the fabric's at a host).
+    fn fc_report(&self, fabric: &FcGen, in_window: bool) -> Value {
         let now = self.now;
         let ports: Vec<Value> = (0..self.ports.len())
             .map(|i| {
                 let p = &self.ports[i];
-                let paused: Vec<f64> = (0..8).map(|c| to_secs(p.hold.held(c, now))).collect();
-                let paused_w: Vec<f64> =
-                    (0..8).map(|c| if in_window { to_secs(p.hold.held_window(c, now)) } else { 0.0 }).collect();
-                let (xoff, xon) = p.fc.as_ref().map_or((0, 0), |f| f.gen.counts());
-                json!({"name": self.port_name(i), "node": self.nodes[p.node as usize].name,
-                       "pause_sent": p.c.ctrl_sent, "xoff_sent": xoff, "xon_sent": xon,
-                       "pause_received": p.c.ctrl_received, "paused_s": paused, "paused_s_window": paused_w})
+                let measured = FcPort {
+                    sent: p.c.ctrl_sent,
+                    received: p.c.ctrl_received,
+                    held_s: std::array::from_fn(|c| to_secs(p.hold.held(c, now))),
+                    held_s_window: std::array::from_fn(|c| if in_window { to_secs(p.hold.held_window(c, now)) } else { 0.0 }),
+                };
+                let gen = p.fc.as_ref().map_or(fabric, |f| &f.gen);
+                let mut v = json!({"name": self.port_name(i), "node": self.nodes[p.node as usize].name});
+                merge(&mut v, gen.port_report(&measured));
+                v
             })
             .collect();
         Value::Array(ports)

@@ -181,8 +181,7 @@ impl Sim {
                 // Point at the flow_control table (or key) in the file.
                 let at = loaded.text.find("flow_control").map(|i| i..i + "flow_control".len());
                 loaded.source().err(at, m)
-            })?
-            .map(|c| crate::registry::flow_control::FcGen::Pause(crate::protocols::pause::slot::PauseFc::new(c)));
+            })?;
         estimate::check(loaded, fc.as_ref())?;
         let mut ctx = Ctx { loaded, ids: HashMap::new(), budget: budget::Budget::new(simc.max_memory.0) };
         let mut nodes = topology::nodes(&mut ctx)?;

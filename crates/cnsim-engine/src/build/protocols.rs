@@ -1,16 +1,15 @@
 //! Protocol wiring, written from the registry (`registry/protocols.rs`): each slot's scenario
 //! table → its state, by the protocol's own `FromSpec` (`protocols/<name>/spec.rs`, whose range
 //! checks name the key), wrapped in the slot's variant (the router-feedback tables are keyed
-//! fields of the scenario and of a flow). Nothing here names a protocol but the flow-control
-//! slot, whose one protocol (PAUSE, and PFC by priority) builds its settings itself.
+//! fields of the scenario and of a flow).
 
-use crate::protocols::pause::PauseCfg;
 use crate::protocols::*;
+use crate::registry::flow_control::FcGen;
 use crate::registry::protocols::occupants;
 use crate::registry::rf::{Meter, RfSender, RfTable};
 use crate::registry::{Aqm, Cp, McastCc, Np, Rp};
 use crate::scenario::{CpSlot, DisciplineSpec, FlowControlSlot, FlowSpec, McastCcSlot, QueueParams, RpSlot, Scenario};
-use crate::slots::spec::{FlowCx, FromSpec, McastCx, PortCx, QueueCx};
+use crate::slots::spec::{FabricCx, FlowCx, FromSpec, McastCx, PortCx, QueueCx};
 pub use crate::slots::spec::{frame_size, MAX_FRAME};
 
 /// Writes the queue-management dispatch.
@@ -176,11 +175,18 @@ macro_rules! mcast_cc {
 }
 occupants!(McastCc => mcast_cc);
 
-/// Link-level flow control for every switch port, or None.
-pub fn flow_control(slot: &FlowControlSlot, frame: u64) -> Result<Option<PauseCfg>, String> {
-    match slot {
-        FlowControlSlot::None => Ok(None),
-        FlowControlSlot::Pause(s) => pause::spec::cfg(s, false, "flow_control.pause", frame).map(Some),
-        FlowControlSlot::Pfc(s) => pause::spec::cfg(s, true, "flow_control.pfc", frame).map(Some),
-    }
+/// Writes the flow-control dispatch.
+macro_rules! flow_control {
+    ($($variant:ident($ty:ty),)+) => {
+        /// Link-level flow control: the fabric's generator, which every switch port's is cloned
+        /// from, or None for `flow_control = "none"`; amounts in frames are of `frame` bytes.
+        pub fn flow_control(slot: &FlowControlSlot, frame: u64) -> Result<Option<FcGen>, String> {
+            let cx = FabricCx { frame };
+            match slot {
+                FlowControlSlot::None => Ok(None),
+                $(FlowControlSlot::$variant(s) => <$ty as FromSpec>::from_spec(s, &cx).map(|g| Some(FcGen::$variant(g))),)+
+            }
+        }
+    };
 }
+occupants!(FcGen => flow_control);

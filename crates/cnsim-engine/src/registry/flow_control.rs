@@ -4,7 +4,8 @@
 use crate::core::time::Time;
 use crate::net::frame::{Frame, NodeId};
 use crate::protocols::*;
-use crate::slots::flow_control::{FcLoad, FcMachine, FcMsg};
+use crate::slots::flow_control::{FcLoad, FcMachine, FcMsg, FcPort};
+use serde_json::Value;
 use super::protocols::occupants;
 use super::slot::slot;
 
@@ -30,6 +31,8 @@ macro_rules! flow_control {
             fn read(&self, f: &Frame) -> Option<FcMsg>;
             fn hold_time(&self, m: FcMsg, rate_bps: u64) -> Time;
             fn counts(&self) -> (u64, u64);
+            fn frames_name(&self) -> &'static str;
+            fn port_report(&self, p: &FcPort) -> Value;
         }
     };
 }

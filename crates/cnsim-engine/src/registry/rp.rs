@@ -36,13 +36,10 @@ macro_rules! rp {
 occupants!(Rp => rp);
 
 /// A path control frame reached its destination host `node`: the answer to send back, if the
-/// protocol that wrote it (`Frame::proto`) makes one (QCN's path probes, Roeck 2007,
-/// `protocols::qcn::probe`).
+/// protocol that wrote it (`Frame::proto`) registers one (`Protocol::at_destination`).
 pub fn path_control_at_destination(f: &Frame, node: NodeId, now: Time) -> Option<Frame> {
-    match f.proto {
-        Proto::QcnProbe => qcn::slot::probe_at_destination(f, node, now),
-        _ => None,
-    }
+    let at = super::PROTOCOLS.iter().flat_map(|p| p.at_destination).find(|d| d.owner == f.proto)?;
+    (at.answer)(f, node, now)
 }
 
 #[cfg(test)]
@@ -76,5 +73,18 @@ mod tests {
         assert_eq!(s, Sent { timer: TimerAction::None, limit: Some((cut + G) / 2.0), rate_changed: true, path_control_due: true });
         assert!(rp.take_path_control(1, Dest::Node(2), 0, 0, 0).is_some());
         assert!(!rp.on_sent(1500, false, &mut rng).path_control_due, "the probe was taken");
+    }
+
+    /// A path control frame at its destination is answered by the protocol that registered its
+    /// owner (QCN's path probe, with its stamp), and by nothing when no protocol registers it.
+    #[test]
+    fn a_path_control_frame_is_answered_by_its_registration() {
+        let probe = qcn::Probe { mode: qcn::ProbeMode::Path, target: 0, worst: Some((-9, 5)) };
+        let f = probe.frame(1, Dest::Node(2), 7, 64, 0);
+        let ans = path_control_at_destination(&f, 2, 10).expect("a path probe is answered");
+        assert_eq!((ans.proto, ans.src, ans.dst, ans.flow, ans.tag[0] as i32, ans.tag[1]), (Proto::QcnProbe, 2, Dest::Node(1), 7, -9, 5));
+        let mut other = f;
+        other.proto = Proto(15);
+        assert!(path_control_at_destination(&other, 2, 10).is_none());
     }
 }

@@ -149,27 +149,44 @@ fn set_in_value(v: &mut Value, parts: &[&str], val: Value) -> Result<(), String>
 }
 
 /// Scenario files written before protocols got their own tables (cnsim 0.1): say what to write
-/// instead of failing on an unknown variant. Returns (text to point at, message).
+/// instead of failing on an unknown variant, as the protocol whose table replaced the key says
+/// (`slots::register::OldKey`). Returns (text to point at, message).
 fn old_syntax(doc: &DocumentMut) -> Option<(&'static str, String)> {
     let has = |item: Option<&Item>, key: &str| item.and_then(|i| i.as_table_like()).is_some_and(|t| t.contains_key(key));
-    if has(doc.get("cp"), "protocol") {
-        return Some(("protocol", "`[cp] protocol = ...` is the old syntax: put the CP's keys under its protocol's table, e.g. `[cp.qcn]` with `qeq = \"25 frames\"`, or write `cp = \"none\"` (docs/scenarios.md)".into()));
-    }
     let entries = |name: &str| doc.get(name).and_then(|i| i.as_array_of_tables()).map(|a| a.iter().collect::<Vec<_>>()).unwrap_or_default();
-    for port in entries("port") {
-        if has(port.get("cp"), "protocol") {
-            return Some(("protocol", "`[[port]] cp = { protocol = ... }` is the old syntax: write `cp = { qcn = { ... } }` or `cp = \"none\"` (docs/scenarios.md)".into()));
+    let old = crate::registry::PROTOCOLS.iter().flat_map(|p| p.old_keys).find(|o| match o.table {
+        "cp" => has(doc.get("cp"), o.key),
+        "port.cp" => entries("port").iter().any(|p| has(p.get("cp"), o.key)),
+        "flow.rp" => entries("flow").iter().any(|f| has(f.get("rp"), o.key)),
+        _ => false,
+    })?;
+    Some((old.key, old.hint.replace("{key}", old.key)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refused(text: &str) -> String {
+        load(text, "x.toml", &[], None).err().expect("refused").0
+    }
+
+    #[test]
+    fn an_old_key_is_refused_with_the_hint_of_the_protocol_that_replaced_it() {
+        let cp = refused("[cp]\nprotocol = \"qcn\"\n");
+        assert!(cp.starts_with("x.toml:2:") && cp.contains("[cp.qcn]"), "{cp}");
+        let port = refused("[[port]]\ncp = { protocol = \"qcn\" }\n");
+        assert!(port.contains("cp = { qcn = { ... } }"), "{port}");
+        let rp = refused("[[flow]]\nrp = { copy_rate = \"own\" }\n");
+        assert!(rp.contains("`rp = { copy_rate = ... }`") && rp.contains("limiter = {"), "{rp}");
+        let eqcn = refused("[[flow]]\nrp = { eqcn_decrease = \"saved\" }\n");
+        assert!(eqcn.contains("`rp = { eqcn_decrease = ... }`") && eqcn.contains("`decrease`"), "{eqcn}");
+    }
+
+    #[test]
+    fn every_old_key_names_a_table_it_is_looked_for_in() {
+        for o in crate::registry::PROTOCOLS.iter().flat_map(|p| p.old_keys) {
+            assert!(["cp", "port.cp", "flow.rp"].contains(&o.table), "{}: {}", o.key, o.table);
         }
     }
-    for flow in entries("flow") {
-        let rp = flow.get("rp");
-        for key in ["protocol", "buffer", "copy_rate", "eqcn_decrease"] {
-            if has(rp, key) {
-                return Some((key, format!(
-                    "`rp = {{ {key} = ... }}` is the old syntax: the reaction point is `rp = {{ qcn = {{ ... }} }}` (or `eqcn`, with `decrease` for the old `eqcn_decrease`), and the limiter's `buffer` and `copy_rate` moved to `limiter = {{ buffer = 100, copy_rate = \"session-min\" }}` (docs/scenarios.md)"
-                )));
-            }
-        }
-    }
-    None
 }

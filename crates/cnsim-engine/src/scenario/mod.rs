@@ -2,6 +2,7 @@
 //! name the file, line and key. The schema is documented in docs/scenarios.md.
 
 mod error;
+mod keyed;
 mod load;
 pub(crate) mod model;
 mod names;

@@ -6,14 +6,13 @@ use serde::{de, Deserialize, Deserializer, Serialize};
 use std::fmt;
 pub use toml::Spanned;
 // Each protocol's tables live in its folder (`protocols/<name>/spec.rs`). The slots that
-// registered protocols fill (`cp`, `rp`, a queue's discipline, a multicast receiver's `cc`) are
-// written from the registry (`slots.rs`), and so are the router-feedback tables of the scenario
-// and of a flow (below); the tables of the other slots are named here.
-use super::slots::{CpSlot, McastCcSlot, QueueParams, RpSlot};
+// registered protocols fill (`cp`, `rp`, a queue's discipline, `flow_control`, a multicast
+// receiver's `cc`) are written from the registry (`slots.rs`), and so are the router-feedback
+// tables of the scenario and of a flow (below); the tables of the other slots are named here.
+use super::slots::{CpSlot, FlowControlSlot, McastCcSlot, QueueParams, RpSlot};
 use crate::protocols::*;
 use crate::registry::protocols::occupants;
 use crate::slots::spec::FromSpec;
-pub use crate::protocols::pause::spec::*;
 pub use crate::protocols::tcp::spec::*;
 
 /// One string or a list of strings, each possibly a range ("S1..S6").
@@ -324,18 +323,6 @@ impl Default for Defaults {
     fn default() -> Self {
         Defaults { link: default_link(), queue: default_queue() }
     }
-}
-
-/// The flow-control slot: `flow_control = "none"`, `[flow_control.pause]` or `[flow_control.pfc]`.
-#[derive(Clone, Debug, Deserialize, Serialize, Default)]
-#[serde(rename_all = "kebab-case")]
-pub enum FlowControlSlot {
-    #[default]
-    None,
-    /// IEEE 802.3x PAUSE: the whole link.
-    Pause(PauseSpec),
-    /// IEEE 802.1Qbb priority-based flow control: per priority class.
-    Pfc(PauseSpec),
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]

@@ -2,14 +2,18 @@
 //! enum has `"none"` and one variant per protocol registered in the slot, holding the table that
 //! protocol's slot type names (`slots::spec::FromSpec::Spec`, in `protocols/<name>/spec.rs`); a
 //! queue's `discipline` names the registered queue managements, each with its own table; a
-//! multicast receiver's `cc` names the registered multi-rate receivers. The router-feedback
-//! slot's tables are fields of the scenario and of a flow, written there (`model.rs`).
+//! multicast receiver's `cc` names the registered multi-rate receivers; the flow-control slot's
+//! protocols name their keys themselves (`slots::spec::Keys`). The router-feedback slot's tables
+//! are fields of the scenario and of a flow, written there (`model.rs`).
 
+use super::keyed::{concat, Key, Replay};
 use crate::protocols::*;
 use crate::registry::protocols::occupants;
-use crate::slots::spec::FromSpec;
+use crate::slots::spec::{FromSpec, Keys};
 use crate::units::Amount;
-use serde::{Deserialize, Serialize};
+use serde::de::{self, EnumAccess, VariantAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::fmt;
 
 crate::defaults::default_fns! {
     d_capacity: Amount = Amount::Frames(100);
@@ -93,3 +97,55 @@ macro_rules! mcast_cc_slot {
     };
 }
 occupants!(McastCc => mcast_cc_slot);
+
+/// Writes the flow-control slot's enum, read and written as an enum whose variants are `"none"`
+/// and every key its protocols name (`scenario/keyed.rs`).
+macro_rules! fc_slot {
+    ($($variant:ident($ty:ty),)+) => {
+        /// The flow-control slot: `flow_control = "none"` or one protocol's table under one of its
+        /// keys, e.g. `[flow_control.pfc]`.
+        #[derive(Clone, Debug, Default)]
+        pub enum FlowControlSlot {
+            #[default]
+            None,
+            $($variant(<$ty as FromSpec>::Spec),)+
+        }
+
+        const FC_COUNT: usize = 1 $(+ <<$ty as FromSpec>::Spec as Keys>::KEYS.len())+;
+        /// Every key of the flow-control slot, in the registry's order.
+        pub static FC_KEYS: [&str; FC_COUNT] = concat::<FC_COUNT>(&[&["none"], $(<<$ty as FromSpec>::Spec as Keys>::KEYS,)+]);
+
+        impl Serialize for FlowControlSlot {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                match self {
+                    FlowControlSlot::None => s.serialize_unit_variant("FlowControlSlot", 0, "none"),
+                    $(FlowControlSlot::$variant(t) => t.serialize(s),)+
+                }
+            }
+        }
+
+        impl<'de> Deserialize<'de> for FlowControlSlot {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                struct V;
+                impl<'de> Visitor<'de> for V {
+                    type Value = FlowControlSlot;
+                    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                        f.write_str("enum FlowControlSlot")
+                    }
+                    fn visit_enum<A: EnumAccess<'de>>(self, a: A) -> Result<FlowControlSlot, A::Error> {
+                        let (key, table) = a.variant_seed(Key(&FC_KEYS))?;
+                        if key == "none" {
+                            return table.unit_variant().map(|()| FlowControlSlot::None);
+                        }
+                        $(if <<$ty as FromSpec>::Spec as Keys>::KEYS.contains(&key) {
+                            return Deserialize::deserialize(Replay { key, table }).map(FlowControlSlot::$variant);
+                        })+
+                        Err(de::Error::unknown_variant(key, &FC_KEYS))
+                    }
+                }
+                d.deserialize_enum("FlowControlSlot", &FC_KEYS, V)
+            }
+        }
+    };
+}
+occupants!(FcGen => fc_slot);

@@ -8,6 +8,7 @@
 
 use crate::core::time::Time;
 use crate::net::frame::{Frame, NodeId};
+use serde_json::Value;
 
 /// What a port's flow-control load counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,6 +25,18 @@ pub enum FcLoad {
 pub struct FcMsg {
     pub mask: u8,
     pub quanta: u16,
+}
+
+/// What the engine measured of one port's flow control, for its protocol to report in its own
+/// words (the stats' `ports`).
+#[derive(Clone, Copy, Debug)]
+pub struct FcPort {
+    /// Flow-control frames the port sent, and those it received for its transmitter.
+    pub sent: u64,
+    pub received: u64,
+    /// Time the port's transmitter held each priority class: over the run, and in the window.
+    pub held_s: [f64; 8],
+    pub held_s_window: [f64; 8],
 }
 
 /// What the engine asks of a port's flow-control generator.
@@ -57,4 +70,10 @@ pub trait FcMachine {
     fn hold_time(&self, m: FcMsg, rate_bps: u64) -> Time;
     /// Messages sent so far: (holding classes off, releasing them).
     fn counts(&self) -> (u64, u64);
+    /// The word the stats count its frames under: `NAME_sent` and `NAME_delivered` in `frames` and
+    /// `window`, `NAME_in_flight` in `frames`.
+    fn frames_name(&self) -> &'static str;
+    /// One port's entry in the stats' `ports`, beside its name and node: what the engine measured
+    /// there (`p`) and this generator's own counts (the fabric's, at a port without one: none).
+    fn port_report(&self, p: &FcPort) -> Value;
 }

@@ -10,7 +10,8 @@
 use super::metrics::{Metric, Summary};
 use super::trace::{Field, Fields};
 use super::wire::Ctx;
-use crate::net::frame::{Frame, FrameKind, Proto};
+use crate::core::time::Time;
+use crate::net::frame::{Frame, FrameKind, NodeId, Proto};
 
 /// One protocol's registration.
 #[derive(Clone, Copy, Debug)]
@@ -33,12 +34,17 @@ pub struct Protocol {
     pub frame_events: &'static [FrameEvents],
     /// Its feedback frames, counted under its own name in the stats' `frames` and `window`.
     pub counted: &'static [Counted],
+    /// Its path control frames' answers at their destination host.
+    pub at_destination: &'static [AtDestination],
+    /// The keys of scenario files older than its tables that its tables replaced, in the order
+    /// they are looked for.
+    pub old_keys: &'static [OldKey],
 }
 
 impl Protocol {
     /// A protocol that registers nothing but its name (fill the rest with `..`).
     pub const fn named(name: &'static str) -> Self {
-        Protocol { name, owners: &[], metrics: &[], summaries: &[], frames: &[], data_tags: &[], events: &[], frame_events: &[], counted: &[] }
+        Protocol { name, owners: &[], metrics: &[], summaries: &[], frames: &[], data_tags: &[], events: &[], frame_events: &[], counted: &[], at_destination: &[], old_keys: &[] }
     }
 }
 
@@ -108,4 +114,24 @@ pub struct FrameEvents {
 pub struct Counted {
     pub name: &'static str,
     pub owners: &'static [Proto],
+}
+
+/// What a path control frame (`FrameKind::PathControl`) whose tag-area owner is `owner` gets at its
+/// destination host `node`: the answer to send back to its source, if any (QCN's path probes,
+/// Roeck 2007).
+#[derive(Clone, Copy, Debug)]
+pub struct AtDestination {
+    pub owner: Proto,
+    pub answer: fn(f: &Frame, node: NodeId, now: Time) -> Option<Frame>,
+}
+
+/// A key of a scenario written before the protocols had their own tables (cnsim 0.1), which this
+/// protocol's table replaced: where it stood (`table`: `"cp"`, a `[[port]]`'s `"port.cp"` or a
+/// `[[flow]]`'s `"flow.rp"`) and what to write instead (`hint`, where `{key}` stands for the key).
+/// A file holding it is refused with the hint rather than with "unknown variant".
+#[derive(Clone, Copy, Debug)]
+pub struct OldKey {
+    pub table: &'static str,
+    pub key: &'static str,
+    pub hint: &'static str,
 }

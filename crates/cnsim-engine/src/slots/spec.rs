@@ -68,3 +68,17 @@ pub struct McastCx {
     /// Its level at the start, in 1..=levels.
     pub level: usize,
 }
+
+/// A flow-control table's context: the fabric, whose every switch port gets the generator it builds.
+pub struct FabricCx {
+    /// Size of one "frame" where amounts are given in frames (`simulation.frame_size`).
+    pub frame: u64,
+}
+
+/// A slot table a protocol gives under more than one key of its slot (PAUSE's
+/// `[flow_control.pause]` and `[flow_control.pfc]`): an externally tagged serde enum whose
+/// variants are spelled `KEYS`. The scenario's slot reads the key, then hands the table to the
+/// protocol that registers it (`scenario/keyed.rs`).
+pub trait Keys {
+    const KEYS: &'static [&'static str];
+}

@@ -38,7 +38,7 @@ pub struct BcnCpSpec {
     #[serde(default = "crate::defaults::d_w")]
     pub w: f64,
     /// BCN message size, default 64 B (the seed gives none).
-    #[serde(default = "crate::defaults::d_cnm_size")]
+    #[serde(default = "crate::defaults::d_min_frame")]
     pub msg_size: Bytes,
 }
 

@@ -48,7 +48,7 @@ pub struct EcmCpSpec {
     #[serde(default = "crate::defaults::d_true")]
     pub jitter: bool,
     /// CM message size, default 64 B (the seed gives none).
-    #[serde(default = "crate::defaults::d_cnm_size")]
+    #[serde(default = "crate::defaults::d_min_frame")]
     pub msg_size: Bytes,
 }
 

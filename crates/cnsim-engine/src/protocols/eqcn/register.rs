@@ -3,7 +3,7 @@
 
 use super::wire;
 use crate::net::frame::Proto;
-use crate::slots::register::{DataTag, Protocol};
+use crate::slots::register::{DataTag, OldKey, Protocol};
 
 #[allow(non_upper_case_globals)]
 impl Proto {
@@ -14,5 +14,10 @@ impl Proto {
 pub const PROTOCOL: Protocol = Protocol {
     owners: &[("eqcn", Proto::Eqcn)],
     data_tags: &[DataTag { owner: Proto::Eqcn, write: wire::tag }],
+    old_keys: &[OldKey {
+        table: "flow.rp",
+        key: "eqcn_decrease",
+        hint: "`rp = { {key} = ... }` is the old syntax: the reaction point is `rp = { eqcn = { ... } }`, with `decrease` for the old `eqcn_decrease` (docs/scenarios.md)",
+    }],
     ..Protocol::named("eqcn")
 };

@@ -179,8 +179,12 @@ pub fn egress_crossing(cfg: &PauseCfg, high: &mut bool, bytes: u64) -> Option<bo
 
 use crate::slots::metrics::Metric;
 
-/// What PAUSE/PFC report per port (`ports` in the stats document; priorities 0–7).
+/// What PAUSE/PFC report: their frames in the stats' `frames` (the flow-control slot's counts,
+/// under `FcMachine::frames_name`), and per port (`ports`; priorities 0–7).
 pub const METRICS: &[Metric] = &[
+    Metric { scope: "frames", name: "pause_sent", unit: "frames", kind: "counter", doc: "PAUSE/PFC frames sent (with flow control only)" },
+    Metric { scope: "frames", name: "pause_delivered", unit: "frames", kind: "counter", doc: "PAUSE/PFC frames received by the link's other end (with flow control only)" },
+    Metric { scope: "frames", name: "pause_in_flight", unit: "frames", kind: "gauge", doc: "PAUSE/PFC frames in queues or on wires at the end (with flow control only)" },
     Metric { scope: "ports", name: "pause_sent", unit: "frames", kind: "counter", doc: "PAUSE/PFC frames sent by this port (XOFF, refreshes and XON)" },
     Metric { scope: "ports", name: "xoff_sent", unit: "frames", kind: "counter", doc: "XOFF frames sent, refreshes included" },
     Metric { scope: "ports", name: "xon_sent", unit: "frames", kind: "counter", doc: "XON frames (pause time 0) sent" },

@@ -4,7 +4,8 @@
 use super::{egress_crossing, pause_time, PauseCfg, PauseGen, PauseMsg, Trigger};
 use crate::core::time::Time;
 use crate::net::frame::{Frame, NodeId};
-use crate::slots::flow_control::{FcLoad, FcMachine, FcMsg};
+use crate::slots::flow_control::{FcLoad, FcMachine, FcMsg, FcPort};
+use serde_json::{json, Value};
 
 /// One port's PAUSE/PFC generator.
 #[derive(Clone, Debug)]
@@ -76,6 +77,15 @@ impl FcMachine for PauseFc {
     fn counts(&self) -> (u64, u64) {
         (self.gen.sent_xoff, self.gen.sent_xon)
     }
+    fn frames_name(&self) -> &'static str {
+        "pause"
+    }
+    /// Declared in `METRICS` (`ports`).
+    fn port_report(&self, p: &FcPort) -> Value {
+        let (xoff, xon) = self.counts();
+        json!({"pause_sent": p.sent, "xoff_sent": xoff, "xon_sent": xon,
+               "pause_received": p.received, "paused_s": p.held_s, "paused_s_window": p.held_s_window})
+    }
 }
 
 #[cfg(test)]
@@ -117,5 +127,9 @@ mod tests {
         assert_eq!(g.on_ingress(2, false, 40_000), Some(FcMsg { mask: 1 << 2, quanta: 0 }));
         assert!(!g.holding_off());
         assert_eq!(g.counts(), (2, 1));
+        let p = FcPort { sent: 3, received: 4, held_s: [0.5; 8], held_s_window: [0.25; 8] };
+        let r = g.port_report(&p);
+        assert_eq!((r["pause_sent"].as_u64(), r["xoff_sent"].as_u64(), r["xon_sent"].as_u64()), (Some(3), Some(2), Some(1)));
+        assert_eq!((r["pause_received"].as_u64(), r["paused_s"][7].as_f64(), r["paused_s_window"][0].as_f64()), (Some(4), Some(0.5), Some(0.25)));
     }
 }

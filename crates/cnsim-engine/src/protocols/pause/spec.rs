@@ -1,11 +1,12 @@
-//! PAUSE and PFC's scenario table (`[flow_control.pause]`, `[flow_control.pfc]`). Composed into the
-//! scenario model (`scenario/model.rs`), which re-exports it; every field has a documented default
-//! (docs/scenarios.md) and unknown keys are errors. The table builds PAUSE's settings here, with
-//! range checks whose messages name the key.
+//! PAUSE and PFC's scenario table (`[flow_control.pause]`, `[flow_control.pfc]`), the flow-control
+//! slot's table (`scenario/slots.rs`); every field has a documented default (docs/scenarios.md) and
+//! unknown keys are errors. The table builds PAUSE's settings here (`FromSpec`), with range checks
+//! whose messages name the key.
 
+use super::slot::PauseFc;
 use super::{PauseCfg, Trigger};
 use crate::core::time::Time;
-use crate::slots::spec::frame_size;
+use crate::slots::spec::{frame_size, FabricCx, FromSpec, Keys};
 use crate::units::{Amount, Bytes, Duration};
 use serde::{Deserialize, Serialize};
 
@@ -51,9 +52,35 @@ pub struct PauseSpec {
     pub frame_size: Bytes,
 }
 
+/// The flow-control slot's table: one of PAUSE's two keys.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PauseTable {
+    /// IEEE 802.3x PAUSE: the whole link.
+    Pause(PauseSpec),
+    /// IEEE 802.1Qbb priority-based flow control: per priority class.
+    Pfc(PauseSpec),
+}
+
+impl Keys for PauseTable {
+    const KEYS: &'static [&'static str] = &["pause", "pfc"];
+}
+
+impl FromSpec for PauseFc {
+    type Spec = PauseTable;
+    type Cx = FabricCx;
+    fn from_spec(t: &PauseTable, cx: &FabricCx) -> Result<PauseFc, String> {
+        match t {
+            PauseTable::Pause(s) => cfg(s, false, "flow_control.pause", cx.frame),
+            PauseTable::Pfc(s) => cfg(s, true, "flow_control.pfc", cx.frame),
+        }
+        .map(PauseFc::new)
+    }
+}
+
 /// The table under `key` (`flow_control.pause`, or `flow_control.pfc` with `pfc`) → the settings
 /// of every switch port's PAUSE generator; amounts in frames are of `frame` bytes.
-pub fn cfg(spec: &PauseSpec, pfc: bool, key: &str, frame: u64) -> Result<PauseCfg, String> {
+fn cfg(spec: &PauseSpec, pfc: bool, key: &str, frame: u64) -> Result<PauseCfg, String> {
     let (xoff, xon) = (spec.xoff.bytes(frame), spec.xon.bytes(frame));
     if xon > xoff {
         return Err(format!("{key}.xon ({}) must not be above {key}.xoff ({})", spec.xon, spec.xoff));
@@ -84,4 +111,26 @@ pub fn cfg(spec: &PauseSpec, pfc: bool, key: &str, frame: u64) -> Result<PauseCf
         classes,
         frame_size: frame_size(spec.frame_size, &format!("{key}.frame_size"))?,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::slots::flow_control::FcMachine;
+
+    #[test]
+    fn each_key_is_a_variant_and_picks_the_link_or_the_class() {
+        for (key, name) in PauseTable::KEYS.iter().zip(["pause", "pfc"]) {
+            let t: PauseTable = toml::from_str(&format!("[{key}]\nxoff = \"30 frames\"")).unwrap();
+            let fc = PauseFc::from_spec(&t, &FabricCx { frame: 1000 }).unwrap();
+            assert_eq!((fc.name(), fc.cfg.xoff), (name, 30_000));
+        }
+    }
+
+    #[test]
+    fn a_range_error_names_the_key_it_was_given_under() {
+        let t: PauseTable = toml::from_str("[pfc]\nquanta = 0").unwrap();
+        let e = PauseFc::from_spec(&t, &FabricCx { frame: 1000 }).unwrap_err();
+        assert_eq!(e, "flow_control.pfc.quanta must be positive (0 is XON)");
+    }
 }

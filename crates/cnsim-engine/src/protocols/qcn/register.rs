@@ -4,7 +4,7 @@
 
 use super::{wire, METRICS, SUMMARIES};
 use crate::net::frame::{Frame, FrameKind, Proto};
-use crate::slots::register::{Counted, CaptureKind, FrameEvents, Protocol, TraceKind};
+use crate::slots::register::{AtDestination, Counted, CaptureKind, FrameEvents, OldKey, Protocol, TraceKind};
 use crate::slots::trace::{field, Fields, Slot, Type, CPID};
 
 #[allow(non_upper_case_globals)]
@@ -46,8 +46,19 @@ pub const PROTOCOL: Protocol = Protocol {
         received_fields: Some(cnm_received),
     }],
     counted: &[Counted { name: "cnm", owners: &[Proto::Qcn] }],
+    at_destination: &[AtDestination { owner: Proto::QcnProbe, answer: super::slot::probe_at_destination }],
+    old_keys: &[
+        OldKey { table: "cp", key: "protocol", hint: "`[cp] protocol = ...` is the old syntax: put the CP's keys under its protocol's table, e.g. `[cp.qcn]` with `qeq = \"25 frames\"`, or write `cp = \"none\"` (docs/scenarios.md)" },
+        OldKey { table: "port.cp", key: "protocol", hint: "`[[port]] cp = { protocol = ... }` is the old syntax: write `cp = { qcn = { ... } }` or `cp = \"none\"` (docs/scenarios.md)" },
+        OldKey { table: "flow.rp", key: "protocol", hint: OLD_RP },
+        OldKey { table: "flow.rp", key: "buffer", hint: OLD_RP },
+        OldKey { table: "flow.rp", key: "copy_rate", hint: OLD_RP },
+    ],
     ..Protocol::named("qcn")
 };
+
+/// cnsim 0.1's reaction point, QCN's, held the limiter's keys.
+const OLD_RP: &str = "`rp = { {key} = ... }` is the old syntax: the reaction point is `rp = { qcn = { ... } }`, and the limiter's `buffer` and `copy_rate` moved to `limiter = { buffer = 100, copy_rate = \"session-min\" }` (docs/scenarios.md)";
 
 /// A CNM sent by its CP: QntzFb, cnmQOffset and cnmQDelta in bytes, the CP's Fb.
 fn cnm_sent(fb: &Frame, cpid: u64, x: f64) -> Fields {

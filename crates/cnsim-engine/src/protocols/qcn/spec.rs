@@ -66,7 +66,7 @@ pub struct QcnCpSpec {
     pub qold: QoldSpec,
     /// CNM frame size, default 64 B (a minimum-size Ethernet frame: the seeds do not give it; a CNM
     /// with 64 B of encapsulated MSDU would be 106 B — set it here).
-    #[serde(default = "crate::defaults::d_cnm_size")]
+    #[serde(default = "crate::defaults::d_min_frame")]
     pub cnm_size: Bytes,
     /// Shorten the sampling interval as QntzFb grows (the 802.1Qau table), default true; false:
     /// always `sample_base` (Roeck 2007: "Oversampling disabled").
@@ -147,7 +147,7 @@ macro_rules! qcn_rp_spec {
             #[serde(default)]
             pub probe: ProbeSpec,
             /// Probe frame size, default 64 B (the seed gives none).
-            #[serde(default = "crate::defaults::d_cnm_size")]
+            #[serde(default = "crate::defaults::d_min_frame")]
             pub probe_size: Bytes,
             $($extra)*
         }

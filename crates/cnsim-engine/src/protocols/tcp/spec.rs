@@ -60,7 +60,7 @@ pub struct TcpSpec {
     #[serde(default = "d_delack")]
     pub delack_timeout: Duration,
     /// Size of an ACK frame, default 64 B (a minimum Ethernet frame carrying 40 B of IP/TCP).
-    #[serde(default = "crate::defaults::d_cnm_size")]
+    #[serde(default = "crate::defaults::d_min_frame")]
     pub ack_size: Bytes,
     /// ECN at both ends: "off" (default), "classic" (RFC 3168) or "dctcp" (RFC 8257).
     #[serde(default)]
