@@ -72,6 +72,9 @@ def test_cli_summary_of_a_pause_run_shows_queues_flows_and_ports(tmp_path):
     assert r.returncode == 0, r.stderr
     assert "queues by q_mean_frames" in r.stdout and "flows by throughput_mbps" in r.stdout
     assert "ports by paused_s" in r.stdout and "SW>D" in r.stdout
+    # the ports' columns: every port metric the engine declares
+    ports = r.stdout.split("ports by paused_s", 1)[1]
+    assert all(f"{m} (" in ports for m in ("paused_s", "pause_sent", "pause_received"))
 
 
 def test_cli_summary_ranks_by_a_chosen_metric_and_refuses_unknown_ones(tmp_path):

@@ -13,9 +13,8 @@ wildcards; the clauses must all match (values within one clause are alternatives
 
 - `node=NAME` — transmissions of these nodes (every port of the node);
 - `port=NODE>PEER` — transmissions on these ports;
-- `kind=data,cnm,…` — these frame kinds, as the engine's protocols register them
-  (`_core.capture_kinds()`: data, QCN's `cnm` and `probe`, BCN's `bcn`, PAUSE/PFC's `pause`, TCP's
-  `ack`, ECM's `ecm`, DCQCN's `cnp`, its congestion notification packets as RoCEv2).
+- `kind=data,…` — these frame kinds: `data`, and the kinds the engine's protocols register
+  (`_core.capture_kinds()`; `cnsim run --help` lists them).
 
 An empty filter captures every port and kind.
 """

@@ -269,12 +269,12 @@ def run(scenario: Path, out: Path | None, sets, seed, no_figures: bool, force: b
         click.echo(f"stopped early: {result.stats['stopped_by']}", err=True)
 
 
-# entity scope of the summary → (definitions' scope, default ranking metric, columns shown where the
-# run has what they need: `cnsim.metrics.shown`)
+# entity scope of the summary → (summary section, default ranking metric, columns shown where the
+# run has what they need: `cnsim.metrics.shown`; None: every metric the engine declares for the scope)
 ENTITY_SCOPES = {
     "queue": ("queues", "q_mean_frames", ("q_mean_frames", "q_std_frames", "utilisation", "drops", "feedback_sent")),
     "flow": ("flows", "throughput_mbps", ("throughput_mbps", "goodput_mbps", "slowdown", "loss_pct", "source_loss_pct")),
-    "port": ("ports", "paused_s", ("paused_s", "pause_sent", "pause_received")),
+    "port": ("ports", "paused_s", None),
 }
 
 
@@ -305,6 +305,8 @@ def _print_summary(result, out: Path, top: int = 5, rank: str | None = None) -> 
         active = {n: e for n, e in entities.items() if _active(scope, e)}
         if not active:
             continue
+        if columns is None:
+            columns = [d["metric"] for d in result.summary["definitions"] if d["scope"] == scope]
         columns = shown(scope, columns, present)
         key = rank if rank in columns or (scope, rank) in defs else default
         ranked = sorted(active.items(), key=lambda item: -(item[1].get(key) or 0.0))[:top]
@@ -327,11 +329,12 @@ def _print_summary(result, out: Path, top: int = 5, rank: str | None = None) -> 
 
 
 def _active(scope: str, entity: dict) -> bool:
-    """A queue that held or dropped frames, any flow, a port that sent or received a pause."""
+    """A queue that held or dropped frames, any flow, a port with a metric other than 0 (one that
+    sent or received flow control)."""
     if scope == "queue":
         return bool(entity.get("q_mean_frames") or entity.get("drops"))
     if scope == "port":
-        return bool(entity.get("pause_sent") or entity.get("pause_received"))
+        return any(v for v in entity.values() if isinstance(v, int | float))
     return True
 
 

@@ -1,21 +1,9 @@
 """The protocol event trace (`--trace KINDS`): one row per event, as a pandas DataFrame / Parquet.
 
 Columns: `t_s`, `kind`, `node`, `port` ("NODE>PEER", or None), `flow` (or None), and the fields
-each kind fills (others are null), as the engine declares them (`_core.trace_fields()`, from
-`tap/trace.rs` and each protocol's registration; a test checks this table against it):
-
-| kind | fields |
-|---|---|
-| cnm_sent | `qntz_fb`, `fb` (Fb in bytes, before quantization), `qoff_bytes`, `qdelta_bytes`, `cpid` |
-| cnm_received | `qntz_fb`, `cpid` (at the flow's source, before its RP reads it) |
-| bcn_sent, bcn_received | `e` (frames), `stop` (0/1), `cpid` |
-| drop | `reason` (queue_full, limiter_buffer, wire_loss, unroutable, aqm: RED's early or forced drop, ttl: a router decremented the TTL to 0), `frame_kind` |
-| limiter_created | `rate_bps` (the limiter's rate right after the CNM that created it) |
-| limiter_released | — |
-| pause_sent, pause_received | `quanta` (0 = XON), `classes` (bit p = priority p; 255 = 802.3x PAUSE) |
-| representative | `fb_hat`, `cpid` (E-QCN: the CP now behind F̂b; 0 = none) |
-| ecm_sent, ecm_received | `fb` (the ECM message's Fb), `cpid` |
-| cnp_sent, cnp_received | — (DCQCN: at the receiver's NP, at the flow's source; a CNP names its flow only) |
+each kind fills (others are null), as the engine declares them: the engine's own kinds in
+`tap/trace.rs`, each protocol's in its registration; `fields()` reads them (`_core.trace_fields()`),
+and docs/observing.md's table lists them (a test checks it against the engine).
 
 `cpid` is the 8-byte CPID as on the wire (the CP switch's MAC, then the port's index there), as an
 unsigned integer: the pcap's CNMs carry the same value. A drop at a source (`limiter_buffer`) has
