@@ -40,11 +40,11 @@ RENAMED_SUMMARY = {("queues", "queue"): {"cnms_sent": "feedback_sent"},
 def _rename(entry: dict, names: dict[str, str]) -> None:
     """Rename `entry`'s keys `names` (old → new) in place, keeping their order; a document that
     already has a new name keeps it."""
-    if not any(old in entry and new not in entry for old, new in names.items()):
-        return
-    items = [(names.get(k, k) if names.get(k) not in entry else k, v) for k, v in entry.items()]
-    entry.clear()
-    entry.update(items)
+    renamed = {old: new for old, new in names.items() if old in entry and new not in entry}
+    if renamed:
+        items = [(renamed.get(k, k), v) for k, v in entry.items()]
+        entry.clear()
+        entry.update(items)
 
 
 def upgrade_stats(stats: dict) -> dict:
