@@ -81,7 +81,6 @@ DEBT: dict[str, set[str]] = {
         "engine:scenario/model.rs",
     },
     "eqcn": {
-        "engine:protocols/qcn/slot.rs",
         "engine:protocols/qcn/spec.rs",
     },
     "pause": {
