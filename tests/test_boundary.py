@@ -82,7 +82,6 @@ DEBT: dict[str, set[str]] = {
         "python:metrics.py",
     },
     "eqcn": {
-        "engine:protocols/qcn/slot.rs",
         "engine:protocols/qcn/spec.rs",
     },
     "pause": {
@@ -103,12 +102,9 @@ DEBT: dict[str, set[str]] = {
         "engine:build/estimate.rs",
         "engine:build/traffic.rs",
         "engine:build/workload.rs",
-        "engine:protocols/qcn/wire.rs",
         "engine:registry/transport.rs",
         "engine:report.rs",
         "engine:scenario/model.rs",
-        "engine:slots/wire.rs",
-        "engine:tap/wire.rs",
         "python:benchsuite.py",
         "python:cli.py",
         "python:metrics.py",

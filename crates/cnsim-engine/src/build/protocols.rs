@@ -47,7 +47,7 @@ macro_rules! cp {
     ($($variant:ident($ty:ty),)+) => {
         /// The congestion point of the port named `name`, or None for `cp = "none"`.
         pub fn cp(slot: &CpSlot, frame: u64, seed: u64, name: &str) -> Result<Option<Cp>, String> {
-            let cx = PortCx { frame, seed, name: name.to_string() };
+            let cx = PortCx { frame, seed, name: name.to_string(), protocols: crate::registry::PROTOCOLS };
             match slot {
                 CpSlot::None => Ok(None),
                 $(CpSlot::$variant(s) => <$ty as FromSpec>::from_spec(s, &cx).map(|c| Some(Cp::$variant(c))),)+

@@ -5,8 +5,8 @@
 use super::protocols::occupants;
 
 macro_rules! named {
-    ($enum:ident $($variant:ident($ty:ty),)+) => {
-        impl super::$enum {
+    ($($enum:ident)::+; $($variant:ident($ty:ty),)+) => {
+        impl super::$($enum)::+ {
             /// The names of its variants, in the table's order.
             pub const VARIANTS: &'static [&'static str] = &[$(stringify!($variant)),+];
 
@@ -20,26 +20,41 @@ macro_rules! named {
     };
 }
 macro_rules! cp_named {
-    ($($t:tt)*) => { named! { Cp $($t)* } };
+    ($($t:tt)*) => { named! { Cp; $($t)* } };
 }
 macro_rules! rp_named {
-    ($($t:tt)*) => { named! { Rp $($t)* } };
+    ($($t:tt)*) => { named! { Rp; $($t)* } };
 }
 macro_rules! np_named {
-    ($($t:tt)*) => { named! { Np $($t)* } };
+    ($($t:tt)*) => { named! { Np; $($t)* } };
 }
 occupants!(Cp => cp_named);
 occupants!(Rp => rp_named);
 occupants!(Np => np_named);
+macro_rules! transport_named {
+    ($($t:tt)*) => { named! { transport::Transport; $($t)* } };
+}
+occupants!(Transport => transport_named);
 
 #[cfg(test)]
 mod tests {
+    use super::super::transport::Transport;
     use super::super::{Cp, Np, Rp, PROTOCOLS};
 
     #[test]
     fn every_slot_variant_names_a_registered_protocol() {
-        for v in Cp::VARIANTS.iter().chain(Rp::VARIANTS).chain(Np::VARIANTS) {
+        for v in Cp::VARIANTS.iter().chain(Rp::VARIANTS).chain(Np::VARIANTS).chain(Transport::VARIANTS) {
             assert!(PROTOCOLS.iter().any(|p| p.name.eq_ignore_ascii_case(v)), "{v}: no protocol of that name");
+        }
+    }
+
+    /// A capture finds a transport's data-frame headers by its variant's name
+    /// (`tap::wire::transport_ctx`): every transport registers them.
+    #[test]
+    fn every_transport_registers_its_data_frames_headers() {
+        for v in Transport::VARIANTS {
+            let p = PROTOCOLS.iter().find(|p| p.name.eq_ignore_ascii_case(v)).unwrap();
+            assert!(p.data_headers.is_some(), "{v}");
         }
     }
 }

@@ -6,7 +6,7 @@ use crate::core::time::Time;
 use crate::net::frame::{Dest, Frame, NodeId};
 use crate::protocols::*;
 use crate::slots::rp::RpMachine;
-use crate::slots::{Proto, Sent, TimerAction};
+use crate::slots::{Sent, TimerAction};
 use super::protocols::occupants;
 use super::slot::slot;
 use serde_json::Value;
@@ -46,6 +46,7 @@ pub fn path_control_at_destination(f: &Frame, node: NodeId, now: Time) -> Option
 mod tests {
     use super::*;
     use crate::net::frame::Dest;
+    use crate::slots::Proto;
     use crate::protocols::qcn::ReactionPoint;
 
     /// `Rp::on_sent` answers the sender's per-frame questions (timer, limit, rate moved, probe

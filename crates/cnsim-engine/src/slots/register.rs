@@ -9,7 +9,7 @@
 
 use super::metrics::{Metric, Summary};
 use super::trace::{Field, Fields};
-use super::wire::Ctx;
+use super::wire::{Ctx, DataHeaders};
 use crate::core::time::Time;
 use crate::net::frame::{Frame, FrameKind, NodeId, Proto};
 
@@ -39,12 +39,16 @@ pub struct Protocol {
     /// The keys of scenario files older than its tables that its tables replaced, in the order
     /// they are looked for.
     pub old_keys: &'static [OldKey],
+    /// Its data-frame tags that elect which congestion point answers the frame.
+    pub elects: &'static [Elect],
+    /// A transport's headers in its data frames' on-wire bytes, after their tags.
+    pub data_headers: Option<DataHeaders>,
 }
 
 impl Protocol {
     /// A protocol that registers nothing but its name (fill the rest with `..`).
     pub const fn named(name: &'static str) -> Self {
-        Protocol { name, owners: &[], metrics: &[], summaries: &[], frames: &[], data_tags: &[], events: &[], frame_events: &[], counted: &[], at_destination: &[], old_keys: &[] }
+        Protocol { name, owners: &[], metrics: &[], summaries: &[], frames: &[], data_tags: &[], events: &[], frame_events: &[], counted: &[], at_destination: &[], old_keys: &[], elects: &[], data_headers: None }
     }
 }
 
@@ -134,4 +138,15 @@ pub struct OldKey {
     pub table: &'static str,
     pub key: &'static str,
     pub hint: &'static str,
+}
+
+/// A data-frame tag that elects which congestion point answers the frame (E-QCN's F̂b and CPID,
+/// Mliki et al. 2016b Algorithm 2): for the frames whose tag-area owner is `owner`, whether the CP
+/// `cpid`, whose sample of the frame gave the quantized feedback `qntz_fb`, answers it;
+/// `tie_break` is the CP's own setting for equal feedback. A CP that reads such tags is given the
+/// registrations (`slots::spec::PortCx::protocols`).
+#[derive(Clone, Copy, Debug)]
+pub struct Elect {
+    pub owner: Proto,
+    pub answers: fn(f: &Frame, qntz_fb: u8, cpid: u32, tie_break: bool) -> bool,
 }

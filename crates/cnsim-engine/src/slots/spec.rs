@@ -4,6 +4,7 @@
 //! random-stream seed, its queue, a source's line rate) comes in the small structs below, so that
 //! a protocol never reads the scenario or the build.
 
+use super::register::Protocol;
 use crate::units::{Amount, Bytes};
 
 /// Queue thresholds a CP computes with (Qeq): at most 2^50 B, so Qoff and W·Qdelta stay exact in
@@ -42,6 +43,8 @@ pub struct PortCx {
     /// The run's seed and the port's name, which name the CP's random stream.
     pub seed: u64,
     pub name: String,
+    /// Every protocol's registration: the data-frame tags a CP may read (`Protocol::elects`).
+    pub protocols: &'static [&'static Protocol],
 }
 
 /// A queue-management table's context: the queue it sits in front of.

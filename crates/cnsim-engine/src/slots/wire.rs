@@ -48,6 +48,15 @@ pub fn cpid(node: u32, index: u32) -> u64 {
     u64::from_be_bytes(b)
 }
 
+/// What a transport writes after a data frame's tags: the EtherType that announces it, and its
+/// headers (`write` appends them to `b` and returns the payload bytes that follow on the wire:
+/// zeros, not written).
+#[derive(Clone, Copy, Debug)]
+pub struct DataHeaders {
+    pub ethertype: u16,
+    pub write: fn(f: &Frame, c: &Ctx, b: &mut Vec<u8>) -> u32,
+}
+
 /// What the frame header does not say, looked up by the engine for one frame.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Ctx {
@@ -58,10 +67,11 @@ pub struct Ctx {
     pub ip_dst: u32,
     /// CN-TAG Flow ID, when the flow's source has a QCN/E-QCN reaction point.
     pub rpid: Option<u16>,
-    /// TCP: bytes per segment (sequence numbers are segment indices in the engine).
+    /// A transport's bytes per segment (sequence numbers are segment indices in the engine).
     pub mss: u32,
-    /// A TCP flow (its data frames carry IPv4 + TCP).
-    pub tcp: bool,
+    /// The headers the flow's transport writes after its data frames' tags (its registration's
+    /// `data_headers`); None: cnsim's data header.
+    pub headers: Option<DataHeaders>,
     /// CNM: the sampled frame's DA, its MSDU length and its first MSDU bytes.
     pub encap_da: [u8; 6],
     pub encap_len: u16,

@@ -1,12 +1,12 @@
-//! QCN in the engine's slots: its CP (`slots::cp`: sampling, E-QCN's representative check, probes
-//! on their way) and its RP (`slots::rp`: which frames it reads, its probes), with their statistics.
+//! QCN in the engine's slots: its CP (`slots::cp`: sampling, the check of a data frame's tag that
+//! elects the CP to answer it, probes on their way) and its RP (`slots::rp`: which frames it reads, its probes), with their statistics.
 
 use super::{cp::CpCounters, Answer, Cnm, CongestionPoint, Probe, ReactionPoint};
 use crate::core::rng::Rng;
 use crate::core::time::{to_secs, Time};
 use crate::net::frame::{Dest, Frame, NodeId};
-use crate::protocols::eqcn;
 use crate::slots::cp::CpMachine;
+use crate::slots::register::Protocol;
 use crate::slots::rp::RpMachine;
 use crate::slots::{QueueView, Sent, TimerAction};
 use serde_json::{json, Value};
@@ -18,8 +18,11 @@ pub struct QcnCp {
     pub cnm_size: u32,
     /// Also evaluate data frames the full queue drops.
     pub sample_dropped: bool,
-    /// E-QCN frames: on equal |Fb| only the CP whose CPID the RP selected sends (Mliki et al. 2016b §4).
-    pub eqcn_tie_break: bool,
+    /// Frames whose tag elects the CP to answer them (`Protocol::elects`): on equal feedback only
+    /// the CP the frame names answers.
+    pub tie_break: bool,
+    /// Every protocol's registration, for the tags that elect a CP.
+    pub protocols: &'static [&'static Protocol],
     /// The CP's counters at window start.
     pub c_w0: CpCounters,
 }
@@ -30,13 +33,10 @@ impl CpMachine for QcnCp {
         if !accepted && !self.sample_dropped {
             return None;
         }
-        // E-QCN frames: only the representative CP notifies (Mliki et al. 2016b Algorithm 2).
+        // A frame whose tag elects the CP to answer it (E-QCN's, Mliki et al. 2016b Algorithm 2):
+        // only the elected CP notifies.
         let s = self.cp.on_arrival(f.size, q.bytes, &mut self.rng)?;
-        let rep = match eqcn::read_tag(f) {
-            Some((fb_hat, sel)) => eqcn::is_representative(s.qntz_fb, cpid, fb_hat, sel, self.eqcn_tie_break),
-            None => true,
-        };
-        if s.qntz_fb == 0 || !rep {
+        if s.qntz_fb == 0 || !self.elected(f, s.qntz_fb, cpid) {
             return None;
         }
         self.cp.feedback_generated(q.bytes);
@@ -63,6 +63,14 @@ impl CpMachine for QcnCp {
     }
     fn qeq(&self, _frame: u64) -> u64 {
         self.cp.p.qeq
+    }
+}
+
+impl QcnCp {
+    /// Whether this CP answers `f`, as the tag it carries elects (every CP, for an untagged frame).
+    fn elected(&self, f: &Frame, qntz_fb: u8, cpid: u32) -> bool {
+        let elect = self.protocols.iter().flat_map(|p| p.elects).find(|e| e.owner == f.proto);
+        elect.is_none_or(|e| (e.answers)(f, qntz_fb, cpid, self.tie_break))
     }
 }
 
@@ -145,11 +153,12 @@ impl RpMachine for ReactionPoint {
 mod tests {
     use super::*;
     use crate::net::frame::FrameKind;
+    use crate::protocols::eqcn;
     use crate::protocols::qcn::{CpParams, Sampling};
 
     fn qcn_cp() -> QcnCp {
         let p = CpParams { qeq: 25 * 1500, w: 2.0, sampling: Sampling::EveryFrame, sample_base: 150_000, jitter: false, oversampling: true, qold_on_feedback: true, cnm_on_any_negative_fb: false };
-        QcnCp { cp: CongestionPoint::new(p), rng: Rng::stream(0, "t", "cp"), cnm_size: 64, sample_dropped: true, eqcn_tie_break: true, c_w0: Default::default() }
+        QcnCp { cp: CongestionPoint::new(p), rng: Rng::stream(0, "t", "cp"), cnm_size: 64, sample_dropped: true, tie_break: true, protocols: &[&eqcn::PROTOCOL], c_w0: Default::default() }
     }
     fn view(bytes: u64) -> QueueView {
         QueueView { bytes, frames: bytes / 1500, rate_bps: 1_000_000_000 }
@@ -174,6 +183,19 @@ mod tests {
         // That CNM was generated: now Qold = 45 000.
         let cnm = Cnm::read(&cp.on_data(&plain, true, view(45_000), 1, 0, 0).unwrap()).unwrap();
         assert_eq!(cnm.qntz_fb, 2);
+    }
+
+    /// The election is the tag's owner's registration: a CP given no registration answers the
+    /// tagged frame the registered one suppresses.
+    #[test]
+    fn the_tag_elects_through_its_registration() {
+        let mut tagged = Frame::new(FrameKind::Data, 1500, 1, Dest::Group(0), 0, 0);
+        let mut rp = eqcn::EqcnRp::new(eqcn::Decrease::Saved);
+        rp.on_cnm(62, 9, 0);
+        rp.stamp(&mut tagged, 0);
+        assert!(qcn_cp().on_data(&tagged, true, view(45_000), 1, 0, 0).is_none());
+        let mut bare = QcnCp { protocols: &[], ..qcn_cp() };
+        assert!(bare.on_data(&tagged, true, view(45_000), 1, 0, 0).is_some());
     }
 
 }

@@ -251,7 +251,8 @@ impl FromSpec for QcnCp {
             rng: Rng::stream(cx.seed, "cp", &cx.name),
             cnm_size: frame_size(spec.cnm_size, "cp.qcn.cnm_size")?,
             sample_dropped: spec.sample_dropped,
-            eqcn_tie_break: spec.eqcn_tie_break,
+            tie_break: spec.eqcn_tie_break,
+            protocols: cx.protocols,
             c_w0: Default::default(),
         })
     }
