@@ -18,4 +18,5 @@ pub mod rlm;
 pub mod sirens;
 pub mod tcp;
 pub mod threshold;
+pub mod timely;
 
