@@ -43,28 +43,34 @@ pub struct TimelySpec {
     /// "timely" (default: Mittal et al. 2015, Algorithm 1) or "patched" (Zhu et al. 2016 §5).
     #[serde(default)]
     pub variant: VariantSpec,
-    /// EWMA weight α of the RTT difference, default 0.875 (the value of the HPCC authors' public
-    /// ns-3 TIMELY, `TimelyAlpha`; Algorithm 1 names α without fixing it in the text read here).
+    /// EWMA weight α of the RTT difference, default 0.875: the HPCC authors' public ns-3 simulator
+    /// (`RdmaHw`'s `TimelyAlpha`). Algorithm 1 names α; the TIMELY authors' published code snippet
+    /// recommends 0.02 for its own time-scaled variant.
     #[serde(default = "d_alpha")]
     pub alpha: f64,
-    /// Multiplicative decrease factor β, default 0.8 (Mittal et al. 2015 §5, and the HPCC ns-3 artifact).
+    /// Multiplicative decrease factor β, default 0.8: the TIMELY authors' published code snippet
+    /// (`decreaseFactor`) and the HPCC ns-3 simulator (`TimelyBeta`).
     #[serde(default = "d_beta")]
     pub beta: f64,
-    /// Additive increment δ, default 10 Mb/s (Mittal et al. 2015 §5, "10 Mbps" at 10 Gb/s).
+    /// Additive increment δ, default 10 Mb/s: the TIMELY authors' code snippet (`additiveIncrement`,
+    /// "10Mbps for 10Gbps line rate").
     #[serde(default = "d_delta")]
     pub delta: Rate,
-    /// T_low, default 50 µs (Mittal et al. 2015 §5; the HPCC ns-3 artifact's `TimelyTLow`).
+    /// T_low, default 50 µs: the HPCC ns-3 simulator (`TimelyTLow`); the authors' snippet
+    /// recommends 50 µs with per-64-KB pacing and 0 with per-packet pacing.
     #[serde(default = "d_t_low")]
     pub t_low: Duration,
-    /// T_high, default 500 µs (Mittal et al. 2015 §5; the HPCC ns-3 artifact's `TimelyTHigh`).
+    /// T_high, default 500 µs: the HPCC ns-3 simulator (`TimelyTHigh`); the authors' snippet
+    /// recommends 1 ms.
     #[serde(default = "d_t_high")]
     pub t_high: Duration,
-    /// The minimum RTT normalizing the gradient, default 20 µs (the HPCC ns-3 artifact's
-    /// `TimelyMinRtt`; Mittal et al. 2015 measure it on their fabric).
+    /// The minimum RTT normalizing the gradient, default 20 µs: the HPCC ns-3 simulator
+    /// (`TimelyMinRtt`); Algorithm 1 takes the fabric's minimum RTT.
     #[serde(default = "d_min_rtt")]
     pub min_rtt: Duration,
     /// Hyper-active increase: after this many completion events in a row with g ≤ 0 the increase is
-    /// `hai_factor`·δ; defaults 5 and 5 (Mittal et al. 2015 Algorithm 1, "N = 5").
+    /// `hai_factor`·δ; defaults 5 and 5 (Mittal et al. 2015 Algorithm 1: N = 5 after five completion
+    /// events with a negative gradient; the authors' snippet's `HAI_Thresh` = 5).
     #[serde(default = "d_hai_threshold")]
     pub hai_threshold: u32,
     #[serde(default = "d_hai_factor")]
