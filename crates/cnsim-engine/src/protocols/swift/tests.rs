@@ -148,3 +148,26 @@ fn below_one_packet_a_connection_waits_for_its_pacing_timer() {
     assert_eq!(c.timer(TransportTimer::Pace), Some(500 * US));
     assert!(c.poll_send(500 * US).is_some());
 }
+
+#[test]
+fn pcap_carries_the_echo_endpoint_delay_and_hops_in_tcp_options() {
+    use crate::slots::wire::{checksum, ipv4, mac, Ctx};
+    let c = Ctx { src: mac(1), dst: mac(2), ip_src: ipv4(2), ip_dst: ipv4(1), mss: 1436, segment: Some(wire::segment), ..Default::default() };
+    let mut a = Frame::new(FrameKind::Ack, 64, 2, Dest::Node(1), 3, 9 * US);
+    wire::write_ack(&mut a, 4, wire::Echo { sent: 5 * US, endpoint_delay: 2 * US, hops: 3 });
+    let mut b = vec![];
+    let len = wire::pcap_ack(&a, &c, &mut b);
+    assert_eq!(len, 18 + 64);
+    assert_eq!(checksum(&b[18..38]), 0);
+    let tcp = &b[38..];
+    assert_eq!(tcp[12] >> 4, 11); // 44-B header: 20 + 12 (timestamps) + 12 (experimental)
+    assert_eq!(u32::from_be_bytes([tcp[28], tcp[29], tcp[30], tcp[31]]), 5000); // TSecr: 5 µs in ns
+    assert_eq!(&tcp[32..36], &[1, 1, 253, 10]);
+    assert_eq!(&tcp[36..38], &wire::EXID.to_be_bytes());
+    assert_eq!(u32::from_be_bytes([tcp[38], tcp[39], tcp[40], tcp[41]]), 2000); // endpoint delay, ns
+    assert_eq!(tcp[42], 3); // hops
+    let mut d = Frame::new(FrameKind::Data, 1500, 1, Dest::Node(2), 3, 0);
+    wire::stamp(&mut d, 0);
+    let mut b = vec![];
+    assert_eq!((wire::segment(&d, &c, &mut b), b.len()), (1436, 64));
+}

@@ -165,3 +165,31 @@ fn the_transfer_completes_on_its_last_acknowledgement() {
     }
     assert_eq!((c.rel.bytes_acked(), c.rel.delivered(), c.timer(TransportTimer::Pace)), (2500, 2500, None));
 }
+
+#[test]
+fn pcap_shows_a_tcp_shaped_header_with_the_send_time_and_its_echo() {
+    use crate::slots::wire::{checksum, ipv4, mac, Ctx};
+    let c = Ctx { src: mac(1), dst: mac(2), ip_src: ipv4(1), ip_dst: ipv4(2), mss: 1448, segment: Some(wire::segment), ..Default::default() };
+    let mut d = Frame::new(FrameKind::Data, 1500, 1, Dest::Node(2), 3, 0);
+    d.seq = 2;
+    wire::stamp(&mut d, 5_000_000); // 5 µs
+    let mut b = vec![];
+    let payload = wire::segment(&d, &c, &mut b);
+    assert_eq!((payload, b.len()), (1448, 52));
+    assert_eq!(checksum(&b[..20]), 0);
+    assert_eq!(&b[22..24], &wire::PORT.to_be_bytes());
+    assert_eq!(u32::from_be_bytes([b[24], b[25], b[26], b[27]]), 2 * 1448);
+    assert_eq!(b[32] >> 4, 8); // 32-B TCP header: 20 + the 12-B timestamps option
+    assert_eq!(&b[40..44], &[1, 1, 8, 10]);
+    assert_eq!(u32::from_be_bytes([b[44], b[45], b[46], b[47]]), 5000); // TSval: 5000 ns
+    let mut a = Frame::new(FrameKind::Ack, 64, 2, Dest::Node(1), 3, 9_000_000);
+    wire::write_ack(&mut a, 3, 5_000_000);
+    let mut b = vec![];
+    let len = wire::pcap_ack(&a, &c, &mut b);
+    assert_eq!((len, &b[16..18]), (70, &[0x08, 0x00][..])); // 18 + 52 B, then IPv4
+    let tcp = &b[38..];
+    assert_eq!(&tcp[0..2], &wire::PORT.to_be_bytes()); // from the receiver's port
+    assert_eq!(u32::from_be_bytes([tcp[8], tcp[9], tcp[10], tcp[11]]), 3 * 1448);
+    assert_eq!(u32::from_be_bytes([tcp[24], tcp[25], tcp[26], tcp[27]]), 9000); // TSval: the ACK's time
+    assert_eq!(u32::from_be_bytes([tcp[28], tcp[29], tcp[30], tcp[31]]), 5000); // TSecr: the echo
+}
