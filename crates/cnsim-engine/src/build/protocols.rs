@@ -7,9 +7,11 @@ use crate::protocols::*;
 use crate::registry::flow_control::FcGen;
 use crate::registry::protocols::occupants;
 use crate::registry::rf::{Meter, RfSender, RfTable};
+use crate::registry::transport::Transport;
 use crate::registry::{Aqm, Cp, McastCc, Np, Rp};
-use crate::scenario::{CpSlot, DisciplineSpec, FlowControlSlot, FlowSpec, McastCcSlot, QueueParams, RpSlot, Scenario};
+use crate::scenario::{CpSlot, DisciplineSpec, FlowControlSlot, FlowSpec, McastCcSlot, QueueParams, RpSlot, Scenario, TransportSlot};
 use crate::slots::spec::{FabricCx, FlowCx, FromSpec, McastCx, PortCx, QueueCx};
+use crate::slots::transport::{TransportCx, TransportMachine};
 pub use crate::slots::spec::{frame_size, MAX_FRAME};
 
 /// Writes the queue-management dispatch.
@@ -103,6 +105,26 @@ macro_rules! np {
     };
 }
 occupants!(Np => np);
+
+/// Writes the transport dispatch.
+macro_rules! transport {
+    ($($variant:ident($ty:ty),)+) => {
+        /// A connection of the transport `slot` names, running the application `cx.app`.
+        pub fn transport(slot: &TransportSlot, cx: &TransportCx) -> Result<Transport, String> {
+            match slot {
+                $(TransportSlot::$variant(s) => <$ty as FromSpec>::from_spec(s, cx).map(Transport::$variant),)+
+            }
+        }
+
+        /// How many series a connection of the transport `slot` names records.
+        pub fn transport_series(slot: &TransportSlot) -> usize {
+            match slot {
+                $(TransportSlot::$variant(_) => <$ty as TransportMachine>::SERIES.len(),)+
+            }
+        }
+    };
+}
+occupants!(Transport => transport);
 
 /// Writes the router meter's dispatch.
 macro_rules! meter {

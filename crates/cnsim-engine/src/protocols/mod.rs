@@ -16,6 +16,8 @@ pub mod qcn;
 pub mod red;
 pub mod rlm;
 pub mod sirens;
+pub mod swift;
 pub mod tcp;
 pub mod threshold;
+pub mod timely;
 

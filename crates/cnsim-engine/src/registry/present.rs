@@ -47,14 +47,4 @@ mod tests {
             assert!(PROTOCOLS.iter().any(|p| p.name.eq_ignore_ascii_case(v)), "{v}: no protocol of that name");
         }
     }
-
-    /// A capture finds a transport's data-frame headers by its variant's name
-    /// (`tap::wire::transport_ctx`): every transport registers them.
-    #[test]
-    fn every_transport_registers_its_data_frames_headers() {
-        for v in Transport::VARIANTS {
-            let p = PROTOCOLS.iter().find(|p| p.name.eq_ignore_ascii_case(v)).unwrap();
-            assert!(p.data_headers.is_some(), "{v}");
-        }
-    }
 }

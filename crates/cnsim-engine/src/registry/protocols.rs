@@ -25,6 +25,8 @@ macro_rules! occupants {
             Emcast(emcast): McastCc(emcast::Emcast);
             Rlm(rlm): McastCc(rlm::Rlm);
             Dcqcn(dcqcn): Rp(dcqcn::ReactionPoint), Np(dcqcn::slot::Np), Aqm(dcqcn::slot::MarkingAqm, dcqcn);
+            Timely(timely): Transport(timely::slot::TimelyFlow);
+            Swift(swift): Transport(swift::slot::SwiftFlow);
         ] }
     };
 }

@@ -31,6 +31,7 @@ pub mod metrics;
 pub mod np;
 pub mod register;
 pub mod router_feedback;
+pub mod reliable;
 pub mod rp;
 pub mod spec;
 pub mod trace;

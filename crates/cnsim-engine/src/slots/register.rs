@@ -9,7 +9,7 @@
 
 use super::metrics::{Metric, Summary};
 use super::trace::{Field, Fields};
-use super::wire::{Ctx, DataHeaders};
+use super::wire::Ctx;
 use crate::core::time::Time;
 use crate::net::frame::{Frame, FrameKind, NodeId, Proto};
 
@@ -41,14 +41,12 @@ pub struct Protocol {
     pub old_keys: &'static [OldKey],
     /// Its data-frame tags that elect which congestion point answers the frame.
     pub elects: &'static [Elect],
-    /// A transport's headers in its data frames' on-wire bytes, after their tags.
-    pub data_headers: Option<DataHeaders>,
 }
 
 impl Protocol {
     /// A protocol that registers nothing but its name (fill the rest with `..`).
     pub const fn named(name: &'static str) -> Self {
-        Protocol { name, owners: &[], metrics: &[], summaries: &[], frames: &[], data_tags: &[], events: &[], frame_events: &[], counted: &[], at_destination: &[], old_keys: &[], elects: &[], data_headers: None }
+        Protocol { name, owners: &[], metrics: &[], summaries: &[], frames: &[], data_tags: &[], events: &[], frame_events: &[], counted: &[], at_destination: &[], old_keys: &[], elects: &[] }
     }
 }
 

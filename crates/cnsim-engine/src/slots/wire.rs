@@ -48,14 +48,9 @@ pub fn cpid(node: u32, index: u32) -> u64 {
     u64::from_be_bytes(b)
 }
 
-/// What a transport writes after a data frame's tags: the EtherType that announces it, and its
-/// headers (`write` appends them to `b` and returns the payload bytes that follow on the wire:
-/// zeros, not written).
-#[derive(Clone, Copy, Debug)]
-pub struct DataHeaders {
-    pub ethertype: u16,
-    pub write: fn(f: &Frame, c: &Ctx, b: &mut Vec<u8>) -> u32,
-}
+/// Writes a transport's data frame `f` from its IPv4 header on (IPv4, then the transport's header,
+/// appended to `b`); returns the payload bytes that follow on the wire (zeros, not written).
+pub type Segment = fn(f: &Frame, c: &Ctx, b: &mut Vec<u8>) -> u32;
 
 /// What the frame header does not say, looked up by the engine for one frame.
 #[derive(Clone, Copy, Debug, Default)]
@@ -69,9 +64,9 @@ pub struct Ctx {
     pub rpid: Option<u16>,
     /// A transport's bytes per segment (sequence numbers are segment indices in the engine).
     pub mss: u32,
-    /// The headers the flow's transport writes after its data frames' tags (its registration's
-    /// `data_headers`); None: cnsim's data header.
-    pub headers: Option<DataHeaders>,
+    /// A transport's data frames: the writer of their headers after Ethernet, 802.1Q and the tags
+    /// (`TransportMachine::wire`); None: the cnsim data header.
+    pub segment: Option<Segment>,
     /// CNM: the sampled frame's DA, its MSDU length and its first MSDU bytes.
     pub encap_da: [u8; 6],
     pub encap_len: u16,

@@ -29,12 +29,10 @@ use crate::net::frame::{Frame, FrameKind};
 use crate::registry::PROTOCOLS;
 pub use crate::slots::wire::*;
 
-/// What a transport connection's frames need in `c`: the headers its protocol registered
-/// (`Protocol::data_headers`), its bytes per segment.
+/// What a transport connection's frames need in `c` (its data frames' header writer, bytes per
+/// segment), as the transport says (`TransportMachine::wire`).
 pub fn transport_ctx(c: &mut Ctx, t: &crate::registry::transport::Transport) {
-    let name = t.protocol();
-    c.headers = PROTOCOLS.iter().find(|p| p.name.eq_ignore_ascii_case(name)).and_then(|p| p.data_headers);
-    c.mss = t.segment_bytes().0;
+    t.wire(c);
 }
 
 /// The bytes of frame `f` up to its payload, appended to `b` (`cpid_of` maps the engine's CPID,
@@ -57,21 +55,19 @@ pub fn build(f: &Frame, c: &Ctx, cpid_of: &dyn Fn(u32) -> u64, b: &mut Vec<u8>) 
     total.max(b.len() - start)
 }
 
-/// A data frame: Ethernet, 802.1Q, its tags, then its transport's headers (TCP's IPv4 + TCP) or
-/// the cnsim data header.
+/// A data frame: Ethernet, 802.1Q, its tags, then its transport's headers from IPv4 on (its
+/// `segment` writer) or the cnsim data header.
 fn data(f: &Frame, c: &Ctx, cpid_of: &dyn Fn(u32) -> u64, b: &mut Vec<u8>) -> usize {
     let start = b.len();
     eth_vlan(b, c, f.prio);
-    tags(f, c, cpid_of, c.headers.map_or(ETH_CNSIM, |h| h.ethertype), b);
-    match c.headers {
-        Some(h) => {
-            let payload = (h.write)(f, c, b);
-            b.len() - start + payload as usize
-        }
-        None => {
-            data_header(f, b);
-            f.size as usize
-        }
+    let next = if c.segment.is_some() { ETH_IPV4 } else { ETH_CNSIM };
+    tags(f, c, cpid_of, next, b);
+    if let Some(segment) = c.segment {
+        let payload = segment(f, c, b);
+        b.len() - start + payload as usize
+    } else {
+        data_header(f, b);
+        f.size as usize
     }
 }
 
@@ -112,7 +108,7 @@ mod tests {
     }
 
     fn tcp_ctx() -> Ctx {
-        Ctx { src: mac(1), dst: mac(2), headers: tcp::PROTOCOL.data_headers, ip_src: ipv4(1), ip_dst: ipv4(2), mss: 1460, ..Default::default() }
+        Ctx { src: mac(1), dst: mac(2), segment: Some(tcp::wire::segment), ip_src: ipv4(1), ip_dst: ipv4(2), mss: 1460, ..Default::default() }
     }
 
     #[test]

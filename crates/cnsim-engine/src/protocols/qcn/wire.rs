@@ -6,7 +6,7 @@ use super::probe::Probe;
 use crate::core::time::Time;
 use crate::net::frame::{Dest, Frame, FrameKind, NodeId};
 use crate::slots::Proto;
-use crate::slots::wire::{be16, be32, be64, data_header, eth_vlan, shim, Ctx, ETH_CN_TAG, ETH_CNSIM, SUB_PROBE};
+use crate::slots::wire::{be16, be32, be64, data_header, eth_vlan, shim, Ctx, ETH_CN_TAG, ETH_CNSIM, ETH_IPV4, SUB_PROBE};
 
 /// EtherType of a CNM (802.1Qau-2010 §33.4).
 pub const ETH_CNM: u16 = 0x22E7;
@@ -85,14 +85,13 @@ fn sampled_msdu(cnm: &Frame, c: &Ctx, b: &mut Vec<u8>) {
         be16(b, ETH_CN_TAG);
         be16(b, id);
     }
-    match c.headers {
-        Some(h) => be16(b, h.ethertype),
-        None => {
-            be16(b, ETH_CNSIM);
-            let mut d = *cnm;
-            d.created = 0; // not kept
-            data_header(&d, b);
-        }
+    if c.segment.is_some() {
+        be16(b, ETH_IPV4); // a transport's segment starts at its IPv4 header
+    } else {
+        be16(b, ETH_CNSIM);
+        let mut d = *cnm;
+        d.created = 0; // not kept
+        data_header(&d, b);
     }
 }
 

@@ -1,10 +1,9 @@
 //! TCP's registration (`slots::register`): its tag-area owner, metrics, its ACKs as a capture
-//! selects and writes them, and its data segments' IPv4 and TCP headers.
+//! selects and writes them (its data segments' headers: `TransportMachine::wire`).
 
 use super::{wire, METRICS, SUMMARIES};
 use crate::net::frame::{FrameKind, Proto};
 use crate::slots::register::{CaptureKind, Protocol};
-use crate::slots::wire::{DataHeaders, ETH_IPV4};
 
 #[allow(non_upper_case_globals)]
 impl Proto {
@@ -17,6 +16,5 @@ pub const PROTOCOL: Protocol = Protocol {
     metrics: METRICS,
     summaries: SUMMARIES,
     frames: &[CaptureKind { name: "ack", bit: 4, kind: FrameKind::Ack, owners: &[], pcap: Some(|f, c, _, b| wire::pcap_ack(f, c, b)) }],
-    data_headers: Some(DataHeaders { ethertype: ETH_IPV4, write: wire::segment }),
     ..Protocol::named("tcp")
 };

@@ -1,0 +1,20 @@
+//! TIMELY's registration (`slots::register`): its tag-area owner, metrics, and its acknowledgements
+//! as a capture selects and writes them (under the capture kind `ack`, which every transport's
+//! acknowledgements share); its data frames are written by its `Ctx::segment` writer (`wire.rs`).
+
+use super::{wire, METRICS};
+use crate::net::frame::{FrameKind, Proto};
+use crate::slots::register::{CaptureKind, Protocol};
+
+#[allow(non_upper_case_globals)]
+impl Proto {
+    /// A TIMELY data frame (its send time) or acknowledgement (the echoed send time): `wire.rs`.
+    pub const Timely: Proto = Proto(11);
+}
+
+pub const PROTOCOL: Protocol = Protocol {
+    owners: &[("timely", Proto::Timely)],
+    metrics: METRICS,
+    frames: &[CaptureKind { name: "ack", bit: 4, kind: FrameKind::Ack, owners: &[Proto::Timely], pcap: Some(|f, c, _, b| wire::pcap_ack(f, c, b)) }],
+    ..Protocol::named("timely")
+};
