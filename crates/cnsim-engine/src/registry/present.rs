@@ -3,10 +3,12 @@
 //! protocols that ran (`Protocol::name` is the variant's name in lower case).
 
 use super::protocols::occupants;
+use super::transport::Transport;
+use super::{Cp, Np, Rp};
 
 macro_rules! named {
     ($enum:ident $($variant:ident($ty:ty),)+) => {
-        impl super::$enum {
+        impl $enum {
             /// The names of its variants, in the table's order.
             pub const VARIANTS: &'static [&'static str] = &[$(stringify!($variant)),+];
 
@@ -31,14 +33,18 @@ macro_rules! np_named {
 occupants!(Cp => cp_named);
 occupants!(Rp => rp_named);
 occupants!(Np => np_named);
+macro_rules! transport_named {
+    ($($t:tt)*) => { named! { Transport $($t)* } };
+}
+occupants!(Transport => transport_named);
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Cp, Np, Rp, PROTOCOLS};
+    use super::super::{transport::Transport, Cp, Np, Rp, PROTOCOLS};
 
     #[test]
     fn every_slot_variant_names_a_registered_protocol() {
-        for v in Cp::VARIANTS.iter().chain(Rp::VARIANTS).chain(Np::VARIANTS) {
+        for v in Cp::VARIANTS.iter().chain(Rp::VARIANTS).chain(Np::VARIANTS).chain(Transport::VARIANTS) {
             assert!(PROTOCOLS.iter().any(|p| p.name.eq_ignore_ascii_case(v)), "{v}: no protocol of that name");
         }
     }

@@ -33,12 +33,16 @@ pub struct Protocol {
     pub frame_events: &'static [FrameEvents],
     /// Its feedback frames, counted under its own name in the stats' `frames` and `window`.
     pub counted: &'static [Counted],
+    /// Whether the data frames of the flows it drives (as their transport or reaction point)
+    /// collect in-band telemetry at each forwarding port, echoed in their acknowledgements
+    /// (`net::telemetry`; the transport reads it in `TransportMachine::on_telemetry`).
+    pub telemetry: bool,
 }
 
 impl Protocol {
     /// A protocol that registers nothing but its name (fill the rest with `..`).
     pub const fn named(name: &'static str) -> Self {
-        Protocol { name, owners: &[], metrics: &[], summaries: &[], frames: &[], data_tags: &[], events: &[], frame_events: &[], counted: &[] }
+        Protocol { name, owners: &[], metrics: &[], summaries: &[], frames: &[], data_tags: &[], events: &[], frame_events: &[], counted: &[], telemetry: false }
     }
 }
 
