@@ -33,10 +33,10 @@ pub const METRICS: &[Metric] = &[
     Metric { scope: "frames", name: "pause_sent", unit: "frames", kind: "counter", doc: "PAUSE/PFC frames sent (with flow control only)" },
     Metric { scope: "frames", name: "pause_delivered", unit: "frames", kind: "counter", doc: "PAUSE/PFC frames received by the link's other end (with flow control only)" },
     Metric { scope: "frames", name: "pause_in_flight", unit: "frames", kind: "gauge", doc: "PAUSE/PFC frames in queues or on wires at the end (with flow control only)" },
-    Metric { scope: "frames", name: "ack_sent", unit: "frames", kind: "counter", doc: "TCP ACK frames sent by receivers" },
-    Metric { scope: "frames", name: "ack_delivered", unit: "frames", kind: "counter", doc: "TCP ACK frames that reached their source" },
-    Metric { scope: "frames", name: "ack_dropped", unit: "frames", kind: "counter", doc: "TCP ACK frames dropped by a full queue" },
-    Metric { scope: "frames", name: "ack_in_flight", unit: "frames", kind: "gauge", doc: "TCP ACK frames in queues or on wires at the end" },
+    Metric { scope: "frames", name: "ack_sent", unit: "frames", kind: "counter", doc: "transport ACK frames sent by receivers" },
+    Metric { scope: "frames", name: "ack_delivered", unit: "frames", kind: "counter", doc: "transport ACK frames that reached their source" },
+    Metric { scope: "frames", name: "ack_dropped", unit: "frames", kind: "counter", doc: "transport ACK frames dropped by a full queue" },
+    Metric { scope: "frames", name: "ack_in_flight", unit: "frames", kind: "gauge", doc: "transport ACK frames in queues or on wires at the end" },
     Metric { scope: "frames", name: "ttl_expired", unit: "frames", kind: "counter", doc: "frames routers dropped because their IP TTL reached 0 (with routers only; also in the *_dropped counters)" },
     Metric { scope: "queues", name: "aqm", unit: "name", kind: "parameter", doc: "active queue management of the port (\"red\"), when configured" },
     Metric { scope: "groups", name: "joins", unit: "count", kind: "counter", doc: "membership joins that took effect (after the join latency)" },
@@ -64,7 +64,7 @@ pub const METRICS: &[Metric] = &[
     Metric { scope: "flows", name: "dropped_window", unit: "frames", kind: "counter-window", doc: "copies of this flow dropped in the window" },
     Metric { scope: "flows", name: "source_dropped", unit: "frames", kind: "counter", doc: "frames of the flow's sender lost in its rate-limiter buffer" },
     Metric { scope: "flows", name: "cnms_received_window", unit: "frames", kind: "counter-window", doc: "feedback frames the flow's RP received in the window (0 without an RP)" },
-    Metric { scope: "flows", name: "size_bytes", unit: "B", kind: "parameter", doc: "a transfer's size (transfer and tcp-transfer traffic only)" },
+    Metric { scope: "flows", name: "size_bytes", unit: "B", kind: "parameter", doc: "a transfer's size (transfer traffic only)" },
     Metric { scope: "flows", name: "fct_s", unit: "s", kind: "time", doc: "a transfer's flow-completion time: completion − start, null while incomplete (src/fct.rs)" },
     Metric { scope: "flows", name: "fct_ideal_s", unit: "s", kind: "parameter", doc: "the transfer's FCT alone on the network, from its route (src/fct.rs; docs/scenarios.md)" },
     Metric { scope: "receivers", name: "frames", unit: "frames", kind: "counter", doc: "data frames of the flow this receiver received" },
@@ -130,7 +130,7 @@ fn protocol_counters(v: &mut Value, c: &Counters, present: &[&Protocol]) {
     }
 }
 
-fn counters(c: &Counters, fc: bool, tcp: bool, probes: bool) -> Value {
+fn counters(c: &Counters, fc: bool, transport: bool, probes: bool) -> Value {
     let mut v = json!({
         "data_generated": c.data_generated,
         "data_source_dropped": c.data_source_dropped,
@@ -146,7 +146,7 @@ fn counters(c: &Counters, fc: bool, tcp: bool, probes: bool) -> Value {
         v["pause_sent"] = json!(c.ctrl_sent);
         v["pause_delivered"] = json!(c.ctrl_delivered);
     }
-    if tcp {
+    if transport {
         v["ack_sent"] = json!(c.ack_sent);
         v["ack_delivered"] = json!(c.ack_delivered);
         v["ack_dropped"] = json!(c.ack_dropped);
@@ -311,9 +311,9 @@ impl Sim {
             })
             .collect();
         let fc = self.fc.is_some();
-        let tcp = self.flows.iter().any(|f| f.transport.is_some());
+        let transport = self.flows.iter().any(|f| f.transport.is_some());
         let probes = self.c.path_control_sent > 0;
-        let mut frames = counters(&self.c, fc, tcp, probes);
+        let mut frames = counters(&self.c, fc, transport, probes);
         let (data, fb, ctrl, acks, probe) = self.in_flight();
         if probes {
             frames["probe_in_flight"] = json!(probe);
@@ -322,12 +322,12 @@ impl Sim {
         frames["feedback_in_flight"] = json!(fb);
         let present = self.protocols_present();
         protocol_counters(&mut frames, &self.c, &present);
-        let mut window = counters(&diff(&self.c, &w0), fc, tcp, probes);
+        let mut window = counters(&diff(&self.c, &w0), fc, transport, probes);
         protocol_counters(&mut window, &diff(&self.c, &w0), &present);
         if fc {
             frames["pause_in_flight"] = json!(ctrl);
         }
-        if tcp {
+        if transport {
             frames["ack_in_flight"] = json!(acks);
         }
         let waiting: u64 = self.senders.iter().map(|s| (s.buf.len() * s.flows.len()) as u64).sum();

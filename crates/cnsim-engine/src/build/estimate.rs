@@ -78,10 +78,10 @@ fn parts(sc: &Scenario, fc: Option<&FcGen>) -> Vec<Part> {
         out.push(Part { what: format!("[[group]] ({n} members)"), at: Some(g.members.span()), bytes: n.saturating_mul(48) });
     }
     let members = |to: &str| sc.groups.iter().find(|g| g.name.get_ref() == to).map_or(1, |g| names(g.members.get_ref()));
-    // Series recorded per flow: a reaction point's two rates, a TCP connection's state.
-    let per_flow_series = |rp: &RpSlot, kind: TrafficKind| -> u64 {
-        let tcp = matches!(kind, TrafficKind::TcpBulk | TrafficKind::TcpTransactions | TrafficKind::TcpTransfer);
-        2 * u64::from(!matches!(rp, RpSlot::None)) + if tcp { crate::registry::transport::SERIES.len() as u64 } else { 0 }
+    // Series recorded per flow: a reaction point's two rates, a transport connection's own.
+    let per_flow_series = |rp: &RpSlot, transport: Result<Option<TransportSlot>, String>| -> u64 {
+        let transport = transport.ok().flatten().map_or(0, |t| super::protocols::transport_series(&t));
+        2 * u64::from(!matches!(rp, RpSlot::None)) + transport as u64
     };
     let mut flow_series = 0u64;
     for f in &sc.flows {
@@ -90,13 +90,13 @@ fn parts(sc: &Scenario, fc: Option<&FcGen>) -> Vec<Part> {
             Some(Mode::MultipleUnicast) => (sources.saturating_mul(receivers), 1),
             _ => (sources, receivers),
         };
-        flow_series = flow_series.saturating_add(n.saturating_mul(per_flow_series(&f.rp, f.traffic.kind)));
+        flow_series = flow_series.saturating_add(n.saturating_mul(per_flow_series(&f.rp, f.transport_slot())));
         let each = std::mem::size_of::<Flow>() as u64 + per_flow.saturating_mul(64) + 32 + f.limiter.buffer.min(1024) as u64 * 16;
         out.push(Part { what: format!("[[flow]] ({n} flows)"), at: Some(f.from.span()), bytes: n.saturating_mul(each) });
     }
     for w in &sc.workloads {
         let n = *w.max_flows.get_ref();
-        flow_series = flow_series.saturating_add(n.saturating_mul(per_flow_series(&w.rp, *w.traffic.get_ref())));
+        flow_series = flow_series.saturating_add(n.saturating_mul(per_flow_series(&w.rp, w.transport_slot())));
         let each = (super::workload::SPEC_BYTES + std::mem::size_of::<Flow>() + 64) as u64;
         let cdf = if w.sizes.is_some() { super::cdf::MAX_POINTS as u64 * 16 } else { 0 };
         let at = if w.max_flows.span().is_empty() { w.hosts.span() } else { w.max_flows.span() };

@@ -215,7 +215,7 @@ impl Sim {
                 f.timer = add_timer(TimerOwner::FlowRp(i as u32));
             }
             if f.transport.is_some() {
-                f.transport_timers = [TransportTimer::Rto, TransportTimer::DelAck, TransportTimer::App]
+                f.transport_timers = [TransportTimer::Rto, TransportTimer::DelAck, TransportTimer::App, TransportTimer::Pace]
                     .map(|t| add_timer(TimerOwner::FlowTransport(i as u32, t)));
             }
         }

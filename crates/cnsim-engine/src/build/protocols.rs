@@ -6,9 +6,11 @@
 use crate::protocols::pause::PauseCfg;
 use crate::protocols::*;
 use crate::registry::protocols::occupants;
+use crate::registry::transport::Transport;
 use crate::registry::{Aqm, Cp, Np, Rp};
-use crate::scenario::{CpSlot, DisciplineSpec, FlowControlSlot, QueueParams, RpSlot};
+use crate::scenario::{CpSlot, DisciplineSpec, FlowControlSlot, QueueParams, RpSlot, TransportSlot};
 use crate::slots::spec::{FlowCx, FromSpec, PortCx, QueueCx};
+use crate::slots::transport::{TransportCx, TransportMachine};
 pub use crate::slots::spec::{frame_size, MAX_FRAME};
 
 /// Writes the queue-management dispatch.
@@ -102,6 +104,26 @@ macro_rules! np {
     };
 }
 occupants!(Np => np);
+
+/// Writes the transport dispatch.
+macro_rules! transport {
+    ($($variant:ident($ty:ty),)+) => {
+        /// A connection of the transport `slot` names, running the application `cx.app`.
+        pub fn transport(slot: &TransportSlot, cx: &TransportCx) -> Result<Transport, String> {
+            match slot {
+                $(TransportSlot::$variant(s) => <$ty as FromSpec>::from_spec(s, cx).map(Transport::$variant),)+
+            }
+        }
+
+        /// How many series a connection of the transport `slot` names records.
+        pub fn transport_series(slot: &TransportSlot) -> usize {
+            match slot {
+                $(TransportSlot::$variant(_) => <$ty as TransportMachine>::SERIES.len(),)+
+            }
+        }
+    };
+}
+occupants!(Transport => transport);
 
 /// Link-level flow control for every switch port, or None.
 pub fn flow_control(slot: &FlowControlSlot, frame: u64) -> Result<Option<PauseCfg>, String> {

@@ -4,7 +4,7 @@
 
 use crate::net::flow::Session;
 use crate::net::node::Node;
-use crate::registry::{transport, Endpoint, Flow, Port};
+use crate::registry::{Endpoint, Flow, Port};
 use crate::sim::{Probe, Series};
 
 pub fn series(nodes: &[Node], ports: &[Port], flows: &[Flow], sessions: &[Session], endpoints: &[Endpoint]) -> Series {
@@ -30,8 +30,8 @@ pub fn series(nodes: &[Node], ports: &[Port], flows: &[Flow], sessions: &[Sessio
         }
     }
     for (i, f) in flows.iter().enumerate() {
-        if f.transport.is_some() {
-            for (k, name) in transport::SERIES.iter().enumerate() {
+        if let Some(t) = &f.transport {
+            for (k, name) in t.series_names().iter().enumerate() {
                 add(format!("{name}.{}", f.name), Probe::Transport(i as u32, k as u8));
             }
         }

@@ -7,9 +7,7 @@ use crate::core::stats::TimeAvg;
 use crate::core::time::{pace_time, tx_time, Time, MAX_TIME};
 use crate::net::flow::{Sender, Session};
 use crate::registry::{Flow, Port, Receiver};
-use crate::registry::transport::Transport;
-use crate::slots::transport::App;
-use crate::protocols::tcp::slot::TcpFlow;
+use crate::slots::transport::{App, TransportCx};
 use crate::net::frame::{Dest, NONE};
 use crate::net::node::{Node, NodeKind};
 use crate::net::routing;
@@ -98,7 +96,7 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
         let in_flow = |m: String| ctx.err(fs.from.span(), format!("flow from {sname}: {m}"));
         // A finite transfer's size; it ends with its last byte, so it takes no stop.
         let transfer = match fs.traffic.kind {
-            TrafficKind::Transfer | TrafficKind::TcpTransfer => {
+            k if k.is_transfer() => {
                 if fs.stop.is_some() {
                     return Err(in_flow("a transfer ends with its last byte: it takes no stop".into()));
                 }
@@ -107,26 +105,35 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
                 }
                 match fs.traffic.size {
                     Some(b) if b.0 > 0 => Some(b.0),
-                    _ => return Err(in_flow("traffic.size (bytes to transfer, positive) is required for transfer and tcp-transfer".into())),
+                    _ => return Err(in_flow("traffic.size (bytes to transfer, positive) is required for a transfer".into())),
                 }
             }
             _ => None,
         };
-        let tcp = tcp_app(&fs.traffic, mode).map_err(in_flow)?;
-        let tcp_params = match (tcp, &fs.tcp) {
-            (Some(_), spec) => Some(crate::protocols::tcp::spec::params(&spec.clone().unwrap_or_default()).map_err(in_flow)?),
-            (None, Some(_)) => return Err(in_flow("a `tcp` table needs tcp-bulk, tcp-transactions or tcp-transfer traffic".into())),
-            (None, None) => None,
+        // A closed-loop flow: its transport and its application (None: open-loop traffic).
+        let transport = fs.transport_slot().map_err(in_flow)?;
+        let app = transport_app(&fs.traffic, mode, transport.is_some()).map_err(in_flow)?;
+        let closed = match (&transport, app) {
+            (Some(slot), Some(app)) => Some((slot, TransportCx { app, line_rate: line_rate as f64 })),
+            _ => None,
         };
-        let gen = match tcp {
-            Some(_) => TrafficGen::Cbr { gap: MAX_TIME }, // a TCP source sends when TCP lets it
+        // A first connection checks the transport's table and says its frames' size.
+        let segment = match &closed {
+            Some((slot, cx)) => {
+                let (payload, headers) = protocols::transport(slot, cx).map_err(in_flow)?.segment_bytes();
+                Some(payload + headers)
+            }
+            None => None,
+        };
+        let gen = match closed {
+            Some(_) => TrafficGen::Cbr { gap: MAX_TIME }, // a closed-loop source sends when its transport lets it
             None => traffic(&fs.traffic, line_rate, ports[first as usize].overhead).map_err(in_flow)?,
         };
         // An open-loop transfer: whole frames, the last one made (n − 1) gaps after the start; its
         // limiter holds the whole transfer (the application hands over every byte, none is lost
         // at the source). (frames, bytes that complete it)
         let mut buf_cap = fs.limiter.buffer as usize;
-        let open_transfer = match (transfer, tcp, gen) {
+        let open_transfer = match (transfer, closed.as_ref(), gen) {
             (Some(size), None, TrafficGen::Cbr { gap }) => {
                 let n = size.div_ceil(frame as u64);
                 stop = (n - 1)
@@ -146,7 +153,7 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
             return Err(in_flow(m.into()));
         }
         let sirens = match &fs.sirens {
-            Some(spec) if tcp.is_some() => return Err(in_flow(format!("sirens is for open-loop traffic (got {:?})", spec.mode))),
+            Some(spec) if closed.is_some() => return Err(in_flow(format!("sirens is for open-loop traffic (got {:?})", spec.mode))),
             Some(spec) => Some(crate::protocols::sirens::spec::flow(spec).map_err(in_flow)?),
             None => None,
         };
@@ -201,10 +208,10 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
         }
         let session_id = t.sessions.len() as u32;
         let session_start = t.flows.len() as u32;
-        // Each copy paced alone: multiple unicast with copy_rate "own", and TCP connections unless
-        // an RP regulates them per source (then they share the first connection's RP and limiter).
-        let shared_rp = tcp.is_some() && make_rp.is_some() && fs.limiter.regulate == Regulate::PerSource;
-        let own = (mode == Mode::MultipleUnicast && fs.limiter.copy_rate == CopyRate::Own) || (tcp.is_some() && !shared_rp);
+        // Each copy paced alone: multiple unicast with copy_rate "own", and transport connections
+        // unless an RP regulates them per source (then they share the first connection's RP and limiter).
+        let shared_rp = closed.is_some() && make_rp.is_some() && fs.limiter.regulate == Regulate::PerSource;
+        let own = (mode == Mode::MultipleUnicast && fs.limiter.copy_rate == CopyRate::Own) || (closed.is_some() && !shared_rp);
         let per_sender: Vec<Vec<usize>> = if own { (0..parts.len()).map(|k| vec![k]).collect() } else { vec![(0..parts.len()).collect()] };
         for ks in per_sender {
             let first_flow = t.flows.len() as u32;
@@ -219,6 +226,10 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
                 let bytes = std::mem::size_of::<Flow>() + recv.len() * 64 + 2 * fname.len()
                     + (fs.limiter.buffer as usize).min(1024) * 16 + branch_edges * 24;
                 ctx.budget.charge(super::budget::Part::Flows, bytes).map_err(|m| ctx.err(fs.from.span(), m))?;
+                let conn = match &closed {
+                    Some((slot, cx)) => Some(Box::new(protocols::transport(slot, cx).map_err(in_flow)?)),
+                    None => None,
+                };
                 t.flows.push(Flow {
                     sender: sender_id,
                     session: session_id,
@@ -240,11 +251,8 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
                     rf: sirens.as_ref().map(|s| Box::new(s.0.clone())),
                     cr: TimeAvg::new(line_rate as f64),
                     rp: make_rp.as_ref().filter(|_| !shared_rp || k == ks[0]).map(|m| m()),
-                    transport: tcp.map(|app| {
-                        let p = tcp_params.expect("with tcp");
-                        Box::new(Transport::Tcp(TcpFlow::new(p, app, fs.tcp.as_ref().map_or(64, |t| t.ack_size.0 as u32))))
-                    }),
-                    transport_timers: [NONE; 3],
+                    transport: conn,
+                    transport_timers: [NONE; crate::slots::transport::TIMERS],
                     rp_rng: Rng::stream(seed, "rp", &fname),
                     feedback_latency: fs.limiter.feedback_latency.0,
                     timer: NONE,
@@ -265,15 +273,15 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
             let name_k = t.flows[first_flow as usize].name.clone();
             let mut rng = Rng::stream(seed, "src", &name_k);
             let phase = match fs.traffic.phase {
-                PhaseSpec::Random if tcp.is_none() && transfer.is_none() => (rng.uniform() * gen.phase_span() as f64) as Time,
-                _ => 0, // a TCP source starts when its application does, a transfer at its start
+                PhaseSpec::Random if closed.is_none() && transfer.is_none() => (rng.uniform() * gen.phase_span() as f64) as Time,
+                _ => 0, // a closed-loop source starts when its application does, a transfer at its start
             };
             t.senders.push(Sender {
                 host: s as u32,
                 flows: first_flow..t.flows.len() as u32,
                 gen,
-                frame: tcp_params.map_or(frame, |p| p.mss + crate::protocols::tcp::HEADER_BYTES),
-                closed_loop: tcp.is_some(),
+                frame: segment.unwrap_or(frame),
+                closed_loop: closed.is_some(),
                 prio: fs.priority,
                 start: start.saturating_add(phase),
                 stop,
@@ -298,31 +306,32 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
     Ok(())
 }
 
-/// The application of a TCP flow, or None for open-loop traffic; the keys each kind takes.
-fn tcp_app(t: &TrafficSpec, mode: Mode) -> Result<Option<App>, String> {
-    let app = match t.kind {
-        TrafficKind::TcpBulk => App::Bulk,
-        TrafficKind::TcpTransactions => {
+/// The application of a closed-loop flow (`closed`: it has a transport), or None for open-loop
+/// traffic; the keys each kind takes.
+fn transport_app(t: &TrafficSpec, mode: Mode, closed: bool) -> Result<Option<App>, String> {
+    let app = match t.kind.application().filter(|_| closed) {
+        Some(AppKind::Bulk) => App::Bulk,
+        Some(AppKind::Transactions) => {
             let size = t.size.map_or(10_000, |b| b.0);
             if size == 0 {
                 return Err("traffic.size must be positive".into());
             }
             App::Transactions { size, idle: t.idle.map_or(0, |d| d.0) }
         }
-        TrafficKind::TcpTransfer => App::Transfer { size: t.size.map_or(0, |b| b.0) },
-        _ => {
-            if (t.size.is_some() && t.kind != TrafficKind::Transfer) || t.connections.is_some() {
-                return Err("traffic.size is for transfers and tcp traffic, traffic.connections for tcp traffic".into());
+        Some(AppKind::Transfer) => App::Transfer { size: t.size.map_or(0, |b| b.0) },
+        None => {
+            if (t.size.is_some() && !t.kind.is_transfer()) || t.connections.is_some() {
+                return Err("traffic.size is for transfers and transactions, traffic.connections for a transport's traffic".into());
             }
             return Ok(None);
         }
     };
     if mode != Mode::Unicast {
-        return Err("tcp traffic goes to one host (mode unicast)".into());
+        return Err("a transport's traffic goes to one host (mode unicast)".into());
     }
     let idle_ok = matches!(app, App::Transactions { .. });
     if t.rate.is_some() || t.load.is_some() || t.burst.is_some() || t.shape.is_some() || (t.idle.is_some() && !idle_ok) || (t.size.is_some() && app == App::Bulk) {
-        return Err("tcp traffic takes no rate, load, burst, idle or shape (tcp-transactions takes size and idle, tcp-transfer size)".into());
+        return Err("a transport's traffic takes no rate, load, burst, idle or shape (transactions take size and idle, a transfer size)".into());
     }
     if !(1..=10_000).contains(&t.connections.unwrap_or(1)) {
         return Err("traffic.connections must be between 1 and 10000".into());
@@ -339,7 +348,6 @@ fn traffic(t: &TrafficSpec, line_rate: u64, overhead: u32) -> Result<TrafficGen,
         return Err("traffic.burst, idle and shape are for pareto traffic".into());
     }
     match t.kind {
-        TrafficKind::TcpBulk | TrafficKind::TcpTransactions | TrafficKind::TcpTransfer => Err("tcp traffic has no open-loop generator".into()),
         TrafficKind::Transfer => {
             if t.load.is_some() {
                 return Err("traffic.load is not for a transfer: give a rate, or none for line rate".into());
@@ -388,5 +396,6 @@ fn traffic(t: &TrafficSpec, line_rate: u64, overhead: u32) -> Result<TrafficGen,
             }
             Ok(TrafficGen::Bernoulli { slot: tx_time(frame + overhead as u64, line_rate), p })
         }
+        _ => Err("closed-loop traffic (bulk, transactions) has no open-loop generator: give it a transport".into()),
     }
 }

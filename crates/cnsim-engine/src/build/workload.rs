@@ -34,7 +34,7 @@ fn workload(ctx: &Ctx, nodes: &[Node], ports: &[Port], w: &WorkloadSpec, index: 
             return Err(err(format!("{} is not a host with a link", nodes[h].name)));
         }
     }
-    if !matches!(w.traffic.get_ref(), TrafficKind::Transfer | TrafficKind::TcpTransfer) {
+    if !w.traffic.get_ref().is_transfer() {
         return Err(ctx.err(w.traffic.span(), format!("workload {prefix}: traffic must be \"transfer\" or \"tcp-transfer\"")));
     }
     let (start, stop) = (w.start.0, w.stop.get_ref().0);
@@ -208,6 +208,7 @@ fn flow(w: &WorkloadSpec, prefix: &str, k: usize, src: &str, dst: &str, size: u6
         priority: w.priority,
         rp: w.rp.clone(),
         limiter: w.limiter.clone(),
+        transport: w.transport.clone(),
         tcp: w.tcp.clone(),
         sirens: None,
     }

@@ -11,6 +11,10 @@ use crate::traffic::TrafficGen;
 use crate::core::ring::Ring;
 use std::ops::Range;
 
+/// Timers of a transport connection (`Flow::transport_timers`; `slots::transport::TransportTimer`
+/// names them).
+pub const TRANSPORT_TIMERS: usize = 4;
+
 /// A traffic source and the rate limiter in front of its copies (one sender per flow, or one per
 /// multiple-unicast session paced at the session rate).
 pub struct Sender {
@@ -119,7 +123,7 @@ pub struct Flow<S: Slots> {
     pub transport: Option<Box<S::Transport>>,
     /// Its connection's timers: retransmission, delayed acknowledgement, application
     /// (`slots::transport::TransportTimer` indexes them).
-    pub transport_timers: [crate::core::timer::TimerId; 3],
+    pub transport_timers: [TimerId; TRANSPORT_TIMERS],
     pub rp_rng: Rng,
     /// Feedback frames reach the RP this long after they arrive at the source host.
     pub feedback_latency: Time,

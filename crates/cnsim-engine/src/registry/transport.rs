@@ -6,12 +6,10 @@ use crate::net::frame::Frame;
 use crate::net::telemetry::Stack;
 use crate::protocols::*;
 use crate::slots::transport::{Acked, Data, TransportMachine, TransportTimer};
+use crate::slots::wire::Ctx;
 use super::protocols::occupants;
 use super::slot::slot;
 use serde_json::Value;
-
-/// The names of a connection's recorded series, by index (`TransportMachine::series`).
-pub use crate::protocols::tcp::SERIES;
 
 /// Writes the slot's enum from its registered occupants (`protocols.rs`) and its dispatch.
 macro_rules! transport {
@@ -20,9 +18,10 @@ macro_rules! transport {
             /// The closed-loop transport connection of a flow: one variant per protocol.
             pub enum Transport: TransportMachine { $($variant($ty),)+ }
             #[inline] fn poll_send(&mut self, now: Time) -> Option<Data>;
+            #[inline] fn stamp(&mut self, f: &mut Frame, now: Time);
             #[inline] fn on_data(&mut self, f: &Frame, now: Time) -> Option<bool>;
             fn on_delayed_ack(&mut self, now: Time) -> bool;
-            #[inline] fn write_ack(&mut self, f: &mut Frame);
+            #[inline] fn write_ack(&mut self, f: &mut Frame, now: Time);
             #[inline] fn on_ack(&mut self, f: &Frame, now: Time) -> Acked;
             fn on_telemetry(&mut self, stack: &Stack, now: Time);
             fn on_timeout(&mut self, now: Time);
@@ -33,6 +32,16 @@ macro_rules! transport {
             fn report(&self, in_window: bool, window_s: f64) -> Value;
             fn segment_bytes(&self) -> (u32, u32);
             fn ack_bytes(&self) -> u32;
+            fn wire(&self, c: &mut Ctx);
+        }
+
+        impl Transport {
+            /// The names of its recorded series, by index (`series`), as its protocol names them.
+            pub fn series_names(&self) -> &'static [&'static str] {
+                match self {
+                    $(Transport::$variant(_) => <$ty as TransportMachine>::SERIES,)+
+                }
+            }
         }
     };
 }

@@ -6,9 +6,11 @@ mod load;
 pub(crate) mod model;
 mod names;
 mod slots;
+mod transport;
 
 pub use error::ScenarioError;
 pub use load::{load, Loaded};
 pub use model::*;
 pub use names::{count, expand};
 pub use slots::*;
+pub use transport::AppKind;

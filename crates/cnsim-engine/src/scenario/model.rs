@@ -8,7 +8,7 @@ pub use toml::Spanned;
 // Each protocol's tables live in its folder (`protocols/<name>/spec.rs`). The slots that
 // registered protocols fill (`cp`, `rp`, a queue's discipline) are written from the registry
 // (`slots.rs`); the tables of the other slots are named here.
-use super::slots::{CpSlot, QueueParams, RpSlot};
+use super::slots::{CpSlot, QueueParams, RpSlot, TransportSlot};
 pub use crate::protocols::emcast::spec::*;
 pub use crate::protocols::pause::spec::*;
 pub use crate::protocols::rlm::spec::*;
@@ -165,7 +165,7 @@ pub struct WorkloadSpec {
     #[serde(default)]
     pub start: Duration,
     pub stop: Spanned<Duration>,
-    /// "transfer" (default) or "tcp-transfer".
+    /// "transfer" (default: open-loop, or closed-loop over `transport`) or "tcp-transfer".
     #[serde(default = "d_transfer")]
     pub traffic: Spanned<TrafficKind>,
     /// Open-loop transfers' sending rate (default: the source's line rate) and frame size.
@@ -182,6 +182,9 @@ pub struct WorkloadSpec {
     pub rp: RpSlot,
     #[serde(default)]
     pub limiter: LimiterSpec,
+    /// The transfers' closed-loop transport (`transport = { NAME = {…} }`); none: open-loop.
+    pub transport: Option<TransportSlot>,
+    /// TCP's table under its older key (`tcp-transfer` traffic).
     pub tcp: Option<TcpSpec>,
 }
 
@@ -438,15 +441,22 @@ pub enum TrafficKind {
     /// Pareto on/off: bursts at `rate` of mean length `burst`, idle times of mean `idle`, both
     /// Pareto with `shape` (Jiang & Jain 2007's bursty sources; ns-2's Pareto application).
     Pareto,
-    /// A TCP connection that always has data (FTP bulk transfer; Jiang & Jain 2007 §VI).
+    /// A closed-loop connection over the flow's `transport` that always has data (FTP bulk
+    /// transfer; Jiang & Jain 2007 §VI).
+    Bulk,
+    /// A closed-loop connection over the flow's `transport` sending `size` bytes, then idle for
+    /// `idle`, again (Jiang & Jain 2007 §VI.B's reference sources: 10 kB transactions).
+    Transactions,
+    /// `bulk` over TCP (`transport = { tcp = … }`, or the flow's `tcp` table).
     TcpBulk,
-    /// A TCP connection sending `size` bytes, then idle for `idle`, again (Jiang & Jain 2007 §VI.B's
-    /// reference sources: 10 kB transactions).
+    /// `transactions` over TCP.
     TcpTransactions,
-    /// A finite open-loop transfer: `size` bytes in whole frames at line rate (or at `rate`),
+    /// A finite transfer of `size` bytes. Open-loop: whole frames at line rate (or at `rate`),
     /// through the flow's limiter and RP, then nothing; complete when the receiver has them all.
+    /// Over the flow's `transport`: one connection sending `size` bytes once, complete when the
+    /// last byte is acknowledged.
     Transfer,
-    /// A TCP connection sending `size` bytes once; complete when the last byte is acknowledged.
+    /// `transfer` over TCP.
     TcpTransfer,
 }
 
@@ -556,7 +566,11 @@ pub struct FlowSpec {
     pub rp: RpSlot,
     #[serde(default)]
     pub limiter: LimiterSpec,
-    /// TCP settings of `tcp-bulk` and `tcp-transactions` traffic (defaults when absent).
+    /// The closed-loop transport of `bulk`, `transactions` and `transfer` traffic
+    /// (`transport = { NAME = {…} }`, e.g. `{ tcp = {} }`); none: open-loop.
+    pub transport: Option<TransportSlot>,
+    /// TCP settings of `tcp-bulk`, `tcp-transactions` and `tcp-transfer` traffic (defaults when
+    /// absent), the older spelling of `transport = { tcp = … }`.
     pub tcp: Option<TcpSpec>,
     /// A SIRENS request in every data frame, and a SIRENS table at every receiver (Nakauchi & Kobayashi 2006 §2.2).
     pub sirens: Option<SirensFlowSpec>,

@@ -78,3 +78,17 @@ macro_rules! queue_params {
     };
 }
 occupants!(Aqm => queue_params);
+
+/// Writes the transport slot's enum.
+macro_rules! transport_slot {
+    ($($variant:ident($ty:ty),)+) => {
+        /// The closed-loop transport of a flow's connections: one protocol table, e.g.
+        /// `transport = { tcp = {} }` or `[flow.transport.tcp]`.
+        #[derive(Clone, Debug, Deserialize, Serialize)]
+        #[serde(rename_all = "kebab-case")]
+        pub enum TransportSlot {
+            $($variant(<$ty as FromSpec>::Spec),)+
+        }
+    };
+}
+occupants!(Transport => transport_slot);

@@ -1,7 +1,8 @@
 //! The event loop's side of the closed-loop transport slot (`slots::transport`): a source
 //! sends whenever its transport, its rate limiter (if an RP regulates it) and its output queue all
 //! allow; data segments and ACKs are real frames in both directions; the retransmission,
-//! delayed-ACK and application timers come from the timer service.
+//! delayed-ACK, application and pacing timers come from the timer service (a paced connection that
+//! may not send yet is asked again when its pacing timer fires).
 
 use super::{Event, Sim};
 use crate::core::time::Time;
@@ -15,10 +16,11 @@ impl Sim {
             TransportTimer::Rto => self.on_transport_rto(f),
             TransportTimer::DelAck => self.on_transport_delack(f),
             TransportTimer::App => self.on_transport_app(f),
+            TransportTimer::Pace => self.transport_pump(f),
         }
     }
 
-    /// Sender `s` (its TCP connections, behind one regulator: the first connection's RP) sends
+    /// Sender `s` (its transport connections, behind one regulator: the first connection's RP) sends
     /// what it may now; the connections take turns (round robin) for the regulator.
     pub(crate) fn transport_release(&mut self, s: u32) {
         let now = self.now;
@@ -45,6 +47,9 @@ impl Sim {
             frame.seq = d.seq;
             frame.ecn = d.ecn;
             frame.prio = prio;
+            if let Some(t) = fl.transport.as_mut() {
+                t.stamp(&mut frame, now);
+            }
             fl.injected += 1;
             if let Some(rp) = &mut self.flows[reg as usize].rp {
                 rp.stamp(&mut frame, now);
@@ -64,16 +69,23 @@ impl Sim {
     }
 
     /// The connection of sender `s`'s connections `conns` that sends next: the first, from the one
-    /// whose turn it is, that its transport lets send now.
+    /// whose turn it is, that its transport lets send now. A paced connection that may not send
+    /// yet has its pacing timer armed for when it may.
     fn next_segment(&mut self, s: u32, conns: std::ops::Range<u32>, now: Time) -> Option<(u32, Data)> {
         let n = conns.len() as u32;
         let first = self.senders[s as usize].next_conn;
         for i in 0..n {
             let k = (first + i) % n;
             let f = conns.start + k;
-            if let Some(d) = self.flows[f as usize].transport.as_mut().and_then(|t| t.poll_send(now)) {
+            let fl = &mut self.flows[f as usize];
+            let Some(t) = fl.transport.as_mut() else { continue };
+            if let Some(d) = t.poll_send(now) {
                 self.senders[s as usize].next_conn = (k + 1) % n;
                 return Some((f, d));
+            }
+            if let Some(at) = t.timer(TransportTimer::Pace) {
+                let id = fl.transport_timers[TransportTimer::Pace as usize];
+                self.arm(id, at);
             }
         }
         None
@@ -84,7 +96,7 @@ impl Sim {
         let now = self.now;
         let fl = &mut self.flows[f as usize];
         let Some(rp) = &mut fl.rp else { return };
-        // A TCP source always has more to send: its limiter is never idle while TCP runs.
+        // A closed-loop source always has more to send: its limiter is never idle while it runs.
         let sent = rp.on_sent(size, false, &mut fl.rp_rng);
         self.apply_timer(f, sent.timer);
         if sent.rate_changed {
@@ -139,7 +151,7 @@ impl Sim {
         let fl = &mut self.flows[f as usize];
         let mut frame = Frame::new(FrameKind::Ack, 0, node, Dest::Node(fl.src), f, now);
         if let Some(conn) = fl.transport.as_mut() {
-            conn.write_ack(&mut frame);
+            conn.write_ack(&mut frame, now);
         }
         frame.prio = prio;
         self.c.ack_sent += 1;

@@ -29,6 +29,7 @@ pub mod mcast;
 pub mod metrics;
 pub mod np;
 pub mod register;
+pub mod reliable;
 pub mod rp;
 pub mod spec;
 pub mod trace;

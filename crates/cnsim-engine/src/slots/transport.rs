@@ -1,11 +1,21 @@
 //! The closed-loop transport slot: a connection's two ends and its application. The engine makes
 //! the frames, routes them and keeps the connection's timers; the protocol decides what each data
 //! frame and acknowledgement carries and when its timers are due. Each protocol implements
-//! [`TransportMachine`] in its own module; `registry::transport` lists them.
+//! [`TransportMachine`] in its own module; `registry::transport` lists them, and its scenario table
+//! (a flow's `transport = { NAME = {…} }`) builds it (`slots::spec::FromSpec`, with
+//! [`TransportCx`]).
+//!
+//! A window-based sender answers `poll_send` from its window and is clocked by its ACKs; a
+//! rate-based one (or a window below one frame) says when its next frame may go with its pacing
+//! timer (`timer(TransportTimer::Pace)`), and the engine polls it again then. A transport may write
+//! its own fields into its data frames (`stamp`, e.g. a send timestamp) and its ACKs (`write_ack`,
+//! e.g. that timestamp echoed, from the receiver's state kept by `on_data`), and read them back in
+//! `on_ack`.
 
 use crate::core::time::Time;
 use crate::net::frame::Frame;
 use crate::net::telemetry::Stack;
+use crate::slots::wire::Ctx;
 use serde_json::Value;
 
 /// What a connection's application does.
@@ -29,6 +39,20 @@ pub enum TransportTimer {
     DelAck = 1,
     /// The application's next transaction.
     App = 2,
+    /// The sender's next frame may go (a paced sender: its rate, or a window below one frame).
+    Pace = 3,
+}
+
+/// How many timers a connection has (`TransportTimer`'s values are below it).
+pub const TIMERS: usize = crate::net::flow::TRANSPORT_TIMERS;
+
+/// What the engine tells a transport's table when it builds a connection (`FromSpec::Cx`).
+#[derive(Clone, Copy, Debug)]
+pub struct TransportCx {
+    /// The connection's application.
+    pub app: App,
+    /// The rate (bit/s) of the source's link.
+    pub line_rate: f64,
 }
 
 /// What a data frame carries for its transport: the header fields the transport decides.
@@ -53,16 +77,23 @@ pub struct Acked {
 
 /// What the engine asks of a closed-loop transport connection.
 pub trait TransportMachine {
-    /// Source: the data frame that may go now, if any.
+    /// The names of its recorded series, by index (`series`).
+    const SERIES: &'static [&'static str];
+    /// Source: the data frame that may go now, if any (when none may go yet, `timer(Pace)` says
+    /// when to ask again).
     fn poll_send(&mut self, now: Time) -> Option<Data>;
+    /// Source: write its own fields into `f`, the data frame `poll_send` just decided (its tag
+    /// area, `Frame::proto`). Nothing by default.
+    #[inline]
+    fn stamp(&mut self, _f: &mut Frame, _now: Time) {}
     /// Receiver: data frame `f` arrived. None if it carries none of this protocol's data (nothing
     /// changes); else whether an acknowledgement is due now (`write_ack` makes it).
     fn on_data(&mut self, f: &Frame, now: Time) -> Option<bool>;
     /// Receiver: the delayed-acknowledgement timer fired; whether an acknowledgement is due.
     fn on_delayed_ack(&mut self, now: Time) -> bool;
-    /// Make `f` (an acknowledgement of the flow, from its receiver to its source) the
-    /// acknowledgement due: its size and fields.
-    fn write_ack(&mut self, f: &mut Frame);
+    /// Make `f` (an acknowledgement of the flow, from its receiver to its source, sent at `now`)
+    /// the acknowledgement due: its size and fields.
+    fn write_ack(&mut self, f: &mut Frame, now: Time);
     /// Source: acknowledgement frame `f` arrived.
     fn on_ack(&mut self, f: &Frame, now: Time) -> Acked;
     /// Source: the in-band telemetry the acknowledgement about to be handed to `on_ack` echoes
@@ -84,4 +115,80 @@ pub trait TransportMachine {
     fn segment_bytes(&self) -> (u32, u32);
     /// Bytes of an acknowledgement frame.
     fn ack_bytes(&self) -> u32;
+    /// What its frames' on-wire bytes need in a capture (`c.segment`, the writer of its data
+    /// frames' headers; `c.mss`). Nothing by default: the cnsim data header.
+    fn wire(&self, _c: &mut Ctx) {}
+}
+
+/// A connection's application as a transport runs it: the bytes it hands over, its transactions
+/// and its completion (what `TransportMachine::on_app` and `on_ack` need, for a transport to share).
+#[derive(Clone, Copy, Debug)]
+pub struct AppRun {
+    pub app: App,
+    /// The current transaction's start (`Time::MAX`: none under way) and the acknowledged bytes
+    /// that end it.
+    txn_start: Time,
+    txn_end: u64,
+    /// Transactions completed and their summed latency.
+    pub txns: u64,
+    pub txn_latency: Time,
+}
+
+impl AppRun {
+    pub fn new(app: App) -> Self {
+        AppRun { app, txn_start: Time::MAX, txn_end: 0, txns: 0, txn_latency: 0 }
+    }
+
+    /// The application starts (bulk) or starts a transaction at `now`: the bytes it hands over.
+    pub fn start(&mut self, now: Time) -> u64 {
+        match self.app {
+            App::Bulk => u64::MAX,
+            App::Transactions { size, .. } | App::Transfer { size } => {
+                self.txn_start = now;
+                self.txn_end = self.txn_end.saturating_add(size);
+                size
+            }
+        }
+    }
+
+    /// `acked` bytes are acknowledged in all at `now`: a transaction that ends with them, and what
+    /// follows it (the next transaction after `idle`, or the transfer's completion).
+    pub fn on_acked(&mut self, acked: u64, now: Time) -> Acked {
+        let mut out = Acked::default();
+        if self.app == App::Bulk || self.txn_start == Time::MAX || self.txn_end == 0 || acked < self.txn_end {
+            return out;
+        }
+        self.txns += 1;
+        self.txn_latency += now - self.txn_start;
+        self.txn_start = Time::MAX;
+        match self.app {
+            App::Transactions { idle, .. } => out.next_app = Some(now.saturating_add(idle)),
+            _ => out.completed = true,
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_transfer_completes_once_and_transactions_follow_each_other() {
+        let mut t = AppRun::new(App::Transfer { size: 3000 });
+        assert_eq!(t.start(10), 3000);
+        assert_eq!(t.on_acked(2999, 20), Acked::default());
+        assert_eq!(t.on_acked(3000, 30), Acked { next_app: None, completed: true });
+        assert_eq!((t.txns, t.txn_latency), (1, 20));
+        assert_eq!(t.on_acked(3000, 40), Acked::default());
+        let mut t = AppRun::new(App::Transactions { size: 100, idle: 5 });
+        t.start(0);
+        assert_eq!(t.on_acked(100, 7), Acked { next_app: Some(12), completed: false });
+        t.start(12);
+        assert_eq!(t.on_acked(150, 13), Acked::default());
+        assert_eq!(t.on_acked(200, 14).next_app, Some(19));
+        let mut b = AppRun::new(App::Bulk);
+        assert_eq!(b.start(0), u64::MAX);
+        assert_eq!(b.on_acked(1 << 40, 1), Acked::default());
+    }
 }

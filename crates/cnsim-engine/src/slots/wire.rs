@@ -48,6 +48,10 @@ pub fn cpid(node: u32, index: u32) -> u64 {
     u64::from_be_bytes(b)
 }
 
+/// Writes a transport's data frame `f` from its IPv4 header on (IPv4, then the transport's header,
+/// appended to `b`); returns the payload bytes that follow on the wire (zeros, not written).
+pub type Segment = fn(f: &Frame, c: &Ctx, b: &mut Vec<u8>) -> u32;
+
 /// What the frame header does not say, looked up by the engine for one frame.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Ctx {
@@ -62,6 +66,9 @@ pub struct Ctx {
     pub mss: u32,
     /// A TCP flow (its data frames carry IPv4 + TCP).
     pub tcp: bool,
+    /// A transport's data frames: the writer of their headers after Ethernet, 802.1Q and the tags
+    /// (`TransportMachine::wire`); None: the cnsim data header.
+    pub segment: Option<Segment>,
     /// CNM: the sampled frame's DA, its MSDU length and its first MSDU bytes.
     pub encap_da: [u8; 6],
     pub encap_len: u16,

@@ -26,14 +26,13 @@
 
 use super::capture;
 use crate::net::frame::{Frame, FrameKind};
-use crate::protocols::tcp;
 use crate::registry::PROTOCOLS;
 pub use crate::slots::wire::*;
 
-/// What a transport connection's frames need in `c` (their IPv4 + TCP headers, bytes per segment).
+/// What a transport connection's frames need in `c` (its data frames' header writer, bytes per
+/// segment), as the transport says (`TransportMachine::wire`).
 pub fn transport_ctx(c: &mut Ctx, t: &crate::registry::transport::Transport) {
-    c.tcp = true;
-    c.mss = t.segment_bytes().0;
+    t.wire(c);
 }
 
 /// The bytes of frame `f` up to its payload, appended to `b` (`cpid_of` maps the engine's CPID,
@@ -56,14 +55,15 @@ pub fn build(f: &Frame, c: &Ctx, cpid_of: &dyn Fn(u32) -> u64, b: &mut Vec<u8>) 
     total.max(b.len() - start)
 }
 
-/// A data frame: Ethernet, 802.1Q, its tags, then IPv4 + TCP or the cnsim data header.
+/// A data frame: Ethernet, 802.1Q, its tags, then its transport's headers from IPv4 on (its
+/// `segment` writer) or the cnsim data header.
 fn data(f: &Frame, c: &Ctx, cpid_of: &dyn Fn(u32) -> u64, b: &mut Vec<u8>) -> usize {
     let start = b.len();
     eth_vlan(b, c, f.prio);
-    let next = if c.tcp { ETH_IPV4 } else { ETH_CNSIM };
+    let next = if c.segment.is_some() { ETH_IPV4 } else { ETH_CNSIM };
     tags(f, c, cpid_of, next, b);
-    if c.tcp {
-        let payload = tcp::wire::segment(f, c, b);
+    if let Some(segment) = c.segment {
+        let payload = segment(f, c, b);
         b.len() - start + payload as usize
     } else {
         data_header(f, b);
@@ -88,7 +88,7 @@ fn tags(f: &Frame, c: &Ctx, cpid_of: &dyn Fn(u32) -> u64, next: u16, b: &mut Vec
 mod tests {
     use super::*;
     use crate::net::frame::{Dest, Proto};
-    use crate::protocols::{bcn, eqcn};
+    use crate::protocols::{bcn, eqcn, tcp};
 
     fn ctx() -> Ctx {
         Ctx { src: mac(1), dst: mac(2), rpid: Some(7), ..Default::default() }
@@ -108,7 +108,7 @@ mod tests {
     }
 
     fn tcp_ctx() -> Ctx {
-        Ctx { src: mac(1), dst: mac(2), tcp: true, ip_src: ipv4(1), ip_dst: ipv4(2), mss: 1460, ..Default::default() }
+        Ctx { src: mac(1), dst: mac(2), tcp: true, segment: Some(tcp::wire::segment), ip_src: ipv4(1), ip_dst: ipv4(2), mss: 1460, ..Default::default() }
     }
 
     #[test]

@@ -5,6 +5,7 @@ use super::{Ack, EcnMode, Segment, TcpParams, TcpReceiver, TcpSender, HEADER_BYT
 use crate::core::time::{to_secs, Time};
 use crate::net::frame::Frame;
 use crate::slots::transport::{Acked, App, Data, TransportMachine, TransportTimer};
+use crate::slots::wire::Ctx;
 use serde_json::{json, Value};
 
 /// `txn_start` while no transaction is under way.
@@ -48,6 +49,7 @@ impl TcpFlow {
 }
 
 impl TransportMachine for TcpFlow {
+    const SERIES: &'static [&'static str] = &super::SERIES;
     /// A segment's frame: payload and headers, as `Segment::write` makes it.
     #[inline]
     fn poll_send(&mut self, now: Time) -> Option<Data> {
@@ -64,7 +66,7 @@ impl TransportMachine for TcpFlow {
         self.ack.is_some()
     }
     #[inline]
-    fn write_ack(&mut self, f: &mut Frame) {
+    fn write_ack(&mut self, f: &mut Frame, _now: Time) {
         f.size = self.ack_size;
         if let Some(a) = self.ack.take() {
             a.write(f);
@@ -109,7 +111,7 @@ impl TransportMachine for TcpFlow {
         match t {
             TransportTimer::Rto => self.snd.timer(),
             TransportTimer::DelAck => self.rcv.timer(),
-            TransportTimer::App => None,
+            TransportTimer::App | TransportTimer::Pace => None,
         }
     }
     fn series(&self, k: usize) -> f64 {
@@ -144,6 +146,12 @@ impl TransportMachine for TcpFlow {
     fn ack_bytes(&self) -> u32 {
         self.ack_size
     }
+    /// Its data frames carry IPv4 + TCP (`wire::segment`), sequence numbers in bytes.
+    fn wire(&self, c: &mut Ctx) {
+        c.tcp = true;
+        c.segment = Some(super::wire::segment);
+        c.mss = self.snd.p.mss;
+    }
 }
 
 #[cfg(test)]
@@ -167,7 +175,7 @@ mod tests {
                     }
                 }
                 let mut a = Frame::new(FrameKind::Ack, 0, 1, Dest::Node(0), 0, now);
-                c.write_ack(&mut a);
+                c.write_ack(&mut a, 0);
                 acks.push(a);
             }
             if acks.is_empty() {
@@ -205,7 +213,7 @@ mod tests {
     fn acknowledgements_have_their_configured_size() {
         let mut c = TcpFlow::new(TcpParams::default(), App::Bulk, 80);
         let mut a = Frame::new(FrameKind::Ack, 0, 1, Dest::Node(0), 0, 0);
-        c.write_ack(&mut a);
+        c.write_ack(&mut a, 0);
         assert_eq!((a.size, c.ack_bytes()), (80, 80));
     }
 }

@@ -3,8 +3,10 @@
 //! are errors. The table builds the TCP state machines' parameters here, with range checks whose
 //! messages name the key.
 
+use super::slot::TcpFlow;
 use super::{EcnMode, TcpParams, Variant, HEADER_BYTES};
-use crate::slots::spec::{frame_size, MAX_FRAME};
+use crate::slots::spec::{frame_size, FromSpec, MAX_FRAME};
+use crate::slots::transport::TransportCx;
 use crate::units::{Bytes, Duration};
 use serde::{Deserialize, Serialize};
 
@@ -81,6 +83,15 @@ pub enum TcpEcnSpec {
 impl Default for TcpSpec {
     fn default() -> Self {
         toml::from_str("").expect("defaults")
+    }
+}
+
+/// `transport = { tcp = … }` (or `[flow.tcp]`) → one connection, its application given.
+impl FromSpec for TcpFlow {
+    type Spec = TcpSpec;
+    type Cx = TransportCx;
+    fn from_spec(spec: &TcpSpec, cx: &TransportCx) -> Result<TcpFlow, String> {
+        Ok(TcpFlow::new(params(spec)?, cx.app, spec.ack_size.0 as u32))
     }
 }
 
