@@ -18,18 +18,22 @@ pub mod control;
 pub mod receiver;
 mod register;
 pub mod sender;
+pub mod slot;
 pub mod spec;
+pub mod wire;
 
 pub use register::PROTOCOL;
 
 use crate::core::time::{Time, PS_PER_S};
+use crate::slots::metrics::Metric;
 
-/// Bytes of a data frame's headers on the wire: Ethernet 14, IPv4 20, UDP 8, InfiniBand BTH 12
-/// (RoCEv2), and the INT stack: a 2-byte hop count and 8 bytes per hop for
+/// Bytes of a data frame's headers on the wire: Ethernet 14 and 802.1Q 4, IPv4 20, UDP 8,
+/// InfiniBand BTH 12 (RoCEv2), and the INT stack: a 2-byte hop count and 8 bytes per hop for
 /// `net::telemetry::MAX_HOPS` hops (the artifact's `IntHeader`, carried whatever the path's length).
-pub const DATA_HEADER_BYTES: u32 = 14 + 20 + 8 + 12 + INT_BYTES;
-/// An acknowledgement: Ethernet, IPv4, UDP, BTH, the 4-byte AETH and the echoed INT stack.
-pub const ACK_BYTES: u32 = 14 + 20 + 8 + 12 + 4 + INT_BYTES;
+pub const DATA_HEADER_BYTES: u32 = 18 + 20 + 8 + 12 + INT_BYTES;
+/// An acknowledgement: Ethernet and 802.1Q, IPv4, UDP, BTH, the 4-byte AETH and the echoed INT
+/// stack.
+pub const ACK_BYTES: u32 = 18 + 20 + 8 + 12 + 4 + INT_BYTES;
 /// The INT stack's bytes on the wire.
 pub const INT_BYTES: u32 = 2 + 8 * crate::net::telemetry::MAX_HOPS as u32;
 
@@ -84,3 +88,22 @@ impl Params {
         Params { eta: 0.95, max_stage: 5, w_ai: Self::artifact_w_ai(line_rate, base_rtt), base_rtt, line_rate, min_rate: 100e6, mss: 1000, header_bytes: DATA_HEADER_BYTES, rto: 1_000_000_000 }
     }
 }
+
+/// What HPCC reports per flow (`HpccFlow::report`) and records (`HpccFlow::SERIES`).
+pub const METRICS: &[Metric] = &[
+    Metric { scope: "flows", name: "hpcc_goodput_bps", unit: "bit/s", kind: "counter-window", doc: "bytes cumulatively acknowledged at the HPCC sender in the window × 8 / window_s (headers and retransmissions excluded)" },
+    Metric { scope: "flows", name: "hpcc_bytes_acked", unit: "B", kind: "counter", doc: "bytes cumulatively acknowledged at the HPCC sender" },
+    Metric { scope: "flows", name: "hpcc_window_bytes", unit: "B", kind: "gauge", doc: "the sender's window W at the end of the run (Li et al. 2019 Algorithm 1)" },
+    Metric { scope: "flows", name: "hpcc_rate_bps", unit: "bit/s", kind: "gauge", doc: "the sender's pacing rate W/T at the end of the run" },
+    Metric { scope: "flows", name: "hpcc_u", unit: "1", kind: "gauge", doc: "the sender's estimate U of its bottleneck's normalised inflight bytes at the end of the run" },
+    Metric { scope: "flows", name: "hpcc_base_rtt_s", unit: "s", kind: "parameter", doc: "the base RTT T the sender computes with" },
+    Metric { scope: "flows", name: "hpcc_wc_updates", unit: "events", kind: "counter", doc: "moves of the reference window Wc (at most one per RTT)" },
+    Metric { scope: "flows", name: "hpcc_reactions", unit: "events", kind: "counter", doc: "ACKs whose telemetry recomputed the window" },
+    Metric { scope: "flows", name: "hpcc_retransmitted_bytes", unit: "B", kind: "counter", doc: "payload bytes sent again after a NACK or a timeout (go-back-N)" },
+    Metric { scope: "flows", name: "hpcc_nacks", unit: "events", kind: "counter", doc: "NACKs that rewound the sender" },
+    Metric { scope: "flows", name: "hpcc_timeouts", unit: "events", kind: "counter", doc: "retransmission timer expiries" },
+    Metric { scope: "flows", name: "hpcc_int_truncated", unit: "ACKs", kind: "counter", doc: "ACKs whose path had more forwarding ports than a stack records (net::telemetry::MAX_HOPS)" },
+    Metric { scope: "series", name: "hpcc_window_bytes.FLOW", unit: "B", kind: "series", doc: "the HPCC sender's window W" },
+    Metric { scope: "series", name: "hpcc_rate_bps.FLOW", unit: "bit/s", kind: "series", doc: "the HPCC sender's pacing rate W/T" },
+    Metric { scope: "series", name: "hpcc_u.FLOW", unit: "1", kind: "series", doc: "the HPCC sender's utilisation estimate U" },
+];

@@ -1,8 +1,11 @@
-//! HPCC's scenario table (a flow's `hpcc`): every key has a documented default (docs/scenarios.md,
+//! HPCC's scenario table (a flow's `transport = { hpcc = … }`): every key has a documented default (docs/scenarios.md,
 //! each cited in `Params`), unknown keys are errors, and the ranges are checked here with
 //! messages that name the key.
 
+use super::slot::HpccFlow;
 use super::{Params, DATA_HEADER_BYTES};
+use crate::slots::spec::FromSpec;
+use crate::slots::transport::TransportCx;
 use crate::core::time::Time;
 use crate::slots::spec::{frame_size, MAX_FRAME};
 use crate::units::{Bytes, Duration, Rate};
@@ -29,8 +32,9 @@ pub struct HpccSpec {
     /// Additive increase W_AI; default W_init/2500 (the artifact's `RATE_AI = 10·bw/25` Mb/s).
     #[serde(default)]
     pub w_ai: Option<Bytes>,
-    /// The base RTT T; default the flow's own path's: a full data frame's store-and-forward time
-    /// and propagation over each hop there, and an ACK's back, with empty queues.
+    /// The base RTT T, required: the fabric's longest base RTT (the artifact's `GLOBAL_T 1`) or
+    /// the flow's own path's (a full data frame's wire time and propagation over each hop, and an
+    /// ACK's back, with empty queues).
     #[serde(default)]
     pub base_rtt: Option<Duration>,
     /// The lowest pacing rate: default 100 Mb/s (the artifact's `MIN_RATE`).
@@ -50,8 +54,20 @@ impl Default for HpccSpec {
     }
 }
 
-/// `[flow.hpcc]` → a sender's parameters, for a source of `line_rate` b/s on a path whose base
-/// RTT is `path_rtt`.
+/// `transport = { hpcc = … }` → one connection, its application given.
+impl FromSpec for HpccFlow {
+    type Spec = HpccSpec;
+    type Cx = TransportCx;
+    fn from_spec(spec: &HpccSpec, cx: &TransportCx) -> Result<HpccFlow, String> {
+        let Some(t) = spec.base_rtt else {
+            return Err("hpcc.base_rtt is required: the path's RTT with empty queues (docs/protocols.md §12)".into());
+        };
+        Ok(HpccFlow::new(params(spec, cx.line_rate, t.0)?, cx.app))
+    }
+}
+
+/// `[flow.…hpcc]` → a sender's parameters, for a source of `line_rate` b/s on a path whose base
+/// RTT is `path_rtt` (when the table gives none).
 pub fn params(spec: &HpccSpec, line_rate: f64, path_rtt: Time) -> Result<Params, String> {
     let mss = frame_size(spec.mss, "hpcc.mss")?;
     if mss as u64 + DATA_HEADER_BYTES as u64 > MAX_FRAME {
