@@ -8,8 +8,8 @@ use crate::slots::register::{CaptureKind, Protocol};
 
 #[allow(non_upper_case_globals)]
 impl Proto {
-    /// HPCC's data frames and ACKs.
-    pub const Hpcc: Proto = Proto(12);
+    /// HPCC's data frames and ACKs (11 and 12 are TIMELY's and Swift's).
+    pub const Hpcc: Proto = Proto(13);
 }
 
 pub const PROTOCOL: Protocol = Protocol {
