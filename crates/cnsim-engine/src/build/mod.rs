@@ -22,6 +22,7 @@ use crate::core::timer::{TimerStep, Timers};
 use crate::net::frame::NONE;
 use crate::net::node::{Node, NodeKind};
 use crate::net::routing::{McastTable, Routes};
+use crate::net::telemetry::Telemetry;
 use crate::scenario::*;
 use crate::net::frame::Dest;
 use crate::net::group::Group;
@@ -288,6 +289,7 @@ impl Sim {
         for p in &mut ports {
             p.lazy_rx = nodes[p.peer_node as usize].kind == NodeKind::Host && p.loss.is_none();
         }
+        let telemetry = telemetry(&nodes, &ports, &flows);
         Ok(Sim {
             now: 0,
             duration: simc.duration.0,
@@ -324,6 +326,19 @@ impl Sim {
             resolved_toml: loaded.resolved_toml(),
             build_s: t0.elapsed().as_secs_f64(),
             tap: None,
+            telemetry,
         })
     }
+}
+
+/// In-band telemetry (`net::telemetry`) when a flow's transport is a protocol that registers it:
+/// those flows collect, at the output ports of forwarding nodes.
+fn telemetry(nodes: &[Node], ports: &[crate::registry::Port], flows: &[crate::registry::Flow]) -> Option<Box<Telemetry>> {
+    let asks = |name: &str| crate::registry::PROTOCOLS.iter().any(|p| p.telemetry && p.name.eq_ignore_ascii_case(name));
+    let collects: Vec<bool> = flows.iter().map(|f| f.transport.as_ref().is_some_and(|t| asks(t.protocol()))).collect();
+    if !collects.contains(&true) {
+        return None;
+    }
+    let pushes = ports.iter().map(|p| nodes[p.node as usize].kind.forwards()).collect();
+    Some(Box::new(Telemetry::new(collects, pushes)))
 }

@@ -1,5 +1,6 @@
 //! The network: frames, nodes, ports with their queue disciplines, hosts' traffic entities, and
-//! routing (unicast next hops and multicast trees).
+//! routing (unicast next hops and multicast trees), and the in-band telemetry frames collect at
+//! forwarding ports (`telemetry.rs`).
 
 pub mod endpoint;
 pub mod flow;
@@ -9,6 +10,7 @@ pub mod node;
 pub mod port;
 pub mod qdisc;
 pub mod routing;
+pub mod telemetry;
 
 /// The types a port, a flow, its receivers and a multi-rate endpoint hold in their protocol slots.
 /// `net` only stores them; the layer that lists the protocols (`registry`) names them, so the

@@ -11,6 +11,7 @@ pub mod dcqcn;
 pub mod ecm;
 pub mod emcast;
 pub mod eqcn;
+pub mod hpcc;
 pub mod pause;
 pub mod qcn;
 pub mod red;

@@ -19,6 +19,7 @@ macro_rules! occupants {
             Ecm(ecm): Cp(ecm::EcmCp), Rp(ecm::ReactionPoint);
             Pause(pause): FcGen(pause::slot::PauseFc);
             Tcp(tcp): Transport(tcp::slot::TcpFlow);
+            Hpcc(hpcc): Transport(hpcc::slot::HpccFlow);
             Red(red): Aqm(red::RedAqm, red);
             Threshold(threshold): Aqm(threshold::Threshold, threshold);
             Sirens(sirens): Meter(sirens::LinkMeter, sirens), RfSender(sirens::Sender, sirens), RfTable(sirens::Table, sirens);

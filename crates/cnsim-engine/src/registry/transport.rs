@@ -3,6 +3,7 @@
 
 use crate::core::time::Time;
 use crate::net::frame::Frame;
+use crate::net::telemetry::Stack;
 use crate::protocols::*;
 use crate::slots::transport::{Acked, Data, TransportMachine, TransportTimer};
 use crate::slots::wire::Ctx;
@@ -22,6 +23,7 @@ macro_rules! transport {
             fn on_delayed_ack(&mut self, now: Time) -> bool;
             #[inline] fn write_ack(&mut self, f: &mut Frame, now: Time);
             #[inline] fn on_ack(&mut self, f: &Frame, now: Time) -> Acked;
+            fn on_telemetry(&mut self, stack: &Stack, now: Time);
             fn on_timeout(&mut self, now: Time);
             fn on_app(&mut self, now: Time);
             #[inline] fn timer(&self, t: TransportTimer) -> Option<Time>;

@@ -401,7 +401,7 @@ impl Sim {
                     self.send_feedback(node, fb);
                 }
                 if closed_loop {
-                    self.on_transport_data(node, f.flow, &f);
+                    self.on_transport_data(node, f.flow, fid, &f);
                 }
                 if endpoint != NONE {
                     self.on_endpoint_data(endpoint, f.flow, node, &f);

@@ -163,6 +163,8 @@ pub struct Sim {
     pub build_s: f64,
     /// Packet capture and event trace (crate::tap), None unless enabled.
     pub tap: Option<Box<crate::tap::Tap>>,
+    /// In-band telemetry (`net::telemetry`), None unless a protocol of the run registers it.
+    pub telemetry: Option<Box<crate::net::telemetry::Telemetry>>,
 }
 
 impl Sim {

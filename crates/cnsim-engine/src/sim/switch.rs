@@ -163,6 +163,9 @@ impl Sim {
         if self.tap.is_some() {
             self.tap_tx(port, fid);
         }
+        if self.telemetry.is_some() {
+            self.telemetry_tx(port, fid);
+        }
         let now = self.now;
         let (size, kind, flow) = {
             let f = self.frames.get(fid);
@@ -200,6 +203,17 @@ impl Sim {
         } else {
             self.queue.push(at, Event::Arrive { port, frame: fid });
         }
+    }
+
+    /// Port `port` starts sending frame `fid`: in-band telemetry counts its bytes and, at a
+    /// forwarding node, pushes the port's record into a data frame that collects.
+    #[inline(never)]
+    fn telemetry_tx(&mut self, port: u32, fid: FrameId) {
+        let f = self.frames.get(fid);
+        let p = &self.ports[port as usize];
+        let wire = f.size as u64 + p.overhead as u64;
+        let Some(t) = &mut self.telemetry else { return };
+        t.on_tx(port, fid, f.flow, f.kind == FrameKind::Data, wire, p.qdisc.bytes(), p.rate_bps, self.now);
     }
 
     /// Every port's lazy deliveries up to `t` (before receiver counts are read).

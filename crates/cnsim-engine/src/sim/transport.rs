@@ -60,6 +60,9 @@ impl Sim {
             self.set_timer(rto_timer, rto);
             let size = frame.size;
             let fid = self.frames.alloc(frame);
+            if let Some(t) = &mut self.telemetry {
+                t.start(fid, f);
+            }
             self.forward(host, fid, NONE);
             self.pace_after_send(s, reg, size);
         }
@@ -124,9 +127,13 @@ impl Sim {
         }
     }
 
-    /// A data frame of flow `f` reached its receiver at `node`.
-    pub(crate) fn on_transport_data(&mut self, node: NodeId, f: u32, frame: &Frame) {
+    /// A data frame of flow `f` (`frame`, whose slot `fid` is released but not yet reused)
+    /// reached its receiver at `node`.
+    pub(crate) fn on_transport_data(&mut self, node: NodeId, f: u32, fid: FrameId, frame: &Frame) {
         let now = self.now;
+        if let Some(t) = &mut self.telemetry {
+            t.on_data(fid, f);
+        }
         let fl = &mut self.flows[f as usize];
         let timer = fl.transport_timers[TransportTimer::DelAck as usize];
         let Some(conn) = fl.transport.as_mut() else { return };
@@ -149,6 +156,9 @@ impl Sim {
         frame.prio = prio;
         self.c.ack_sent += 1;
         let id = self.frames.alloc(frame);
+        if let Some(t) = &mut self.telemetry {
+            t.echo(id, f);
+        }
         self.forward(node, id, NONE);
     }
 
@@ -162,6 +172,9 @@ impl Sim {
         let fl = &mut self.flows[f as usize];
         let timers = fl.transport_timers;
         let Some(conn) = fl.transport.as_mut() else { return };
+        if let Some(t) = self.telemetry.as_ref().filter(|t| t.collects(f)) {
+            conn.on_telemetry(&t.stack(fid), now);
+        }
         let acked = conn.on_ack(&frame, now);
         let at = conn.timer(TransportTimer::Rto);
         if acked.completed {

@@ -41,12 +41,16 @@ pub struct Protocol {
     pub old_keys: &'static [OldKey],
     /// Its data-frame tags that elect which congestion point answers the frame.
     pub elects: &'static [Elect],
+    /// Whether the data frames of the flows it drives (as their transport or reaction point)
+    /// collect in-band telemetry at each forwarding port, echoed in their acknowledgements
+    /// (`net::telemetry`; the transport reads it in `TransportMachine::on_telemetry`).
+    pub telemetry: bool,
 }
 
 impl Protocol {
     /// A protocol that registers nothing but its name (fill the rest with `..`).
     pub const fn named(name: &'static str) -> Self {
-        Protocol { name, owners: &[], metrics: &[], summaries: &[], frames: &[], data_tags: &[], events: &[], frame_events: &[], counted: &[], at_destination: &[], old_keys: &[], elects: &[] }
+        Protocol { name, owners: &[], metrics: &[], summaries: &[], frames: &[], data_tags: &[], events: &[], frame_events: &[], counted: &[], at_destination: &[], old_keys: &[], elects: &[], telemetry: false }
     }
 }
 

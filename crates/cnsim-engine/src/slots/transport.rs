@@ -14,6 +14,7 @@
 
 use crate::core::time::Time;
 use crate::net::frame::Frame;
+use crate::net::telemetry::Stack;
 use crate::slots::wire::Ctx;
 use serde_json::Value;
 
@@ -95,6 +96,9 @@ pub trait TransportMachine {
     fn write_ack(&mut self, f: &mut Frame, now: Time);
     /// Source: acknowledgement frame `f` arrived.
     fn on_ack(&mut self, f: &Frame, now: Time) -> Acked;
+    /// Source: the in-band telemetry the acknowledgement about to be handed to `on_ack` echoes
+    /// (only when its protocol registers `telemetry`: `net::telemetry`).
+    fn on_telemetry(&mut self, _stack: &Stack, _now: Time) {}
     /// Source: the retransmission timer fired.
     fn on_timeout(&mut self, now: Time);
     /// The application starts (bulk) or starts a transaction.
