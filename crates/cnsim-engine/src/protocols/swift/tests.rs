@@ -150,7 +150,7 @@ fn below_one_packet_a_connection_waits_for_its_pacing_timer() {
 }
 
 #[test]
-fn pcap_carries_the_echo_endpoint_delay_and_hops_in_tcp_options() {
+fn pcap_carries_the_echo_endpoint_delay_and_hops_in_header_options() {
     use crate::slots::wire::{checksum, ipv4, mac, Ctx};
     let c = Ctx { src: mac(1), dst: mac(2), ip_src: ipv4(2), ip_dst: ipv4(1), mss: 1436, segment: Some(wire::segment), ..Default::default() };
     let mut a = Frame::new(FrameKind::Ack, 64, 2, Dest::Node(1), 3, 9 * US);
@@ -159,13 +159,13 @@ fn pcap_carries_the_echo_endpoint_delay_and_hops_in_tcp_options() {
     let len = wire::pcap_ack(&a, &c, &mut b);
     assert_eq!(len, 18 + 64);
     assert_eq!(checksum(&b[18..38]), 0);
-    let tcp = &b[38..];
-    assert_eq!(tcp[12] >> 4, 11); // 44-B header: 20 + 12 (timestamps) + 12 (experimental)
-    assert_eq!(u32::from_be_bytes([tcp[28], tcp[29], tcp[30], tcp[31]]), 5000); // TSecr: 5 µs in ns
-    assert_eq!(&tcp[32..36], &[1, 1, 253, 10]);
-    assert_eq!(&tcp[36..38], &wire::EXID.to_be_bytes());
-    assert_eq!(u32::from_be_bytes([tcp[38], tcp[39], tcp[40], tcp[41]]), 2000); // endpoint delay, ns
-    assert_eq!(tcp[42], 3); // hops
+    let hdr = &b[38..];
+    assert_eq!(hdr[12] >> 4, 11); // 44-B header: 20 + 12 (timestamps) + 12 (experimental)
+    assert_eq!(u32::from_be_bytes([hdr[28], hdr[29], hdr[30], hdr[31]]), 5000); // TSecr: 5 µs in ns
+    assert_eq!(&hdr[32..36], &[1, 1, 253, 10]);
+    assert_eq!(&hdr[36..38], &wire::EXID.to_be_bytes());
+    assert_eq!(u32::from_be_bytes([hdr[38], hdr[39], hdr[40], hdr[41]]), 2000); // endpoint delay, ns
+    assert_eq!(hdr[42], 3); // hops
     let mut d = Frame::new(FrameKind::Data, 1500, 1, Dest::Node(2), 3, 0);
     wire::stamp(&mut d, 0);
     let mut b = vec![];

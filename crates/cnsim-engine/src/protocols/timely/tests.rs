@@ -167,7 +167,7 @@ fn the_transfer_completes_on_its_last_acknowledgement() {
 }
 
 #[test]
-fn pcap_shows_a_tcp_shaped_header_with_the_send_time_and_its_echo() {
+fn pcap_shows_the_send_time_and_its_echo_in_the_timestamps_option() {
     use crate::slots::wire::{checksum, ipv4, mac, Ctx};
     let c = Ctx { src: mac(1), dst: mac(2), ip_src: ipv4(1), ip_dst: ipv4(2), mss: 1448, segment: Some(wire::segment), ..Default::default() };
     let mut d = Frame::new(FrameKind::Data, 1500, 1, Dest::Node(2), 3, 0);
@@ -187,9 +187,9 @@ fn pcap_shows_a_tcp_shaped_header_with_the_send_time_and_its_echo() {
     let mut b = vec![];
     let len = wire::pcap_ack(&a, &c, &mut b);
     assert_eq!((len, &b[16..18]), (70, &[0x08, 0x00][..])); // 18 + 52 B, then IPv4
-    let tcp = &b[38..];
-    assert_eq!(&tcp[0..2], &wire::PORT.to_be_bytes()); // from the receiver's port
-    assert_eq!(u32::from_be_bytes([tcp[8], tcp[9], tcp[10], tcp[11]]), 3 * 1448);
-    assert_eq!(u32::from_be_bytes([tcp[24], tcp[25], tcp[26], tcp[27]]), 9000); // TSval: the ACK's time
-    assert_eq!(u32::from_be_bytes([tcp[28], tcp[29], tcp[30], tcp[31]]), 5000); // TSecr: the echo
+    let hdr = &b[38..];
+    assert_eq!(&hdr[0..2], &wire::PORT.to_be_bytes()); // from the receiver's port
+    assert_eq!(u32::from_be_bytes([hdr[8], hdr[9], hdr[10], hdr[11]]), 3 * 1448);
+    assert_eq!(u32::from_be_bytes([hdr[24], hdr[25], hdr[26], hdr[27]]), 9000); // TSval: the ACK's time
+    assert_eq!(u32::from_be_bytes([hdr[28], hdr[29], hdr[30], hdr[31]]), 5000); // TSecr: the echo
 }
