@@ -14,7 +14,7 @@ mod traffic;
 mod cdf;
 mod workload;
 #[cfg(test)]
-mod routing_tests;
+pub(crate) mod routing_tests;
 
 use crate::slots::transport::TransportTimer;
 use crate::core::event::EventQueue;
