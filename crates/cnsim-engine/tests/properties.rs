@@ -67,7 +67,7 @@ fn toml(n: &Net) -> String {
         1 => s += &format!("[cp.qcn]\nqeq = \"{}\"\nsampling = \"every-frame\"\n", qeq(5)),
         2 => s += &format!("[cp.qcn]\nqeq = \"{}\"\n", qeq(5)),
         3 => s += &format!("[cp.bcn]\nqeq = \"{}\"\nqsc = \"10 frames\"\npm = 0.2\n", qeq(4)),
-        4 => s += "[cp.ecm]\nqeq = \"4 frames\"\nqsc = \"8 frames\"\nqmc = \"12 frames\"\nsample_interval = \"3000B\"\n",
+        4 => s += &format!("[cp.ecm]\nqeq = \"{}\"\nqsc = \"8 frames\"\nqmc = \"12 frames\"\nsample_interval = \"3000B\"\n", qeq(4)),
         _ => {}
     }
     match n.fc {

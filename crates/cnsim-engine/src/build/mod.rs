@@ -195,6 +195,11 @@ impl Sim {
             .map(|c| crate::registry::flow_control::FcGen::Pause(crate::protocols::pause::slot::PauseFc::new(c)));
         estimate::check(loaded, fc.as_ref())?;
         let mut ctx = Ctx { loaded, ids: HashMap::new(), budget: budget::Budget::new(simc.max_memory.0), warnings: Default::default() };
+        // (Only when the file sets it: the default with a short run is no mistake.)
+        let set = loaded.source().path_span("simulation.record_interval").filter(|s| !s.is_empty() && loaded.text[s.clone()] == *"record_interval");
+        if let Some(at) = set.filter(|_| simc.record_interval.0 > simc.duration.0) {
+            ctx.warn(Some(at), format!("simulation.record_interval = {} is longer than simulation.duration = {}: the series hold one sample", simc.record_interval, simc.duration));
+        }
         let mut nodes = topology::nodes(&mut ctx)?;
         let mut ports = topology::links(&ctx, &mut nodes, fc.as_ref())?;
         topology::port_settings(&ctx, &nodes, &mut ports, fc.as_ref())?;
