@@ -3,6 +3,7 @@ file:line: a rate floor against the line rate of its flow's link, a marking thre
 capacity of its queue; and a rate-control slot with no marking queue on its path is warned about,
 naming the flow."""
 
+import re
 import warnings
 from pathlib import Path
 
@@ -60,3 +61,22 @@ def test_dcqcn_on_a_path_that_never_marks_is_warned_about():
         cnsim.run(N2, set={"simulation.duration": "1ms", "simulation.measure_from": "0.5ms"}, progress=False,
                   figures=False)
     assert not any("no queue on its path marks" in str(w.message) for w in caught)   # the shipped one marks
+
+
+STAR = ROOT / "python/cnsim/scenarios/mliki2016/star-qcn.toml"
+
+
+def test_a_qcn_qeq_the_queue_cannot_hold_is_refused_at_its_line(tmp_path):
+    text = STAR.read_text().replace('qeq = "25 frames"', 'qeq = "100 frames"')
+    (tmp_path / "s.toml").write_text(text)
+    line = text.count("\n", 0, text.index('qeq = "100 frames"')) + 1
+    with pytest.raises(_core.ScenarioError, match=rf"s\.toml:{line}:\d+: .*cp\.qcn\.qeq = 100 frames is not below the "
+                                                  r"queue's capacity of 100 frames"):
+        check(tmp_path / "s.toml")
+
+
+def test_a_legal_but_mistaken_value_is_a_warning_at_its_line(tmp_path):
+    (tmp_path / "s.toml").write_text(STAR.read_text() + '\n[[flow]]\nname = "fast"\nfrom = "S1"\nto = "R2"\n'
+                                     'traffic = { kind = "cbr", rate = "1Tbps" }\n')
+    _, said = cnsim.api.check_and_lint(tmp_path / "s.toml")      # what `cnsim check` prints
+    assert any(re.match(r".*s\.toml:\d+:\d+: traffic\.rate = 1000000000000 b/s is above the line rate", m) for m in said), said

@@ -9,7 +9,7 @@ use crate::units::Amount;
 impl Sim {
     /// One sentence per likely mistake, naming the entity.
     pub fn lint(&self) -> Vec<String> {
-        let mut out = Vec::new();
+        let mut out = self.build_warnings.clone();
         let name = |p: &crate::registry::Port| format!("{}>{}", self.nodes[p.node as usize].name, self.nodes[p.peer_node as usize].name);
         // Ports that carry data of some flow, and of a flow with a reaction point.
         let mut carried = vec![false; self.ports.len()];

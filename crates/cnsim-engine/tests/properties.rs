@@ -57,11 +57,17 @@ fn toml(n: &Net) -> String {
         n.seed >> 1,
         n.capacity
     );
+    // A CP's Qeq lies below the queue's capacity (the engine refuses it otherwise).
+    let cap = match n.capacity.strip_suffix(" frames") {
+        Some(f) => f.parse::<u64>().unwrap() * 1500,
+        None => n.capacity.trim_end_matches('B').parse::<u64>().unwrap(),
+    };
+    let qeq = |frames: u64| format!("{}B", (frames * 1500).min(cap / 2));
     match n.cp {
-        1 => s += "[cp.qcn]\nqeq = \"5 frames\"\nsampling = \"every-frame\"\n",
-        2 => s += "[cp.qcn]\nqeq = \"5 frames\"\n",
-        3 => s += "[cp.bcn]\nqeq = \"4 frames\"\nqsc = \"10 frames\"\npm = 0.2\n",
-        4 => s += "[cp.ecm]\nqeq = \"4 frames\"\nqsc = \"8 frames\"\nqmc = \"12 frames\"\nsample_interval = \"3000B\"\n",
+        1 => s += &format!("[cp.qcn]\nqeq = \"{}\"\nsampling = \"every-frame\"\n", qeq(5)),
+        2 => s += &format!("[cp.qcn]\nqeq = \"{}\"\n", qeq(5)),
+        3 => s += &format!("[cp.bcn]\nqeq = \"{}\"\nqsc = \"10 frames\"\npm = 0.2\n", qeq(4)),
+        4 => s += &format!("[cp.ecm]\nqeq = \"{}\"\nqsc = \"8 frames\"\nqmc = \"12 frames\"\nsample_interval = \"3000B\"\n", qeq(4)),
         _ => {}
     }
     match n.fc {

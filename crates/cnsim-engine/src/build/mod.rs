@@ -14,7 +14,7 @@ mod traffic;
 mod cdf;
 mod workload;
 #[cfg(test)]
-mod routing_tests;
+pub(crate) mod routing_tests;
 
 use crate::slots::transport::TransportTimer;
 use crate::core::event::EventQueue;
@@ -39,11 +39,21 @@ pub(crate) struct Ctx<'a> {
     pub loaded: &'a Loaded,
     pub ids: HashMap<String, usize>,
     pub budget: budget::Budget,
+    /// Likely mistakes found while building (`Ctx::warn`), each with its file:line.
+    pub warnings: std::cell::RefCell<Vec<String>>,
 }
 
 impl Ctx<'_> {
     pub fn err(&self, span: Range<usize>, msg: impl std::fmt::Display) -> ScenarioError {
         self.loaded.source().err(Some(span), msg)
+    }
+    /// A likely mistake at a byte span of the file (None: the file): a warning, not an error.
+    pub fn warn(&self, span: Option<Range<usize>>, msg: impl std::fmt::Display) {
+        let at = self.loaded.source().err(span, msg).0;
+        let mut w = self.warnings.borrow_mut();
+        if !w.contains(&at) {
+            w.push(at);
+        }
     }
     /// Expand a spanned name list (ranges allowed).
     pub fn expand(&self, names: &Spanned<Names>) -> R<Vec<String>> {
@@ -184,7 +194,12 @@ impl Sim {
                 loaded.source().err(at, m)
             })?;
         estimate::check(loaded, fc.as_ref())?;
-        let mut ctx = Ctx { loaded, ids: HashMap::new(), budget: budget::Budget::new(simc.max_memory.0) };
+        let mut ctx = Ctx { loaded, ids: HashMap::new(), budget: budget::Budget::new(simc.max_memory.0), warnings: Default::default() };
+        // (Only when the file sets it: the default with a short run is no mistake.)
+        let set = loaded.source().path_span("simulation.record_interval").filter(|s| !s.is_empty() && loaded.text[s.clone()] == *"record_interval");
+        if let Some(at) = set.filter(|_| simc.record_interval.0 > simc.duration.0) {
+            ctx.warn(Some(at), format!("simulation.record_interval = {} is longer than simulation.duration = {}: the series hold one sample", simc.record_interval, simc.duration));
+        }
         let mut nodes = topology::nodes(&mut ctx)?;
         let mut ports = topology::links(&ctx, &mut nodes, fc.as_ref())?;
         topology::port_settings(&ctx, &nodes, &mut ports, fc.as_ref())?;
@@ -325,6 +340,7 @@ impl Sim {
             scenario_path: loaded.path.clone(),
             resolved_toml: loaded.resolved_toml(),
             build_s: t0.elapsed().as_secs_f64(),
+            build_warnings: ctx.warnings.into_inner(),
             tap: None,
             telemetry,
         })

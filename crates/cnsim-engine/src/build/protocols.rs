@@ -12,6 +12,7 @@ use crate::registry::{Aqm, Cp, McastCc, Np, Rp};
 use crate::scenario::{CpSlot, DisciplineSpec, FlowControlSlot, FlowSpec, McastCcSlot, QueueParams, RpSlot, Scenario, TransportSlot};
 use crate::slots::spec::{FabricCx, FlowCx, FromSpec, McastCx, PortCx, QueueCx};
 use crate::slots::transport::{TransportCx, TransportMachine};
+use crate::units::Amount;
 pub use crate::slots::spec::{frame_size, MAX_FRAME};
 
 /// Writes the queue-management dispatch.
@@ -21,7 +22,8 @@ macro_rules! aqm {
         /// `rate_bps`, as its `discipline` names it, with its random stream; None for "fifo" and
         /// "prio". A queue management's table beside another discipline is refused, the
         /// last-registered first.
-        pub fn aqm(q: &QueueParams, rate_bps: u64, seed: u64, name: &str) -> Result<Option<Aqm>, String> {
+        /// Likely mistakes in its table go to `warn`.
+        pub fn aqm(q: &QueueParams, rate_bps: u64, seed: u64, name: &str, warn: &mut Vec<String>) -> Result<Option<Aqm>, String> {
             let tables = [$((stringify!($key), q.discipline == Some(DisciplineSpec::$variant), q.$key.is_some()),)+];
             for &(key, chosen, given) in tables.iter().rev() {
                 if chosen {
@@ -33,7 +35,11 @@ macro_rules! aqm {
             }
             let cx = QueueCx { capacity: q.capacity, rate_bps, seed, name: name.to_string() };
             match q.discipline {
-                $(Some(DisciplineSpec::$variant) => <$ty as FromSpec>::from_spec(&q.$key, &cx).map(|a| Some(Aqm::$variant(a))),)+
+                $(Some(DisciplineSpec::$variant) => {
+                    let a = <$ty as FromSpec>::from_spec(&q.$key, &cx)?;
+                    warn.extend(<$ty as FromSpec>::warnings(&q.$key, &cx));
+                    Ok(Some(Aqm::$variant(a)))
+                })+
                 Some(DisciplineSpec::Fifo | DisciplineSpec::Prio) | None => Ok(None),
             }
         }
@@ -47,12 +53,17 @@ occupants!(Aqm => aqm);
 /// Writes the congestion-point dispatch.
 macro_rules! cp {
     ($($variant:ident($ty:ty),)+) => {
-        /// The congestion point of the port named `name`, or None for `cp = "none"`.
-        pub fn cp(slot: &CpSlot, frame: u64, seed: u64, name: &str) -> Result<Option<Cp>, String> {
-            let cx = PortCx { frame, seed, name: name.to_string(), protocols: crate::registry::PROTOCOLS };
+        /// The congestion point of the port named `name` whose queue holds `capacity` (None: not
+        /// on a port yet), or None for `cp = "none"`. Likely mistakes in its table go to `warn`.
+        pub fn cp(slot: &CpSlot, frame: u64, seed: u64, name: &str, capacity: Option<Amount>, warn: &mut Vec<String>) -> Result<Option<Cp>, String> {
+            let cx = PortCx { frame, capacity, seed, name: name.to_string(), protocols: crate::registry::PROTOCOLS };
             match slot {
                 CpSlot::None => Ok(None),
-                $(CpSlot::$variant(s) => <$ty as FromSpec>::from_spec(s, &cx).map(|c| Some(Cp::$variant(c))),)+
+                $(CpSlot::$variant(s) => {
+                    let c = <$ty as FromSpec>::from_spec(s, &cx)?;
+                    warn.extend(<$ty as FromSpec>::warnings(s, &cx));
+                    Ok(Some(Cp::$variant(c)))
+                })+
             }
         }
     };
@@ -65,13 +76,15 @@ pub type Make<T> = Box<dyn Fn() -> T>;
 /// Writes the reaction-point dispatch.
 macro_rules! rp {
     ($($variant:ident($ty:ty),)+) => {
-        /// A constructor for the reaction point of each flow of a source whose link runs at `line_rate`.
-        pub fn rp(slot: &RpSlot, line_rate: f64) -> Result<Option<Make<Rp>>, String> {
+        /// A constructor for the reaction point of each flow of a source whose link runs at
+        /// `line_rate`. Likely mistakes in its table go to `warn`.
+        pub fn rp(slot: &RpSlot, line_rate: f64, warn: &mut Vec<String>) -> Result<Option<Make<Rp>>, String> {
             let cx = FlowCx { line_rate };
             match slot {
                 RpSlot::None => Ok(None),
                 $(RpSlot::$variant(s) => {
                     let r = <$ty as FromSpec>::from_spec(s, &cx)?;
+                    warn.extend(<$ty as FromSpec>::warnings(s, &cx));
                     Ok(Some(Box::new(move || Rp::$variant(r.clone()))))
                 })+
             }

@@ -107,6 +107,11 @@ fn with_ecmp_the_path_is_the_frames_and_spreads_over_the_core() {
 
 /// A k-ary fat tree as python/cnsim/generators.py writes it, host i sending to host i + k³/8.
 fn fat_tree_k(k: usize, routing: &str) -> Sim {
+    sim(&fat_tree_k_text(k, routing), None)
+}
+
+/// The text of [`fat_tree_k`].
+pub(super) fn fat_tree_k_text(k: usize, routing: &str) -> String {
     let (half, hosts) = (k / 2, k * k * k / 4);
     let mut t = format!("{routing}\n[simulation]\nduration = \"1ms\"\nrecord_interval = \"0s\"\n");
     t += &format!("[[switch]]\nnames = [\"E1..E{0}\", \"A1..A{0}\", \"C1..C{1}\"]\n[[host]]\nnames = \"H1..H{hosts}\"\n", k * half, half * half);
@@ -121,7 +126,7 @@ fn fat_tree_k(k: usize, routing: &str) -> Sim {
     for h in 0..hosts {
         t += &format!("[[flow]]\nfrom = \"H{}\"\nto = \"H{}\"\ntraffic = {{ kind = \"cbr\", rate = \"1Mbps\" }}\n", h + 1, (h + hosts / 2) % hosts + 1);
     }
-    sim(&t, None)
+    t
 }
 
 #[test]

@@ -113,7 +113,9 @@ pub fn links(ctx: &Ctx, nodes: &mut [Node], fc: Option<&FcGen>) -> R<Vec<Port>> 
                     let qdisc = Qdisc::new(discipline(queue, fc), queue.capacity, frame);
                     let mut port = new_port(u, v, peer, rate, delay + nodes[v].latency, overhead as u32, qdisc);
                     let pname = format!("{}>{}", nodes[u].name, nodes[v].name);
-                    port.aqm = protocols::aqm(queue, rate, sc.simulation.seed, &pname).map_err(|m| ctx.err(l.between.span(), m))?;
+                    let mut warn = vec![];
+                    port.aqm = protocols::aqm(queue, rate, sc.simulation.seed, &pname, &mut warn).map_err(|m| ctx.err(l.between.span(), m))?;
+                    warn.into_iter().for_each(|w| ctx.warn(Some(l.between.span()), w));
                     if loss > 0.0 {
                         let name = format!("{}>{}", nodes[u].name, nodes[v].name);
                         port.loss = Some((loss, crate::core::rng::Rng::stream(sc.simulation.seed, "loss", &name)));
@@ -133,9 +135,11 @@ pub fn port_settings(ctx: &Ctx, nodes: &[Node], ports: &mut [Port], fc: Option<&
     let meter = protocols::meter(sc).map_err(|(table, m)| src.table_err(table, m))?;
     let frame = sc.simulation.frame_size.0;
     let seed = sc.simulation.seed;
-    protocols::cp(&sc.cp, frame, seed, "").map_err(|m| src.key_err("cp", "qeq", format!("[cp]: {m}")))?;
-    let mut port_cp: Vec<Option<&CpSlot>> =
-        ports.iter().map(|p| (nodes[p.node as usize].kind == NodeKind::Switch).then_some(&sc.cp)).collect();
+    let mut warn = vec![];
+    protocols::cp(&sc.cp, frame, seed, "", None, &mut warn).map_err(|m| src.path_err(key_of(&m), format!("[cp]: {m}")))?;
+    // Each switch port's CP table, with the span of the `[[port]]` that gives it (None: `[cp]`).
+    let mut port_cp: Vec<Option<(&CpSlot, Option<std::ops::Range<usize>>)>> =
+        ports.iter().map(|p| (nodes[p.node as usize].kind == NodeKind::Switch).then_some((&sc.cp, None))).collect();
     for ps in &sc.ports {
         for at in &ps.at.get_ref().0 {
             let (u, v) = at.split_once('>').ok_or_else(|| ctx.err(ps.at.span(), format!("port {at:?}: expected \"NODE>PEER\"")))?;
@@ -151,25 +155,39 @@ pub fn port_settings(ctx: &Ctx, nodes: &[Node], ports: &mut [Port], fc: Option<&
                     check_capacity(q.capacity).map_err(|m| ctx.err(ps.at.span(), m))?;
                     ports[p as usize].qdisc = Qdisc::new(discipline(q, fc), q.capacity, frame);
                     let pname = format!("{us}>{vs}");
-                    ports[p as usize].aqm = protocols::aqm(q, ports[p as usize].rate_bps, seed, &pname).map_err(|m| ctx.err(ps.at.span(), m))?;
+                    let mut warn = vec![];
+                    ports[p as usize].aqm = protocols::aqm(q, ports[p as usize].rate_bps, seed, &pname, &mut warn).map_err(|m| ctx.err(ps.at.span(), m))?;
+                    warn.into_iter().for_each(|w| ctx.warn(Some(ps.at.span()), w));
                 }
                 if let Some(o) = &ps.oscillate {
                     let port = &mut ports[p as usize];
                     port.osc = Some(oscillation(o, port.rate_bps).map_err(|m| ctx.err(ps.at.span(), format!("port {us}>{vs}: {m}")))?);
+                    // Legal, but surely not meant: "slower" above the link's rate, or after the run.
+                    if o.rate.0 > port.rate_bps {
+                        ctx.warn(Some(ps.at.span()), format!("oscillate.rate = {} b/s is above the link's rate ({} b/s): the port serves faster while \"on\"", o.rate.0, port.rate_bps));
+                    }
+                    if o.from.0 >= sc.simulation.duration.0 {
+                        ctx.warn(Some(ps.at.span()), format!("oscillate.from = {} is not before the end of the run (simulation.duration = {}): the port never oscillates", o.from, sc.simulation.duration));
+                    }
                 }
                 if let Some(cp) = &ps.cp {
                     if nodes[ui].kind != NodeKind::Switch && !matches!(cp, CpSlot::None) {
                         return Err(ctx.err(ps.at.span(), format!("{us} is a host: congestion points sit on switch ports")));
                     }
-                    port_cp[p as usize] = Some(cp);
+                    port_cp[p as usize] = Some((cp, Some(ps.at.span())));
                 }
             }
         }
     }
     for p in 0..ports.len() {
-        if let Some(slot) = port_cp[p] {
+        if let Some((slot, span)) = port_cp[p].clone() {
             let name = port_name(nodes, ports, p);
-            ports[p].cp = protocols::cp(slot, frame, seed, &name).map_err(|m| src.err(None, format!("[[port]] {name}: {m}")))?;
+            // At the `[[port]]` that gives the table, else at the key of `[cp]`.
+            let at = |m: &str| span.clone().or_else(|| src.path_span(key_of(m)));
+            let capacity = Some(ports[p].qdisc.capacity);
+            let mut warn = vec![];
+            ports[p].cp = protocols::cp(slot, frame, seed, &name, capacity, &mut warn).map_err(|m| src.err(at(&m), format!("[[port]] {name}: {m}")))?;
+            warn.into_iter().for_each(|w| ctx.warn(at(&w), w));
         }
         if let Some(gen) = fc.filter(|_| nodes[ports[p].node as usize].kind == NodeKind::Switch) {
             ports[p].fc = Some(FlowControl { gen: gen.clone(), refresh_timer: 0 });
@@ -179,6 +197,11 @@ pub fn port_settings(ctx: &Ctx, nodes: &[Node], ports: &mut [Port], fc: Option<&
         }
     }
     Ok(())
+}
+
+/// The dotted key a protocol's message starts with (`cp.qcn.qeq must …` → `cp.qcn.qeq`).
+pub(super) fn key_of(m: &str) -> &str {
+    m.split(|c: char| c.is_whitespace() || c == ':' || c == ',').next().unwrap_or("")
 }
 
 pub fn port_name(nodes: &[Node], ports: &[Port], p: usize) -> String {

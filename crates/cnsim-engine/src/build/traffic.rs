@@ -44,15 +44,18 @@ pub fn flows(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups) -> R<Tr
     let mut t = Traffic { flows: vec![], senders: vec![], sessions: vec![], needs: Needs::default() };
     let mut names: HashSet<String> = HashSet::new();
     for fs in &ctx.loaded.scenario.flows {
-        flow_spec(ctx, nodes, ports, groups, fs, &mut t, &mut names)?;
+        flow_spec(ctx, nodes, ports, groups, fs, &mut t, &mut names, true)?;
     }
+    // A workload's flows: its own table warns about its times and rate (`workload.rs`).
     for fs in super::workload::expand(ctx, nodes, ports)? {
-        flow_spec(ctx, nodes, ports, groups, &fs, &mut t, &mut names)?;
+        flow_spec(ctx, nodes, ports, groups, &fs, &mut t, &mut names, false)?;
     }
     Ok(t)
 }
 
-fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &FlowSpec, t: &mut Traffic, names: &mut HashSet<String>) -> R<()> {
+/// The flows of one `[[flow]]` table (or of a workload's flow); `lint`: warn about likely mistakes.
+#[allow(clippy::too_many_arguments)]
+fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &FlowSpec, t: &mut Traffic, names: &mut HashSet<String>, lint: bool) -> R<()> {
     let seed = ctx.loaded.scenario.simulation.seed;
     let sources = ctx.nodes(&fs.from)?;
     let to = fs.to.get_ref();
@@ -77,6 +80,7 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
         return Err(ctx.err(fs.from.span(), "limiter.buffer must be positive"));
     }
     let frame = protocols::frame_size(fs.traffic.frame, "traffic.frame").map_err(|m| ctx.err(fs.from.span(), m))?;
+    let duration = ctx.loaded.scenario.simulation.duration;
     for (i, &s) in sources.iter().enumerate() {
         let sname = nodes[s].name.clone();
         if nodes[s].kind != NodeKind::Host {
@@ -94,6 +98,13 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
         };
         let (start, mut stop) = (when(&fs.start, 0)?, when(&fs.stop, Time::MAX)?);
         let in_flow = |m: String| ctx.err(fs.from.span(), format!("flow from {sname}: {m}"));
+        // Legal, but surely not meant: a source that never starts, or sends faster than its link.
+        if lint && start >= duration.0 {
+            ctx.warn(Some(fs.from.span()), format!("flow from {sname}: start = {} is not before the end of the run (simulation.duration = {duration}): it sends nothing", crate::units::Duration(start)));
+        }
+        if let Some(r) = fs.traffic.rate.filter(|r| lint && r.0 > line_rate) {
+            ctx.warn(Some(fs.from.span()), format!("traffic.rate = {} b/s is above the line rate of the flow's source link ({line_rate} b/s): frames wait at the source", r.0));
+        }
         // A finite transfer's size; it ends with its last byte, so it takes no stop.
         let transfer = match fs.traffic.kind {
             k if k.is_transfer() => {
@@ -147,7 +158,9 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
             }
             _ => None,
         };
-        let make_rp = protocols::rp(&fs.rp, line_rate as f64).map_err(in_flow)?;
+        let mut warn = vec![];
+        let make_rp = protocols::rp(&fs.rp, line_rate as f64, &mut warn).map_err(in_flow)?;
+        warn.into_iter().for_each(|w| ctx.warn(Some(fs.from.span()), w));
         let make_np = protocols::np(&fs.rp).map_err(in_flow)?;
         if let Some(m) = protocols::rp_needs_unicast(&fs.rp).filter(|_| mode != Mode::Unicast) {
             return Err(in_flow(m.into()));

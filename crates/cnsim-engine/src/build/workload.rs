@@ -42,6 +42,17 @@ fn workload(ctx: &Ctx, nodes: &[Node], ports: &[Port], w: &WorkloadSpec, index: 
     if stop <= start {
         return Err(ctx.err(w.stop.span(), format!("workload {prefix}: stop must be later than start")));
     }
+    // Legal, but surely not meant: a table that starts after the run, or sends faster than a link.
+    let duration = ctx.loaded.scenario.simulation.duration;
+    if start >= duration.0 {
+        ctx.warn(Some(span.clone()), format!("workload {prefix}: start = {} is not before the end of the run (simulation.duration = {duration}): it sends nothing", w.start));
+    }
+    if let Some(r) = w.rate {
+        if let Some(&h) = hosts.iter().find(|&&h| r.0 > ports[nodes[h].ports[0] as usize].rate_bps) {
+            let line = ports[nodes[h].ports[0] as usize].rate_bps;
+            ctx.warn(Some(span.clone()), format!("workload {prefix}: rate = {} b/s is above the line rate of {}'s link ({line} b/s): frames wait at the source", r.0, nodes[h].name));
+        }
+    }
     let span_s = (stop - start) as f64 / PS_PER_S as f64;
     let max = *w.max_flows.get_ref();
     let too_many = |n: f64| {

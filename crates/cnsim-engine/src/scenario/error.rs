@@ -63,24 +63,66 @@ impl Source<'_> {
 
     /// An error about `key` of `[table]`: points at the key's line when the file has it.
     pub fn key_err(&self, table: &str, key: &str, msg: impl fmt::Display) -> ScenarioError {
-        let mut in_table = false;
+        self.err(self.key_span(table, key), msg)
+    }
+
+    /// An error about the dotted key `path` (e.g. `cp.qcn.qeq`): at the key's line in its
+    /// `[table]`, else at the line of the nearest enclosing table or key the file has (a table
+    /// given inline, `cp = { qcn = { … } }`, is found by its outermost key), else at the file.
+    pub fn path_err(&self, path: &str, msg: impl fmt::Display) -> ScenarioError {
+        self.err(self.path_span(path), msg)
+    }
+
+    /// Where [`Source::path_err`] points.
+    pub fn path_span(&self, path: &str) -> Option<Range<usize>> {
+        let mut p = path;
+        loop {
+            let (table, key) = p.rsplit_once('.').unwrap_or(("", p));
+            if let Some(span) = self.key_span(table, key).or_else(|| self.header_span(p)) {
+                return Some(span);
+            }
+            if table.is_empty() {
+                return None;
+            }
+            p = table;
+        }
+    }
+
+    /// The span of `key` in `[table]` (`table` empty: the top level, before any header).
+    fn key_span(&self, table: &str, key: &str) -> Option<Range<usize>> {
+        let mut in_table = table.is_empty();
         let mut offset = 0;
         for line in self.text.split_inclusive('\n') {
             let t = line.trim_start();
             if t.starts_with('[') {
                 // A `[table]` header (not `[[array]]`), allowing spaces inside the brackets.
-                in_table = t
-                    .strip_prefix('[')
-                    .filter(|r| !r.starts_with('['))
-                    .and_then(|r| r.trim_start().strip_prefix(table))
-                    .is_some_and(|r| r.trim_start().starts_with(']'));
+                in_table = !table.is_empty()
+                    && t.strip_prefix('[')
+                        .filter(|r| !r.starts_with('['))
+                        .and_then(|r| r.trim_start().strip_prefix(table))
+                        .is_some_and(|r| r.trim_start().starts_with(']'));
             } else if in_table && t.strip_prefix(key).is_some_and(|r| r.trim_start().starts_with('=')) {
                 let col = line.len() - t.len();
-                return self.err(Some(offset + col..offset + col + key.len()), msg);
+                return Some(offset + col..offset + col + key.len());
             }
             offset += line.len();
         }
-        self.err(None, msg)
+        None
+    }
+
+    /// The span of the header `[table]`.
+    fn header_span(&self, table: &str) -> Option<Range<usize>> {
+        let mut offset = 0;
+        for line in self.text.split_inclusive('\n') {
+            let t = line.trim_start();
+            let inner = t.strip_prefix('[').filter(|r| !r.starts_with('[')).and_then(|r| r.trim_start().strip_prefix(table));
+            if inner.is_some_and(|r| r.trim_start().starts_with(']')) {
+                let col = line.len() - t.len();
+                return Some(offset + col..offset + col + 1);
+            }
+            offset += line.len();
+        }
+        None
     }
 }
 

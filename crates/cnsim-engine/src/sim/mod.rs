@@ -161,6 +161,9 @@ pub struct Sim {
     pub resolved_toml: String,
     /// Wall time the build took, in seconds (reported, not used).
     pub build_s: f64,
+    /// Likely mistakes the build found in the scenario's tables, each with the file:line of the
+    /// table (`lint` reports them first).
+    pub build_warnings: Vec<String>,
     /// Packet capture and event trace (crate::tap), None unless enabled.
     pub tap: Option<Box<crate::tap::Tap>>,
     /// In-band telemetry (`net::telemetry`), None unless a protocol of the run registers it.

@@ -30,6 +30,11 @@ pub trait FromSpec: Sized {
     type Cx;
     /// The state, or a message naming the offending key.
     fn from_spec(spec: &Self::Spec, cx: &Self::Cx) -> Result<Self, String>;
+    /// Likely mistakes in a table that builds (legal, but surely not what its author meant): one
+    /// sentence each, naming the key. The build reports them as warnings with the table's line.
+    fn warnings(_spec: &Self::Spec, _cx: &Self::Cx) -> Vec<String> {
+        Vec::new()
+    }
     /// A reaction point's table that needs a unicast flow: the message saying so.
     fn needs_unicast(_spec: &Self::Spec) -> Option<&'static str> {
         None
@@ -40,6 +45,9 @@ pub trait FromSpec: Sized {
 pub struct PortCx {
     /// Size of one "frame" where amounts are given in frames (`simulation.frame_size`).
     pub frame: u64,
+    /// The port's queue capacity (per class under strict priority); None where the table is
+    /// checked before it sits on a port (`[cp]` itself, then each switch port with its queue).
+    pub capacity: Option<Amount>,
     /// The run's seed and the port's name, which name the CP's random stream.
     pub seed: u64,
     pub name: String,

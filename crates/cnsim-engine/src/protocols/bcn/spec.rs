@@ -110,8 +110,22 @@ impl FromSpec for BcnCp {
         if !(qeq > 0.0 && qeq < qsc && qsc <= MAX_QUEUE_BYTES as f64) {
             return Err(format!("cp.bcn needs 0 < qeq < qsc, got qeq {} and qsc {}", spec.qeq, spec.qsc));
         }
+        // Qeq is the queue the CP steers to (Jiang & Jain 2007 §II): a queue that cannot hold it
+        // drops before it reaches it.
+        if let Some(cap) = cx.capacity.filter(|c| spec.qeq.bytes(frame) >= c.bytes(frame)) {
+            return Err(format!("cp.bcn.qeq = {} is not below the queue's capacity of {cap}: the queue would drop before it reaches Qeq", spec.qeq));
+        }
         let p = CpParams { pm: spec.pm, qeq, qsc, w: spec.w, msg_size: frame_size(spec.msg_size, "cp.bcn.msg_size")?, frame: frame as u32 };
         Ok(BcnCp { cp: CongestionPoint::new(p), rng: Rng::stream(cx.seed, "cp", &cx.name) })
+    }
+
+    /// Qsc at or above the queue's capacity: the queue drops before it ever sends a STOP (legal: it
+    /// turns STOP off, but then say so with a smaller queue or leave Qsc below it).
+    fn warnings(spec: &BcnCpSpec, cx: &PortCx) -> Vec<String> {
+        match cx.capacity.filter(|c| spec.qsc.bytes(cx.frame) >= c.bytes(cx.frame)) {
+            Some(cap) => vec![format!("cp.bcn.qsc = {} is not below the queue's capacity of {cap}: the CP never sends a STOP", spec.qsc)],
+            None => vec![],
+        }
     }
 }
 
@@ -130,6 +144,12 @@ impl FromSpec for ReactionPoint {
         if spec.ru.0 == 0 || spec.min_rate.0 == 0 {
             return Err("rp.bcn.ru and rp.bcn.min_rate must be positive".into());
         }
+        if spec.min_rate.0 as f64 > cx.line_rate {
+            return Err(format!(
+                "rp.bcn.min_rate = {} b/s is above the line rate of the flow's source link ({} b/s): it must lie in (0, line rate]",
+                spec.min_rate.0, cx.line_rate
+            ));
+        }
         if !(spec.min_dec_factor >= 0.0 && spec.min_dec_factor < 1.0) {
             return Err(format!("rp.bcn.min_dec_factor must be in [0, 1), got {}", spec.min_dec_factor));
         }
@@ -144,5 +164,16 @@ impl FromSpec for ReactionPoint {
             stop_max: spec.stop_max.0,
             association: spec.association.association(),
         }))
+    }
+
+    /// A rate unit Ru above the line rate: one positive message takes the rate to the line rate.
+    fn warnings(spec: &BcnRpSpec, cx: &FlowCx) -> Vec<String> {
+        if spec.ru_fraction.is_none() && spec.ru.0 as f64 > cx.line_rate {
+            return vec![format!(
+                "rp.bcn.ru = {} b/s is above the line rate of the flow's source link ({} b/s): one increase takes the rate to the line rate",
+                spec.ru.0, cx.line_rate
+            )];
+        }
+        vec![]
     }
 }

@@ -202,6 +202,16 @@ impl FromSpec for MarkingAqm {
         }
         aqm(spec.as_ref(), cx.seed, &cx.name)
     }
+    /// Kmax at or above a capacity in bytes: marking never reaches Pmax and 1 before the queue drops.
+    fn warnings(spec: &Option<MarkingSpec>, cx: &QueueCx) -> Vec<String> {
+        match (spec, cx.capacity) {
+            (Some(s), Amount::Bytes(cap)) if s.kmax.0 >= cap && s.kmin.0 < cap => vec![format!(
+                "queue.dcqcn.kmax = {} B is not below the queue's capacity of {cap} B: the queue drops before marking reaches pmax",
+                s.kmax.0
+            )],
+            _ => vec![],
+        }
+    }
 }
 
 /// `rp = { dcqcn = … }` → the flow's RP.
@@ -210,6 +220,16 @@ impl FromSpec for ReactionPoint {
     type Cx = FlowCx;
     fn from_spec(spec: &RpSpec, cx: &FlowCx) -> Result<ReactionPoint, String> {
         rp(spec, cx.line_rate)
+    }
+    /// An increase step (R_AI, R_HAI) set above the line rate takes the rate to the line rate in
+    /// one step (the defaults are not: they are for 40 Gb/s, and a slow link is the scenario's
+    /// choice).
+    fn warnings(s: &RpSpec, cx: &FlowCx) -> Vec<String> {
+        [("r_ai", s.r_ai, d_r_ai()), ("r_hai", s.r_hai, d_r_hai())]
+            .into_iter()
+            .filter(|(_, r, d)| r != d && r.0 as f64 > cx.line_rate)
+            .map(|(k, r, _)| format!("rp.dcqcn.{k} = {} b/s is above the line rate of the flow's source link ({} b/s): one increase takes the rate to the line rate", r.0, cx.line_rate))
+            .collect()
     }
 }
 

@@ -98,6 +98,10 @@ impl FromSpec for EcmCp {
         if !(qeq > 0 && qeq < qsc && qsc <= qmc && qmc <= MAX_QUEUE_BYTES) {
             return Err(format!("cp.ecm needs 0 < qeq < qsc <= qmc <= {MAX_QUEUE_BYTES} B, got {}, {} and {}", spec.qeq, spec.qsc, spec.qmc));
         }
+        // Qeq is the queue the CP steers to (Roeck 2007): a queue that cannot hold it drops first.
+        if let Some(cap) = cx.capacity.filter(|c| qeq >= c.bytes(frame)) {
+            return Err(format!("cp.ecm.qeq = {} is not below the queue's capacity of {cap}: the queue would drop before it reaches Qeq", spec.qeq));
+        }
         if !(spec.w >= 0.0 && spec.w.is_finite() && spec.w <= 1e6) {
             return Err(format!("cp.ecm.w must be a number in [0, 1e6], got {}", spec.w));
         }

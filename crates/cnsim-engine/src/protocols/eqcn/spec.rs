@@ -3,7 +3,7 @@
 //! its QCN keys are checked as QCN's, under `rp.eqcn`.
 
 use super::{Decrease, EqcnReactionPoint, EqcnRp, Reset};
-use crate::protocols::qcn::spec::{rp_params, EqcnDecrease, EqcnRpSpec, FbHatReset, ProbeSpec, PROBES_NEED_UNICAST};
+use crate::protocols::qcn::spec::{rp_params, rp_warnings, EqcnDecrease, EqcnRpSpec, FbHatReset, ProbeSpec, PROBES_NEED_UNICAST};
 use crate::protocols::qcn::ReactionPoint;
 use crate::slots::spec::{FlowCx, FromSpec};
 
@@ -25,6 +25,9 @@ impl FromSpec for EqcnReactionPoint {
         };
         let params = rp_params(&s.qcn(), cx.line_rate, "rp.eqcn")?;
         Ok(EqcnReactionPoint { r: ReactionPoint::new(params), e: EqcnRp::with_reset(decrease, reset) })
+    }
+    fn warnings(s: &EqcnRpSpec, cx: &FlowCx) -> Vec<String> {
+        rp_warnings(&s.qcn(), cx.line_rate, "rp.eqcn")
     }
     fn needs_unicast(s: &EqcnRpSpec) -> Option<&'static str> {
         (s.probe != ProbeSpec::None).then_some(PROBES_NEED_UNICAST)

@@ -226,6 +226,11 @@ impl FromSpec for QcnCp {
         if qeq == 0 || qeq > MAX_QUEUE_BYTES {
             return Err(format!("cp.qcn.qeq must be between 1 B and {MAX_QUEUE_BYTES} B, got {}", spec.qeq));
         }
+        // Qeq is the queue the CP steers to (802.1Qau §32.8.1): a queue that cannot hold Qeq drops
+        // before it reaches it, and every sample finds Qoff < 0.
+        if let Some(cap) = cx.capacity.filter(|c| qeq >= c.bytes(frame)) {
+            return Err(format!("cp.qcn.qeq = {} is not below the queue's capacity of {cap}: the queue would drop before it reaches Qeq", spec.qeq));
+        }
         if !(spec.w >= 0.0 && spec.w.is_finite() && spec.w <= 1e6) {
             return Err(format!("cp.qcn.w must be a number in [0, 1e6], got {}", spec.w));
         }
@@ -270,6 +275,13 @@ pub fn rp_params(spec: &QcnRpSpec, line_rate: f64, key: &str) -> Result<RpParams
     if spec.min_rate.0 == 0 || spec.bc_limit.0 == 0 || spec.timer.0 == 0 {
         return Err(format!("{key}.min_rate, {key}.bc_limit and {key}.timer must be positive"));
     }
+    // Rmin is the floor of a cut (802.1Qau §32.13.1): above the line rate, no cut could reach it.
+    if spec.min_rate.0 as f64 > line_rate {
+        return Err(format!(
+            "{key}.min_rate = {} b/s is above the line rate of the flow's source link ({line_rate} b/s): it must lie in (0, line rate]",
+            spec.min_rate.0
+        ));
+    }
     if !(spec.drift_factor >= 1.0 && spec.drift_factor <= 2.0) {
         return Err(format!("{key}.drift_factor must be in [1, 2], got {}", spec.drift_factor));
     }
@@ -304,6 +316,16 @@ pub fn rp_params(spec: &QcnRpSpec, line_rate: f64, key: &str) -> Result<RpParams
     })
 }
 
+/// Likely mistakes in a QCN reaction point's table under `key`: an increase step (R_AI, R_HAI)
+/// above the line rate takes the rate to the line rate in one step.
+pub fn rp_warnings(spec: &QcnRpSpec, line_rate: f64, key: &str) -> Vec<String> {
+    [("r_ai", spec.r_ai), ("r_hai", spec.r_hai)]
+        .into_iter()
+        .filter(|(_, r)| r.0 as f64 > line_rate)
+        .map(|(k, r)| format!("{key}.{k} = {} b/s is above the line rate of the flow's source link ({line_rate} b/s): one increase takes the rate to the line rate", r.0))
+        .collect()
+}
+
 /// Probes (`probe` other than "none") follow one path: the message when the flow is not unicast.
 pub const PROBES_NEED_UNICAST: &str = "probes (rp.*.probe) need a unicast flow";
 
@@ -313,6 +335,9 @@ impl FromSpec for ReactionPoint {
     type Cx = FlowCx;
     fn from_spec(spec: &QcnRpSpec, cx: &FlowCx) -> Result<ReactionPoint, String> {
         Ok(ReactionPoint::new(rp_params(spec, cx.line_rate, "rp.qcn")?))
+    }
+    fn warnings(spec: &QcnRpSpec, cx: &FlowCx) -> Vec<String> {
+        rp_warnings(spec, cx.line_rate, "rp.qcn")
     }
     fn needs_unicast(spec: &QcnRpSpec) -> Option<&'static str> {
         (spec.probe != ProbeSpec::None).then_some(PROBES_NEED_UNICAST)
