@@ -133,6 +133,40 @@ pub fn checksum(h: &[u8]) -> u16 {
     !(s as u16)
 }
 
+
+/// What a TCP-shaped header carries (a transport that borrows TCP's layout so Wireshark decodes it).
+pub struct TcpShaped {
+    /// Header bytes from IPv4 on: 20 (IPv4) + 20 (TCP) + its options.
+    pub header_bytes: u32,
+    /// The transport's well-known port (the data frames' destination, the ACKs' source).
+    pub port: u16,
+    pub seq: u32,
+    pub ack: u32,
+    pub flags: u8,
+    /// The timestamps option's TSval and TSecr (RFC 7323 §3).
+    pub ts: (u32, u32),
+}
+
+/// IPv4 (checksum set) and a TCP-shaped header ending with the timestamps option (NOP, NOP, kind
+/// 8); further options (`h.header_bytes` − 52 bytes) are the caller's to append.
+pub fn tcp_shaped(b: &mut Vec<u8>, c: &Ctx, f: &Frame, payload: u32, h: &TcpShaped) {
+    ipv4_header(b, c, f, IP_TCP, h.header_bytes - 20 + payload);
+    let sport = 49152 + (f.flow % 16384) as u16;
+    let (sp, dp) = if f.kind == crate::net::frame::FrameKind::Ack { (h.port, sport) } else { (sport, h.port) };
+    be16(b, sp);
+    be16(b, dp);
+    be32(b, h.seq);
+    be32(b, h.ack);
+    b.push(((h.header_bytes - 20) / 4) as u8 * 16);
+    b.push(h.flags);
+    be16(b, 0xFFFF); // window
+    be16(b, 0); // checksum (not computed)
+    be16(b, 0); // urgent pointer
+    b.extend_from_slice(&[1, 1, 8, 10]); // NOP, NOP, timestamps, length 10
+    be32(b, h.ts.0);
+    be32(b, h.ts.1);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

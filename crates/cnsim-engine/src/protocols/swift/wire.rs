@@ -14,7 +14,7 @@
 
 use crate::core::time::Time;
 use crate::net::frame::{Frame, FrameKind};
-use crate::slots::wire::{be16, be32, eth_vlan, ipv4_header, Ctx, ETH_IPV4};
+use crate::slots::wire::{be16, be32, eth_vlan, tcp_shaped, Ctx, TcpShaped, ETH_IPV4};
 use crate::slots::Proto;
 
 /// IPv4, the TCP-shaped header, the timestamps option (12 B with its NOPs) and the experimental
@@ -26,7 +26,6 @@ pub const PORT: u16 = 5003;
 pub const EXID: u16 = 0x5357;
 /// The TTL a data frame leaves its source with (`Frame::new`).
 pub const INITIAL_TTL: u8 = 64;
-const IP_PROTOCOL: u8 = 6;
 const ACK: u8 = 0x10;
 const PSH: u8 = 0x08;
 
@@ -90,21 +89,7 @@ pub fn pcap_ack(f: &Frame, c: &Ctx, b: &mut Vec<u8>) -> usize {
 /// IPv4 (checksum set) and the TCP-shaped header with its two options.
 #[allow(clippy::too_many_arguments)]
 fn headers(b: &mut Vec<u8>, c: &Ctx, f: &Frame, payload: u32, (seq, ack): (u32, u32), flags: u8, (tsval, tsecr): (u32, u32), (delay_ns, hops): (u32, u8)) {
-    ipv4_header(b, c, f, IP_PROTOCOL, HEADER_BYTES - 20 + payload);
-    let sport = 49152 + (f.flow % 16384) as u16;
-    let (sp, dp) = if f.kind == FrameKind::Ack { (PORT, sport) } else { (sport, PORT) };
-    be16(b, sp);
-    be16(b, dp);
-    be32(b, seq);
-    be32(b, ack);
-    b.push(((HEADER_BYTES - 20) / 4) as u8 * 16);
-    b.push(flags);
-    be16(b, 0xFFFF); // window
-    be16(b, 0); // checksum (not computed)
-    be16(b, 0); // urgent pointer
-    b.extend_from_slice(&[1, 1, 8, 10]); // NOP, NOP, timestamps, length 10
-    be32(b, tsval);
-    be32(b, tsecr);
+    tcp_shaped(b, c, f, payload, &TcpShaped { header_bytes: HEADER_BYTES, port: PORT, seq, ack, flags, ts: (tsval, tsecr) });
     b.extend_from_slice(&[1, 1, 253, 10]); // NOP, NOP, experimental (RFC 6994), length 10
     be16(b, EXID);
     be32(b, delay_ns);

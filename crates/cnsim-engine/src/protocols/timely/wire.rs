@@ -11,7 +11,7 @@
 
 use crate::core::time::Time;
 use crate::net::frame::{Frame, FrameKind};
-use crate::slots::wire::{be16, be32, eth_vlan, ipv4_header, Ctx, ETH_IPV4};
+use crate::slots::wire::{be16, eth_vlan, tcp_shaped, Ctx, TcpShaped, ETH_IPV4};
 use crate::slots::Proto;
 
 /// IPv4, the TCP-shaped header and its timestamps option (NOP, NOP, kind 8, length 10).
@@ -19,7 +19,6 @@ pub const HEADER_BYTES: u32 = 20 + 20 + 12;
 /// TIMELY's receiver port.
 pub const PORT: u16 = 5002;
 /// IPv4's protocol number of the TCP-shaped header.
-const IP_PROTOCOL: u8 = 6;
 const ACK: u8 = 0x10;
 const PSH: u8 = 0x08;
 
@@ -64,7 +63,7 @@ fn ts(t: Time) -> u32 {
 /// A data frame's headers from IPv4 on (its `Ctx::segment` writer); returns its payload bytes.
 pub fn segment(f: &Frame, c: &Ctx, b: &mut Vec<u8>) -> u32 {
     let payload = f.size.saturating_sub(HEADER_BYTES);
-    headers(b, c, f, payload, f.seq.wrapping_mul(c.mss), 0, ACK | PSH, ts(time(f)), 0);
+    headers(b, c, f, payload, (f.seq.wrapping_mul(c.mss), 0), ACK | PSH, (ts(time(f)), 0));
     payload
 }
 
@@ -74,26 +73,11 @@ pub fn pcap_ack(f: &Frame, c: &Ctx, b: &mut Vec<u8>) -> usize {
     let start = b.len();
     eth_vlan(b, c, f.prio);
     be16(b, ETH_IPV4);
-    headers(b, c, f, 0, 0, f.ack.wrapping_mul(c.mss), ACK, ts(f.created), ts(time(f)));
+    headers(b, c, f, 0, (0, f.ack.wrapping_mul(c.mss)), ACK, (ts(f.created), ts(time(f))));
     (f.size as usize).max(b.len() - start)
 }
 
 /// IPv4 (checksum set) and the TCP-shaped header with the timestamps option.
-#[allow(clippy::too_many_arguments)]
-fn headers(b: &mut Vec<u8>, c: &Ctx, f: &Frame, payload: u32, seq: u32, ack: u32, flags: u8, tsval: u32, tsecr: u32) {
-    ipv4_header(b, c, f, IP_PROTOCOL, HEADER_BYTES - 20 + payload);
-    let sport = 49152 + (f.flow % 16384) as u16;
-    let (sp, dp) = if f.kind == FrameKind::Ack { (PORT, sport) } else { (sport, PORT) };
-    be16(b, sp);
-    be16(b, dp);
-    be32(b, seq);
-    be32(b, ack);
-    b.push(((HEADER_BYTES - 20) / 4) as u8 * 16);
-    b.push(flags);
-    be16(b, 0xFFFF); // window
-    be16(b, 0); // checksum (not computed)
-    be16(b, 0); // urgent pointer
-    b.extend_from_slice(&[1, 1, 8, 10]); // NOP, NOP, timestamps, length 10
-    be32(b, tsval);
-    be32(b, tsecr);
+fn headers(b: &mut Vec<u8>, c: &Ctx, f: &Frame, payload: u32, (seq, ack): (u32, u32), flags: u8, ts: (u32, u32)) {
+    tcp_shaped(b, c, f, payload, &TcpShaped { header_bytes: HEADER_BYTES, port: PORT, seq, ack, flags, ts });
 }
