@@ -100,8 +100,6 @@ DEBT: dict[str, set[str]] = {
     "tcp": {
         "engine:bench.rs",
         "engine:build/workload.rs",
-        "engine:protocols/swift/tests.rs",
-        "engine:protocols/timely/tests.rs",
         "engine:scenario/model.rs",
         "engine:scenario/transport.rs",
         "python:benchsuite.py",

@@ -135,7 +135,7 @@ pub fn checksum(h: &[u8]) -> u16 {
 
 
 /// What a TCP-shaped header carries (a transport that borrows TCP's layout so Wireshark decodes it).
-pub struct TcpShaped {
+pub struct SegmentHeader {
     /// Header bytes from IPv4 on: 20 (IPv4) + 20 (TCP) + its options.
     pub header_bytes: u32,
     /// The transport's well-known port (the data frames' destination, the ACKs' source).
@@ -149,7 +149,7 @@ pub struct TcpShaped {
 
 /// IPv4 (checksum set) and a TCP-shaped header ending with the timestamps option (NOP, NOP, kind
 /// 8); further options (`h.header_bytes` − 52 bytes) are the caller's to append.
-pub fn tcp_shaped(b: &mut Vec<u8>, c: &Ctx, f: &Frame, payload: u32, h: &TcpShaped) {
+pub fn segment_header(b: &mut Vec<u8>, c: &Ctx, f: &Frame, payload: u32, h: &SegmentHeader) {
     ipv4_header(b, c, f, IP_TCP, h.header_bytes - 20 + payload);
     let sport = 49152 + (f.flow % 16384) as u16;
     let (sp, dp) = if f.kind == crate::net::frame::FrameKind::Ack { (h.port, sport) } else { (sport, h.port) };

@@ -14,7 +14,7 @@
 
 use crate::core::time::Time;
 use crate::net::frame::{Frame, FrameKind};
-use crate::slots::wire::{be16, be32, eth_vlan, tcp_shaped, Ctx, TcpShaped, ETH_IPV4};
+use crate::slots::wire::{be16, be32, eth_vlan, segment_header, Ctx, SegmentHeader, ETH_IPV4};
 use crate::slots::Proto;
 
 /// IPv4, the TCP-shaped header, the timestamps option (12 B with its NOPs) and the experimental
@@ -89,7 +89,7 @@ pub fn pcap_ack(f: &Frame, c: &Ctx, b: &mut Vec<u8>) -> usize {
 /// IPv4 (checksum set) and the TCP-shaped header with its two options.
 #[allow(clippy::too_many_arguments)]
 fn headers(b: &mut Vec<u8>, c: &Ctx, f: &Frame, payload: u32, (seq, ack): (u32, u32), flags: u8, (tsval, tsecr): (u32, u32), (delay_ns, hops): (u32, u8)) {
-    tcp_shaped(b, c, f, payload, &TcpShaped { header_bytes: HEADER_BYTES, port: PORT, seq, ack, flags, ts: (tsval, tsecr) });
+    segment_header(b, c, f, payload, &SegmentHeader { header_bytes: HEADER_BYTES, port: PORT, seq, ack, flags, ts: (tsval, tsecr) });
     b.extend_from_slice(&[1, 1, 253, 10]); // NOP, NOP, experimental (RFC 6994), length 10
     be16(b, EXID);
     be32(b, delay_ns);

@@ -11,7 +11,7 @@
 
 use crate::core::time::Time;
 use crate::net::frame::{Frame, FrameKind};
-use crate::slots::wire::{be16, eth_vlan, tcp_shaped, Ctx, TcpShaped, ETH_IPV4};
+use crate::slots::wire::{be16, eth_vlan, segment_header, Ctx, SegmentHeader, ETH_IPV4};
 use crate::slots::Proto;
 
 /// IPv4, the TCP-shaped header and its timestamps option (NOP, NOP, kind 8, length 10).
@@ -79,5 +79,5 @@ pub fn pcap_ack(f: &Frame, c: &Ctx, b: &mut Vec<u8>) -> usize {
 
 /// IPv4 (checksum set) and the TCP-shaped header with the timestamps option.
 fn headers(b: &mut Vec<u8>, c: &Ctx, f: &Frame, payload: u32, (seq, ack): (u32, u32), flags: u8, ts: (u32, u32)) {
-    tcp_shaped(b, c, f, payload, &TcpShaped { header_bytes: HEADER_BYTES, port: PORT, seq, ack, flags, ts });
+    segment_header(b, c, f, payload, &SegmentHeader { header_bytes: HEADER_BYTES, port: PORT, seq, ack, flags, ts });
 }
