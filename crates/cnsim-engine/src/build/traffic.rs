@@ -160,7 +160,9 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
         };
         let mut warn = vec![];
         let make_rp = protocols::rp(&fs.rp, line_rate as f64, &mut warn).map_err(in_flow)?;
-        warn.into_iter().for_each(|w| ctx.warn(Some(fs.from.span()), w));
+        if lint {
+            warn.into_iter().for_each(|w| ctx.warn(Some(fs.from.span()), w));
+        }
         let make_np = protocols::np(&fs.rp).map_err(in_flow)?;
         if let Some(m) = protocols::rp_needs_unicast(&fs.rp).filter(|_| mode != Mode::Unicast) {
             return Err(in_flow(m.into()));

@@ -396,12 +396,18 @@ impl Sim {
                 }
                 let feedback = r.np.as_mut().and_then(|np| np.on_data(&f, node, self.now));
                 let closed_loop = fl.transport.is_some();
+                if closed_loop {
+                    // The frame's telemetry, read while its slot is still its own.
+                    if let Some(t) = &mut self.telemetry {
+                        t.on_data(fid, f.flow);
+                    }
+                }
                 self.frames.release(fid);
                 if let Some(fb) = feedback {
                     self.send_feedback(node, fb);
                 }
                 if closed_loop {
-                    self.on_transport_data(node, f.flow, fid, &f);
+                    self.on_transport_data(node, f.flow, &f);
                 }
                 if endpoint != NONE {
                     self.on_endpoint_data(endpoint, f.flow, node, &f);

@@ -127,13 +127,10 @@ impl Sim {
         }
     }
 
-    /// A data frame of flow `f` (`frame`, whose slot `fid` is released but not yet reused)
-    /// reached its receiver at `node`.
-    pub(crate) fn on_transport_data(&mut self, node: NodeId, f: u32, fid: FrameId, frame: &Frame) {
+    /// A data frame of flow `f` (`frame`, a copy: its slot is released, its telemetry already
+    /// read) reached its receiver at `node`.
+    pub(crate) fn on_transport_data(&mut self, node: NodeId, f: u32, frame: &Frame) {
         let now = self.now;
-        if let Some(t) = &mut self.telemetry {
-            t.on_data(fid, f);
-        }
         let fl = &mut self.flows[f as usize];
         let timer = fl.transport_timers[TransportTimer::DelAck as usize];
         let Some(conn) = fl.transport.as_mut() else { return };

@@ -41,9 +41,9 @@ pub struct Protocol {
     pub old_keys: &'static [OldKey],
     /// Its data-frame tags that elect which congestion point answers the frame.
     pub elects: &'static [Elect],
-    /// Whether the data frames of the flows it drives (as their transport or reaction point)
-    /// collect in-band telemetry at each forwarding port, echoed in their acknowledgements
-    /// (`net::telemetry`; the transport reads it in `TransportMachine::on_telemetry`).
+    /// Whether the data frames of the flows it drives as their transport collect in-band
+    /// telemetry at each forwarding port, echoed in their acknowledgements (`net::telemetry`; the
+    /// transport reads it in `TransportMachine::on_telemetry`).
     pub telemetry: bool,
 }
 

@@ -150,6 +150,7 @@ pub struct SegmentHeader {
 /// IPv4 (checksum set) and a TCP-shaped header ending with the timestamps option (NOP, NOP, kind
 /// 8); further options (`h.header_bytes` − 52 bytes) are the caller's to append.
 pub fn segment_header(b: &mut Vec<u8>, c: &Ctx, f: &Frame, payload: u32, h: &SegmentHeader) {
+    debug_assert!((52..=80).contains(&h.header_bytes), "TCP's data offset holds 20 to 60 B of header");
     ipv4_header(b, c, f, IP_TCP, h.header_bytes - 20 + payload);
     let sport = 49152 + (f.flow % 16384) as u16;
     let (sp, dp) = if f.kind == crate::net::frame::FrameKind::Ack { (h.port, sport) } else { (sport, h.port) };

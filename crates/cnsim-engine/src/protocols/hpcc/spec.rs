@@ -19,7 +19,7 @@ crate::defaults::default_fns! {
     d_rto: Duration = Duration(1_000_000_000);
 }
 
-/// `[flow.hpcc]`.
+/// A flow's `transport = { hpcc = … }` (or `[flow.transport.hpcc]`).
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct HpccSpec {
@@ -66,8 +66,9 @@ impl FromSpec for HpccFlow {
     }
 }
 
-/// `[flow.…hpcc]` → a sender's parameters, for a source of `line_rate` b/s on a path whose base
-/// RTT is `path_rtt` (when the table gives none).
+/// The `hpcc` table → a sender's parameters, for a source of `line_rate` b/s on a path whose base
+/// RTT is `path_rtt` when the table gives none (the slot's `from_spec` requires `base_rtt` today:
+/// the build makes transports before routes, so it knows no path's RTT yet).
 pub fn params(spec: &HpccSpec, line_rate: f64, path_rtt: Time) -> Result<Params, String> {
     let mss = frame_size(spec.mss, "hpcc.mss")?;
     if mss as u64 + DATA_HEADER_BYTES as u64 > MAX_FRAME {

@@ -18,7 +18,7 @@ use crate::slots::Proto;
 pub const HEADER_BYTES: u32 = 20 + 20 + 12;
 /// TIMELY's receiver port.
 pub const PORT: u16 = 5002;
-/// IPv4's protocol number of the TCP-shaped header.
+/// TCP's flags the header sets (RFC 9293 §3.1).
 const ACK: u8 = 0x10;
 const PSH: u8 = 0x08;
 
