@@ -126,5 +126,9 @@ fn every_range_in_the_doc_is_the_code_s() {
             o => wrong.push(format!("{}: the edge `{edge_case}` should be accepted quietly, got {o:?}", r.key)),
         }
     }
-    assert!(wrong.is_empty(), "docs/scenario-ranges.md disagrees with the code:\n{}", wrong.join("\n"));
+    assert!(
+        wrong.is_empty(),
+        "docs/scenario-ranges.md disagrees with the code (lines shifted by an edit: `python scripts/scenario_ranges_lines.py`):\n{}",
+        wrong.join("\n")
+    );
 }
