@@ -69,7 +69,8 @@ def test_summary_shows_source_loss_next_to_network_loss(tmp_path):
 def test_warnings_for_likely_mistakes(tmp_path):
     r = cnsim_cli("check", SCENARIO, *NO_RP)
     assert "warning: congestion point at SW>D has no reaction point to notify" in r.stderr
-    r = cnsim_cli("check", SCENARIO, "--set", "defaults.queue.capacity=1000B")
+    # (Qeq lowered with the capacity: a Qeq the queue cannot hold is an error of its own.)
+    r = cnsim_cli("check", SCENARIO, "--set", "defaults.queue.capacity=1000B", "--set", "cp.qcn.qeq=500B")
     assert "warning: queue SW>D holds less than one frame (1000 B < the largest frame, 1500 B)" in r.stderr
     assert "warning" not in cnsim_cli("check", SCENARIO).stderr
     with pytest.warns(cnsim.ScenarioWarning, match="no reaction point"):
@@ -89,6 +90,7 @@ def test_progress_in_notebooks_is_plain_lines(capsys, monkeypatch):
     monkeypatch.setitem(sys.modules, "ipykernel", sys)  # what a Jupyter kernel has loaded
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        cnsim.run(SCENARIO, set={"simulation.duration": "2ms", "simulation.measure_from": "0s"})
+        # 4 ms: the last flow starts at 3 ms (a start at or after the end is warned about)
+        cnsim.run(SCENARIO, set={"simulation.duration": "4ms", "simulation.measure_from": "0s"})
     err = capsys.readouterr().err
     assert "cnsim: unicast-qcn.toml 100%" in err
