@@ -101,16 +101,16 @@ def test_mrx_series_are_rates_that_average_to_the_window_throughput():
     assert lost.is_monotonic_increasing  # a cumulative count, not a rate
 
 
-SERIES_NAME = re.compile(r"^([a-z_]+_(bps|frames|s|segments)|level)\.")
+SERIES_NAME = re.compile(r"^([a-z_]+_(bps|frames|s|segments|bytes|packets|ratio)|level)\.")
 
 
 def test_every_declared_series_name_carries_its_unit():
     series = [m for m in cnsim.metric_declarations() if m["scope"] == "series"]
-    assert len(series) == 10
+    assert len(series) >= 10  # the engine's own and every registered protocol's
     for m in series:
         assert SERIES_NAME.match(m["name"]), m["name"]
         unit = m["name"].split(".")[0].rsplit("_", 1)[-1]
-        assert {"bps": "bit/s", "frames": "frames", "s": "s", "segments": "segments", "level": "level"}[unit] == m["unit"], m
+        assert {"bps": "bit/s", "frames": "frames", "s": "s", "segments": "segments", "bytes": "B", "packets": "packets", "ratio": "1", "level": "level"}[unit] == m["unit"], m
 
 
 def test_recorded_series_names_carry_their_unit():

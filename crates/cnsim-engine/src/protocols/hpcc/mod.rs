@@ -105,5 +105,5 @@ pub const METRICS: &[Metric] = &[
     Metric { scope: "flows", name: "hpcc_int_truncated", unit: "ACKs", kind: "counter", doc: "ACKs whose path had more forwarding ports than a stack records (net::telemetry::MAX_HOPS)" },
     Metric { scope: "series", name: "hpcc_window_bytes.FLOW", unit: "B", kind: "series", doc: "the HPCC sender's window W" },
     Metric { scope: "series", name: "hpcc_rate_bps.FLOW", unit: "bit/s", kind: "series", doc: "the HPCC sender's pacing rate W/T" },
-    Metric { scope: "series", name: "hpcc_u.FLOW", unit: "1", kind: "series", doc: "the HPCC sender's utilisation estimate U" },
+    Metric { scope: "series", name: "hpcc_u_ratio.FLOW", unit: "1", kind: "series", doc: "the HPCC sender's utilisation estimate U" },
 ];

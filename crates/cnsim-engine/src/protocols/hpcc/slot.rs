@@ -36,7 +36,7 @@ impl HpccFlow {
 }
 
 impl TransportMachine for HpccFlow {
-    const SERIES: &'static [&'static str] = &["hpcc_window_bytes", "hpcc_rate_bps", "hpcc_u"];
+    const SERIES: &'static [&'static str] = &["hpcc_window_bytes", "hpcc_rate_bps", "hpcc_u_ratio"];
 
     #[inline]
     fn poll_send(&mut self, now: Time) -> Option<Data> {

@@ -166,9 +166,9 @@ pub const METRICS: &[Metric] = &[
     Metric { scope: "flows", name: "swift_bytes_acked", unit: "B", kind: "counter", doc: "payload bytes cumulatively acknowledged at the sender" },
     Metric { scope: "flows", name: "swift_decreases", unit: "events", kind: "counter", doc: "multiplicative decreases (at most one per RTT)" },
     Metric { scope: "flows", name: "swift_timeouts", unit: "events", kind: "counter", doc: "retransmission timer expiries" },
-    Metric { scope: "series", name: "swift_cwnd.FLOW", unit: "packets", kind: "series", doc: "Swift's window of a flow" },
+    Metric { scope: "series", name: "swift_cwnd_packets.FLOW", unit: "packets", kind: "series", doc: "Swift's window of a flow" },
     Metric { scope: "series", name: "swift_delay_s.FLOW", unit: "s", kind: "series", doc: "the last fabric delay sample of a Swift flow (NaN before the first)" },
 ];
 
 /// The series a Swift flow records (`slot::SwiftFlow::series`), each named `NAME.FLOW`.
-pub const SERIES: [&str; 2] = ["swift_cwnd", "swift_delay_s"];
+pub const SERIES: [&str; 2] = ["swift_cwnd_packets", "swift_delay_s"];
