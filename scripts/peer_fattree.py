@@ -39,16 +39,16 @@ the event loop alone, and the instructions per delivered packet are reported. Us
 
 import argparse
 import json
-import os
 import re
 import shutil
 import statistics
-import subprocess
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "python"))
+sys.path.insert(0, str(ROOT / "scripts"))
+from peer.htsim_build import build_library, link_driver, sh  # noqa: E402  (scripts/peer/)
 
 # Every parameter of the comparison, as both simulators take it.
 PARAMS = {
@@ -73,27 +73,13 @@ INCAST = {
     "pfc_low_pkts": 12,         # and its low one
     "sender_queue_pkts": 100_000,  # cnsim's host NIC queue: a paused sender keeps its backlog (htsim's RoceSrc waits)
 }
-HTSIM_OBJECTS = ["fat_tree_topology.o", "fat_tree_switch.o", "firstfit.o", "connection_matrix.o"]
-
-
-def sh(cmd: list[str], **kw) -> str:
-    return subprocess.run(cmd, check=True, capture_output=True, text=True, **kw).stdout
 
 
 def build(htsim: Path, work: Path) -> tuple[dict[str, Path], Path]:
     """The htsim drivers (by case) and cnsim's run_file, built."""
-    sim = htsim / "sim"
-    if not (sim / "datacenter" / "fat_tree_topology.h").exists():
-        sys.exit(f"{htsim}: not an htsim checkout (no sim/datacenter/fat_tree_topology.h)")
-    jobs = f"-j{os.cpu_count() or 1}"
-    sh(["make", jobs, "-C", str(sim), "libhtsim.a"])
-    sh(["make", jobs, "-C", str(sim / "datacenter"), *HTSIM_OBJECTS])
-    drivers = {}
-    for case, name in (("permutation", "htsim_fattree"), ("incast", "htsim_incast")):
-        drivers[case] = work / name
-        sh(["g++", "-std=c++11", "-O2", "-g", f"-I{sim}", f"-I{sim / 'datacenter'}",
-            str(ROOT / "scripts" / "peer" / f"{name}.cpp"), *[str(sim / "datacenter" / o) for o in HTSIM_OBJECTS],
-            f"-L{sim}", "-lhtsim", "-o", str(drivers[case])])
+    sim = build_library(htsim)
+    drivers = {case: link_driver(sim, name, work / name)
+               for case, name in (("permutation", "htsim_fattree"), ("incast", "htsim_incast"))}
     sh(["cargo", "build", "--release", "-q", "-p", "cnsim-engine", "--example", "run_file"], cwd=ROOT)
     return drivers, ROOT / "target" / "release" / "examples" / "run_file"
 
