@@ -12,9 +12,8 @@ against it (scripts/peer/htsim_build.py); cnsim runs in this process (`cnsim.run
 Scenarios (SCENARIOS): k = 4 (16 hosts, 20 switches); every flow is a finite transfer of
 `flow_pkts` full packets, all starting at time 0. `incast`: the eight hosts of pods 3 and 4 to host
 H1 (htsim's host 0): the bottleneck is H1's ToR port E1>H1. `permutation`: host h to h + 8 (mod 16),
-every flow through a core switch. Swift and DCTCP flows take in htsim the path cnsim's ECMP hash gives
-them (scripts/peer_fattree.py's renaming of cores); htsim's HPCC sources are RoCE-style (they send to
-their ToR and htsim's switches hash them), so HPCC's permutation may collide differently.
+every flow through a core switch. Every flow takes in htsim, as a source route, the path cnsim's ECMP
+hash gives it (scripts/peer_fattree.py's renaming of cores), so the same flows collide in both.
 
 Measured in each simulator: every flow's FCT (cnsim: the ACK of its last byte at the sender; htsim:
 the first sample at which the sink holds all of it, at most `sample_us` late, and about half an RTT
@@ -206,12 +205,15 @@ def htsim_command(driver: Path, proto: str, case: str, flows_file: Path) -> list
 
 
 def parse_htsim(out: str) -> dict:
-    """The driver's output: {"drops", "flows": [{"src", "dst", "fct_us"}], "queue_bytes": [...]}."""
+    """The driver's output: {"proto", "n_flows", "drops", "sim_s", …, "flows": [{"src", "dst", "fct_us"}],
+    "queue_bytes": [...]}."""
     res: dict = {"flows": [], "queue_bytes": None}
     for line in out.splitlines():
         word, *rest = line.split()
         if word == "htsim":
-            res.update({k: float(v) if k != "proto" else v for k, v in (kv.split("=") for kv in rest)})
+            summary = dict(kv.split("=") for kv in rest)
+            res.update(proto=summary.pop("proto"), n_flows=int(summary.pop("flows")),
+                       **{k: float(v) for k, v in summary.items()})
         elif word == "flow":
             kv = dict(x.split("=") for x in rest)
             fct = float(kv["fct_us"])
@@ -229,9 +231,9 @@ def percentile(xs: list[float], p: float) -> float:
     return s[max(0, math.ceil(p * len(s)) - 1)]
 
 
-def measures(fcts_us: list[float | None], queue_pkts: list[float] | None) -> dict:
+def measures(fcts_us: list[float | None], queue_pkts: list[float] | None, queue_from: float = 0.0) -> dict:
     """The compared metrics from the flows' FCTs (None: unfinished) and the queue's samples (in
-    packets, from time 0 every sample_us), the queue cut at the completion."""
+    packets, from time 0 every sample_us), the queue's over [queue_from · completion, completion]."""
     done = [f for f in fcts_us if f is not None]
     if len(done) < len(fcts_us):
         return {"unfinished": len(fcts_us) - len(done)}
@@ -239,7 +241,8 @@ def measures(fcts_us: list[float | None], queue_pkts: list[float] | None) -> dic
     m = {"completion_us": max(done), "fct_median_us": statistics.median(done),
          "fct_jain": sum(rates) ** 2 / (len(rates) * sum(r * r for r in rates))}
     if queue_pkts is not None:
-        window = queue_pkts[:int(m["completion_us"] / NET["sample_us"]) + 1]
+        end = int(m["completion_us"] / NET["sample_us"]) + 1
+        window = queue_pkts[int(queue_from * end):end]
         m["queue_p50_pkts"] = percentile(window, 0.5)
         m["queue_p99_pkts"] = percentile(window, 0.99)
     return m
@@ -250,7 +253,7 @@ def agrees(metric: str, cnsim: float, htsim: float) -> bool:
     return abs(cnsim - htsim) <= max(t["abs"], t["rel"] * abs(htsim))
 
 
-def run_cnsim(proto: str, case: str) -> dict:
+def run_cnsim(proto: str, case: str, queue_from: float = 0.0) -> dict:
     import cnsim
     res = cnsim.run(cnsim_scenario(proto, case), figures=False, progress=False)
     fcts = [None if f.get("fct_s") is None else f["fct_s"] * 1e6 for f in res.stats["flows"]]
@@ -259,17 +262,17 @@ def run_cnsim(proto: str, case: str) -> dict:
         dst = SCENARIOS[case][0]
         port = f"E{dst // (NET['k'] // 2) + 1}>H{dst + 1}"
         queue = [float(x) * res.stats["frame_size_bytes"] / NET["packet_b"] for x in res.series(f"q_frames.{port}")]
-    return measures(fcts, queue)
+    return measures(fcts, queue, queue_from)
 
 
-def run_htsim(driver: Path, work: Path, proto: str, case: str) -> dict:
+def run_htsim(driver: Path, work: Path, proto: str, case: str, queue_from: float = 0.0) -> dict:
     flows = work / f"{proto}-{case}.flows"
     flows.write_text(htsim_flows(proto, case))
     out = sh(htsim_command(driver, proto, case, flows))
     (work / f"{proto}-{case}.htsim.out").write_text(out)
     r = parse_htsim(out)
     queue = [b / NET["packet_b"] for b in r["queue_bytes"]] if case == "incast" else None
-    return measures([f["fct_us"] for f in r["flows"]], queue)
+    return measures([f["fct_us"] for f in r["flows"]], queue, queue_from)
 
 
 def rows(proto: str, case: str, c: dict, h: dict) -> list[dict]:
@@ -299,7 +302,13 @@ def main() -> None:
     ap.add_argument("--cases", nargs="+", choices=list(SCENARIOS), default=list(SCENARIOS))
     ap.add_argument("--work", type=Path, default=ROOT / "target" / "htsim-diff")
     ap.add_argument("--out", type=Path, default=None, help="write the markdown table here too")
+    ap.add_argument("--flow-pkts", type=int, default=NET["flow_pkts"],
+                    help="a diagnostic run with longer flows (the tolerances are the default scenario's)")
+    ap.add_argument("--duration-us", type=int, default=NET["duration_us"])
+    ap.add_argument("--queue-from", type=float, default=0.0,
+                    help="queue percentiles over [this fraction of the completion, the completion]")
     a = ap.parse_args()
+    NET["flow_pkts"], NET["duration_us"] = a.flow_pkts, a.duration_us
     a.work.mkdir(parents=True, exist_ok=True)
     driver = link_driver(build_library(a.htsim.resolve()), "htsim_diff", a.work / "htsim_diff")
     print("network: " + ", ".join(f"{k}={v}" for k, v in NET.items()))
@@ -308,7 +317,7 @@ def main() -> None:
     rs = []
     for p in a.protocols:
         for case in a.cases:
-            rs += rows(p, case, run_cnsim(p, case), run_htsim(driver, a.work, p, case))
+            rs += rows(p, case, run_cnsim(p, case, a.queue_from), run_htsim(driver, a.work, p, case, a.queue_from))
     text = table(rs)
     print(text)
     if a.out:

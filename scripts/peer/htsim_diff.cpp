@@ -8,9 +8,8 @@
 //              SAMPLE_US BOTTLENECK_HOST FLOWS [KEY=VALUE...]
 //
 // FLOWS is a file of lines `src dst agg core` (htsim's host numbering from 0): one finite flow of
-// FLOW_PKTS full packets from src to dst, started at time 0. Swift and DCTCP flows take the path
-// through aggregation switch agg and core core (cnsim's ECMP choice, renamed by the script); HPCC
-// flows take the path htsim's switches' ECMP FIB gives them (RoCE-style sources send to the ToR).
+// FLOW_PKTS full packets from src to dst, started at time 0, on the source route through aggregation
+// switch agg and core core (cnsim's ECMP choice, renamed by the script).
 // A full packet is PACKET_B on the wire: HPCC's payload is PACKET_B − 64 (HPCCPacket::ACKSIZE is its
 // header), Swift's and DCTCP's packets carry PACKET_B and count all of it as data (htsim models no
 // headers for them). KEY=VALUE: hpcc: t_us (HPCCSrc::_T), eta, max_stage, wai_b, pfc_high_pkts,
@@ -76,22 +75,16 @@ private:
     uint64_t _bytes;
 };
 
-// [host queue, pipe, the ToR's end]: an HPCC source's first hop, as the switches' FIB expects.
-static Route* to_tor(FatTreeTopology* top, uint32_t host) {
-    Route* r = new Route();
-    BaseQueue* q = top->queues_ns_nlp[host][top->HOST_POD_SWITCH(host)][0];
-    r->push_back(q);
-    r->push_back(top->pipes_ns_nlp[host][top->HOST_POD_SWITCH(host)][0]);
-    r->push_back(q->getRemoteEndpoint());
-    return r;
-}
-
-// The path from f.src to f.dst through f.agg and f.core (inter-pod) or any path (intra-pod).
+// The path from f.src to f.dst through f.agg and f.core (the queue "US<agg>->CS<core>(0)"; routes
+// interleave queues, pipes and, with LOSSLESS_INPUT, the switches' input queues); intra-pod: any.
 static const Route* pinned(FatTreeTopology* top, const Flow& f) {
     std::vector<const Route*>* paths = top->get_bidir_paths(f.src, f.dst, true);
     std::string want = "US" + std::to_string(f.agg) + "->CS" + std::to_string(f.core) + "(0)";
     for (const Route* p : *paths)
-        if (p->size() > 4 && static_cast<BaseQueue*>(p->at(4))->str() == want) return p;
+        for (size_t i = 0; i < p->size(); i++) {
+            auto* q = dynamic_cast<BaseQueue*>(p->at(i));
+            if (q && q->str() == want) return p;
+        }
     return paths->size() == 1 ? paths->at(0) : nullptr;
 }
 
@@ -173,23 +166,26 @@ int main(int argc, char** argv) {
             std::cerr << "flow " << f.src << " -> " << f.dst << ": not two hosts of the tree\n";
             return 2;
         }
+        const Route* path = pinned(top, f);
+        if (!path) {
+            std::cerr << "no path from host " << f.src << " through US" << f.agg << "->CS" << f.core << "\n";
+            return 1;
+        }
+        Route* fwd = new Route(*path);
+        Route* back = new Route(*path->reverse());
         if (proto == "hpcc") {
             auto* src = new HPCCSrc(nullptr, nullptr, eventlist, rate);
-            HPCCSrc::_Wai = need("wai_b");  // the constructor sets it to one MSS
+            srand(1);                         // the constructor seeds random() from the wall clock
+            HPCCSrc::_Wai = need("wai_b");    // and sets W_AI to one MSS
             src->set_dst(f.dst);
             src->set_flowsize(bytes);
             f.hpcc = new HPCCSink();
             f.hpcc->set_src(f.src);
             static_cast<HostQueue*>(top->queues_ns_nlp[f.src][top->HOST_POD_SWITCH(f.src)][0])->addHostSender(src);
-            src->connect(to_tor(top, f.src), to_tor(top, f.dst), *f.hpcc, 0);
-            top->switches_lp[top->HOST_POD_SWITCH(f.src)]->addHostPort(f.src, src->flow_id(), src);
-            top->switches_lp[top->HOST_POD_SWITCH(f.dst)]->addHostPort(f.dst, src->flow_id(), f.hpcc);
+            fwd->push_back(f.hpcc);
+            back->push_back(src);
+            src->connect(fwd, back, *f.hpcc, 0);
             continue;
-        }
-        const Route* path = pinned(top, f);
-        if (!path) {
-            std::cerr << "no path from host " << f.src << " through US" << f.agg << "->CS" << f.core << "\n";
-            return 1;
         }
         if (proto == "swift") {
             auto* src = new SwiftSrc(swift_scanner, nullptr, nullptr, eventlist);
@@ -197,15 +193,13 @@ int main(int argc, char** argv) {
             src->set_hdiv(need("hdiv"));
             src->set_flowsize(bytes);
             f.swift = new SwiftSink();
-            src->connect(*path, *path->reverse(), *f.swift, 0);
+            src->connect(*fwd, *back, *f.swift, 0);  // Swift appends its ends itself
         } else {
             auto* src = new DCTCPSrc(nullptr, nullptr, eventlist);
             src->set_flowsize(bytes);
             f.tcp = new TcpSink();
             tcp_scanner.registerTcp(*src);
-            Route* fwd = new Route(*path);
             fwd->push_back(f.tcp);
-            Route* back = new Route(*path->reverse());
             back->push_back(src);
             src->connect(*fwd, *back, *f.tcp, 0);
         }
