@@ -144,10 +144,11 @@ def cnsim_transport(proto: str) -> dict:
     if proto == "swift":
         s = SWIFT
         h_us = s["base_target_us"] / s["hdiv"]
-        # htsim counts the pipes of the path (hosts' links included), cnsim the routers (the TTL):
-        # one more pipe than routers on every path, so cnsim's base is htsim's plus one h.
+        # Neither scales the target by hops on this fabric (docs/validation.md): htsim's sources clone
+        # their route and Route::clone() restarts the hop count at 0; cnsim's fat-tree switches are
+        # Ethernet switches, which leave the TTL (cnsim's hop count) alone. h is set all the same.
         return {"traffic": {"kind": "transfer", "size": size},
-                "transport": {"swift": {"base_target": f"{(s['base_target_us'] + h_us) * 1e6:.0f}ps",
+                "transport": {"swift": {"base_target": f"{s['base_target_us']}us",
                                         "hop_scale": f"{h_us * 1e6:.0f}ps", "fs_range": f"{s['fs_range_us']}us",
                                         "fs_min_cwnd": s["fs_min_cwnd"], "fs_max_cwnd": s["fs_max_cwnd"],
                                         "ai": s["ai"], "beta": s["beta"], "max_mdf": s["max_mdf"],
