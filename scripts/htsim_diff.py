@@ -210,6 +210,8 @@ def parse_htsim(out: str) -> dict:
     "queue_bytes": [...]}."""
     res: dict = {"flows": [], "queue_bytes": None}
     for line in out.splitlines():
+        if not line.strip():
+            continue
         word, *rest = line.split()
         if word == "htsim":
             summary = dict(kv.split("=") for kv in rest)
@@ -291,7 +293,7 @@ def table(rs: list[dict]) -> str:
     for r in rs:
         t = TOLERANCES.get(r["metric"])
         tol = f"±max({t['abs']:g}, {t['rel']:.0%})" if t else "—"
-        out.append(f"| {r['protocol']} | {r['case']} | {r['metric']} | {r['cnsim']:.3g} | {r['htsim']:.3g} | {tol} | "
+        out.append(f"| {r['protocol']} | {r['case']} | {r['metric']} | {r['cnsim']:.4g} | {r['htsim']:.4g} | {tol} | "
                    f"{'agree' if r['agree'] else '**differ**'} |")
     return "\n".join(out) + "\n"
 
