@@ -241,7 +241,7 @@ def measures(fcts_us: list[float | None], queue_pkts: list[float] | None, queue_
     if len(done) < len(fcts_us):
         return {"unfinished": len(fcts_us) - len(done)}
     rates = [1 / f for f in done]
-    m = {"completion_us": max(done), "fct_median_us": statistics.median(done),
+    m = {"fcts_us": done, "completion_us": max(done), "fct_median_us": statistics.median(done),
          "fct_jain": sum(rates) ** 2 / (len(rates) * sum(r * r for r in rates))}
     if queue_pkts is not None:
         end = int(m["completion_us"] / NET["sample_us"]) + 1
@@ -287,6 +287,14 @@ def rows(proto: str, case: str, c: dict, h: dict) -> list[dict]:
             for m in TOLERANCES if m in c and m in h]
 
 
+def flow_table(proto: str, case: str, c: dict, h: dict) -> str:
+    """Markdown rows of every flow's FCT in both (the per-flow view behind the summary rows)."""
+    if "fcts_us" not in c or "fcts_us" not in h:
+        return ""
+    return "".join(f"| {proto} | {case} | H{s + 1}→H{d + 1} | {fc:.4g} | {fh:.4g} |\n"
+                   for (s, d), fc, fh in zip(flow_ends(case), c["fcts_us"], h["fcts_us"], strict=True))
+
+
 def table(rs: list[dict]) -> str:
     """The markdown table of rows."""
     out = ["| protocol | case | metric | cnsim | htsim | tolerance | verdict |", "|---|---|---|---|---|---|---|"]
@@ -308,6 +316,7 @@ def main() -> None:
     ap.add_argument("--flow-pkts", type=int, default=NET["flow_pkts"],
                     help="a diagnostic run with longer flows (the tolerances are the default scenario's)")
     ap.add_argument("--duration-us", type=int, default=NET["duration_us"])
+    ap.add_argument("--per-flow", action="store_true", help="a table of every flow's FCT in both, too")
     ap.add_argument("--queue-from", type=float, default=0.0,
                     help="queue percentiles over [this fraction of the completion, the completion]")
     a = ap.parse_args()
@@ -317,11 +326,15 @@ def main() -> None:
     print("network: " + ", ".join(f"{k}={v}" for k, v in NET.items()))
     for p in a.protocols:
         print(f"{p}: " + ", ".join(f"{k}={v}" for k, v in PROTOCOLS[p].items()))
-    rs = []
+    rs, per_flow = [], ""
     for p in a.protocols:
         for case in a.cases:
-            rs += rows(p, case, run_cnsim(p, case, a.queue_from), run_htsim(driver, a.work, p, case, a.queue_from))
+            c, h = run_cnsim(p, case, a.queue_from), run_htsim(driver, a.work, p, case, a.queue_from)
+            rs += rows(p, case, c, h)
+            per_flow += flow_table(p, case, c, h)
     text = table(rs)
+    if a.per_flow:
+        text += "\n| protocol | case | flow | cnsim fct_us | htsim fct_us |\n|---|---|---|---|---|\n" + per_flow
     print(text)
     if a.out:
         a.out.write_text(text)

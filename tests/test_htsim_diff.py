@@ -144,3 +144,12 @@ def test_verdicts_inside_and_outside_the_tolerances():
     text = hd.table(rows)
     assert text.count("\n") == 2 + len(rows) and text.count("**differ**") == 2
     assert "| dctcp | incast | queue_p50_pkts | 17 | 84 | ±max(5, 30%) | **differ** |" in text
+
+
+def test_the_per_flow_table_pairs_each_flows_fcts():
+    ends = hd.flow_ends("incast")
+    c = hd.measures([100.0 + i for i in range(len(ends))], None)
+    h = hd.measures([200.0 + i for i in range(len(ends))], None)
+    lines = hd.flow_table("swift", "incast", c, h).splitlines()
+    assert len(lines) == len(ends) and lines[0] == "| swift | incast | H9→H1 | 100 | 200 |"
+    assert hd.flow_table("swift", "incast", {"unfinished": 1}, h) == ""
