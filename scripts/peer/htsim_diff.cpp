@@ -39,6 +39,7 @@
 #include "queue_lossless_input.h"
 #include "fat_tree_switch.h"
 #include "fat_tree_topology.h"
+#include "htsim_common.h"
 
 struct Flow {
     uint32_t src, dst, agg, core;
@@ -75,17 +76,12 @@ private:
     uint64_t _bytes;
 };
 
-// The path from f.src to f.dst through f.agg and f.core (the queue "US<agg>->CS<core>(0)"; routes
-// interleave queues, pipes and, with LOSSLESS_INPUT, the switches' input queues); intra-pod: any.
+// The path from f.src to f.dst through f.agg and f.core; intra-pod, its only one.
 static const Route* pinned(FatTreeTopology* top, const Flow& f) {
     std::vector<const Route*>* paths = top->get_bidir_paths(f.src, f.dst, true);
     std::string want = "US" + std::to_string(f.agg) + "->CS" + std::to_string(f.core) + "(0)";
-    for (const Route* p : *paths)
-        for (size_t i = 0; i < p->size(); i++) {
-            auto* q = dynamic_cast<BaseQueue*>(p->at(i));
-            if (q && q->str() == want) return p;
-        }
-    return paths->size() == 1 ? paths->at(0) : nullptr;
+    const Route* p = path_through(*paths, want);
+    return p ? p : paths->size() == 1 ? paths->at(0) : nullptr;
 }
 
 int main(int argc, char** argv) {
@@ -206,19 +202,10 @@ int main(int argc, char** argv) {
     }
     BaseQueue* q = top->queues_nlp_ns[top->HOST_POD_SWITCH(bottleneck)][bottleneck][0];
     Sampler sampler(eventlist, sample, q, flows, bytes);
-    while (eventlist.doNextEvent()) {
-    }
+    run_events(eventlist);
     std::cout.rdbuf(out);
 
-    uint64_t drops = 0;
-    auto count = [&](std::vector<std::vector<std::vector<BaseQueue*>>>& qs) {
-        for (auto& a : qs)
-            for (auto& b : a)
-                for (BaseQueue* x : b)
-                    if (x) drops += static_cast<Queue*>(x)->num_drops();
-    };
-    count(top->queues_nc_nup); count(top->queues_nup_nlp); count(top->queues_nlp_ns);
-    count(top->queues_nup_nc); count(top->queues_nlp_nup);
+    uint64_t drops = fat_tree_drops(top, false);
     std::printf("htsim proto=%s k=%u flows=%zu sim_s=%.6f bytes=%llu drops=%llu\n", proto.c_str(), k, flows.size(),
                 duration_us / 1e6, (unsigned long long)bytes, (unsigned long long)drops);
     for (const Flow& f : flows)

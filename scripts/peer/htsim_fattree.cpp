@@ -27,12 +27,7 @@
 #include "dctcp.h"
 #include "queue.h"
 #include "fat_tree_topology.h"
-
-// The event loop alone, out of line so that callgrind can count it (--toggle-collect=run_events).
-__attribute__((noinline)) void run_events(EventList& ev) {
-    while (ev.doNextEvent()) {
-    }
-}
+#include "htsim_common.h"
 
 int main(int argc, char** argv) {
     if (argc < 7) {
@@ -72,10 +67,7 @@ int main(int argc, char** argv) {
         std::vector<const Route*>* paths = top->get_bidir_paths(src, dst, true);
         const Route* path = paths->at(rand() % paths->size());
         if (chosen.count(src)) {
-            path = nullptr;
-            // a route is [host queue, pipe, ToR->agg queue, pipe, agg->core queue, pipe, ...]
-            for (const Route* p : *paths)
-                if (p->size() > 4 && static_cast<Queue*>(p->at(4))->str() == chosen[src]) path = p;
+            path = path_through(*paths, chosen[src]);
             if (!path) {
                 std::cerr << "no path through " << chosen[src] << " from host " << src << "\n";
                 return 1;
@@ -96,15 +88,7 @@ int main(int argc, char** argv) {
     double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     uint64_t bytes = 0;
     for (TcpSink* s : sinks) bytes += s->_packets;
-    uint64_t drops = 0;
-    auto count = [&](std::vector<std::vector<std::vector<BaseQueue*>>>& qs) {
-        for (auto& a : qs)
-            for (auto& b : a)
-                for (BaseQueue* q : b)
-                    if (q) drops += static_cast<Queue*>(q)->num_drops();
-    };
-    count(top->queues_nc_nup); count(top->queues_nup_nlp); count(top->queues_nlp_ns);
-    count(top->queues_nup_nc); count(top->queues_nlp_nup); count(top->queues_ns_nlp);
+    uint64_t drops = fat_tree_drops(top, true);
     std::printf("htsim k=%u hosts=%u sim_s=%.6f wall_s=%.6f delivered=%llu drops=%llu\n", k, hosts,
                 duration_us / 1e6, wall, (unsigned long long)(bytes / Packet::data_packet_size()),
                 (unsigned long long)drops);

@@ -30,12 +30,7 @@
 #include "queue_lossless_input.h"
 #include "fat_tree_switch.h"
 #include "fat_tree_topology.h"
-
-// The event loop alone, out of line so that callgrind can count it (--toggle-collect=run_events).
-__attribute__((noinline)) void run_events(EventList& ev) {
-    while (ev.doNextEvent()) {
-    }
-}
+#include "htsim_common.h"
 
 // [host queue, pipe, the ToR's end]: the first hop of a host, as the switches' FIB expects
 static Route* to_tor(FatTreeTopology* top, uint32_t host) {
@@ -127,15 +122,7 @@ int main(int argc, char** argv) {
     uint64_t bytes = 0, sent = 0;
     count(roce_srcs, roce_sinks, bytes, sent);
     count(hpcc_srcs, hpcc_sinks, bytes, sent);
-    uint64_t drops = 0;
-    auto count = [&](std::vector<std::vector<std::vector<BaseQueue*>>>& qs) {
-        for (auto& a : qs)
-            for (auto& b : a)
-                for (BaseQueue* q : b)
-                    if (q) drops += static_cast<Queue*>(q)->num_drops();
-    };
-    count(top->queues_nc_nup); count(top->queues_nup_nlp); count(top->queues_nlp_ns);
-    count(top->queues_nup_nc); count(top->queues_nlp_nup);
+    uint64_t drops = fat_tree_drops(top, false);
     std::printf("htsim k=%u senders=%d sim_s=%.6f wall_s=%.6f delivered=%llu sent=%llu drops=%llu\n", k,
                 argc - first_src, duration_us / 1e6, wall, (unsigned long long)(bytes / Packet::data_packet_size()),
                 (unsigned long long)sent, (unsigned long long)drops);
