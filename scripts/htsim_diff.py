@@ -155,10 +155,10 @@ def cnsim_transport(proto: str) -> dict:
                                         "min_cwnd": s["min_cwnd_b"] / NET["packet_b"],
                                         "max_cwnd": s["max_cwnd_pkts"], "init_cwnd": s["init_cwnd_pkts"],
                                         "mss": mss, "ack_size": f"{s['ack_b']}B"}}}
+    from peer_fattree import CNSIM_TCP  # DCTCP as the performance comparison runs it, htsim's TcpSrc's settings
     d = DCTCP
     return {"traffic": {"kind": "tcp-transfer", "size": size},
-            "tcp": {"ecn": "dctcp", "mss": mss, "ack_size": f"{d['ack_b']}B", "init_cwnd": d["init_cwnd_pkts"],
-                    "rwnd": 10_000, "sack": False, "variant": "newreno", "initial_rto": "10ms", "min_rto": "250ms"}}
+            "tcp": {**CNSIM_TCP, "mss": mss, "ack_size": f"{d['ack_b']}B", "init_cwnd": d["init_cwnd_pkts"]}}
 
 
 def cnsim_scenario(proto: str, case: str) -> str:
