@@ -147,7 +147,6 @@ int main(int argc, char** argv) {
         HPCCSrc::_T = timeFromUs(need("t_us"));
         HPCCSrc::_eta = need("eta");
         HPCCSrc::_max_stages = need("max_stage");
-        FatTreeSwitch::set_strategy(FatTreeSwitch::ECMP);
         top = new FatTreeTopology(hosts, rate, queue, nullptr, &eventlist, nullptr, LOSSLESS_INPUT, delay, 0, FAIR_PRIO);
     } else {
         Packet::set_packet_size(packet_b);
@@ -177,6 +176,7 @@ int main(int argc, char** argv) {
             src->set_flowsize(bytes);
             f.hpcc = new HPCCSink();
             f.hpcc->set_src(f.src);
+            // the host's queue passes the PFC pauses it receives on to its senders
             static_cast<HostQueue*>(top->queues_ns_nlp[f.src][top->HOST_POD_SWITCH(f.src)][0])->addHostSender(src);
             fwd->push_back(f.hpcc);
             back->push_back(src);
