@@ -86,3 +86,14 @@ def test_the_sweep_has_a_row_per_preset_with_finite_slowdowns():
     for col in small:
         assert all(math.isfinite(v) and v >= 1.0 for v in col), col
     assert all(int(d.split("/")[0]) > 0 for d in table["<100KB done"])
+
+
+@pytest.mark.parametrize("cc", sorted(SIX))
+def test_each_preset_completes_web_search_transfers_on_a_k8_fat_tree(cc):
+    """128 hosts, web-search at 0.5, 1 ms of arrivals in a 3-ms run: transfers complete under each
+    preset and the FCT table reports finite slowdowns for them."""
+    text = fat_tree(8, cc=cc, workload="web-search", duration="3ms")
+    fct = cnsim.run(text, set={"workload.0.stop": "1ms"}, figures=False).table("fct")
+    done = fct[fct["completed"] > 0]
+    assert fct["completed"].sum() > 0.5 * fct["flows"].sum(), fct
+    assert all(math.isfinite(v) and v >= 1.0 for v in done["slowdown_median"]), fct
