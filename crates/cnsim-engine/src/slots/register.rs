@@ -1,6 +1,7 @@
 //! What a protocol registers, once, in its own folder (its `PROTOCOL` constant): the tag-area
 //! owners it writes frames under, its metric and summary declarations, the frame kinds a capture selects and
-//! the bytes it writes for them, and the kinds of trace rows it records with their fields. The
+//! the bytes it writes for them, the kinds of trace rows it records with their fields, and the
+//! fabric presets that put it on every queue and flow of a generated fabric (`Fabric`). The
 //! registry collects every protocol's `PROTOCOL` from its one line per protocol
 //! (`registry::protocols`), and the central lists — capture kind names and bits, the pcap
 //! dispatch, trace kind names and fields, the metrics list — are built from them
