@@ -87,7 +87,7 @@ def generated() -> dict[str, str]:
     return {
         "fat8-ecmp": fat_tree(8, duration="2ms"),
         "fat8-single": fat_tree(8, duration="2ms", ecmp=False),
-        "fat6-qcn-ecmp": fat_tree(6, duration="2ms", qcn=True, traffic_rate="5Gbps"),
+        "fat6-qcn-ecmp": fat_tree(6, duration="2ms", cc="qcn", traffic_rate="5Gbps"),
         "line-2000": line_of_flows(2000),
         "group-10x50": two_level_group(10, 50),
     }

@@ -54,6 +54,8 @@ BUILDS_ON = {
                     "reads QCN's CNMs and its table holds QCN's keys"),
     "ecm": ("bcn", "ECM, BCN's successor (Roeck 2007), keeps BCN's rate-regulator tag with CPID "
                    "association (bcn::Rrt, bcn::Association) and its association key"),
+    "dcqcn": ("pause", "DCQCN runs on a lossless RoCEv2 fabric (Zhu et al. 2015 §2): its fabric preset "
+                       "turns PFC on beside its marking, RP and NP"),
 }
 PY = SRC.parents[2] / "python/cnsim"
 
@@ -63,11 +65,7 @@ PY = SRC.parents[2] / "python/cnsim"
 # The Python entries that stay, and why (none is a catalogue the engine already declares):
 # - analysis.py: Jiang & Jain 2007's analytic BCN model (the public `cnsim.analysis.bcn_fluid`),
 #   the paper's equations rather than a registration;
-# - benchsuite.py: its case names identify stored benchmark results (`bench --suite --compare`), each
-#   naming the protocol it exercises;
 # - cli.py: `cnsim bench --qcn` and `--case tcp`, the fixed benchmark's own parameters (engine:bench.rs);
-# - generators.py: `fat_tree(qcn=, dcqcn=)`, a user's deployment recipes (DCQCN: marking, RP, NP, PFC),
-#   written as scenario tables that the engine checks;
 # - metrics.py: the summary's formulas (`FORMULAS`) and the mechanisms their metrics need, Python's
 #   until the engine computes the summary itself;
 # - results.py: the names outputs had before they were renamed (`cnm_sent`, `tcp.F.cwnd`), which reading
@@ -77,23 +75,17 @@ DEBT: dict[str, set[str]] = {
         "python:analysis.py",
     },
     "dcqcn": {
-        "python:benchsuite.py",
-        "python:generators.py",
         "python:metrics.py",
     },
     "eqcn": {
         "engine:protocols/qcn/spec.rs",
     },
     "pause": {
-        "python:benchsuite.py",
-        "python:generators.py",
         "python:metrics.py",
     },
     "qcn": {
         "engine:bench.rs",
-        "python:benchsuite.py",
         "python:cli.py",
-        "python:generators.py",
         "python:metrics.py",
         "python:results.py",
     },
@@ -102,7 +94,6 @@ DEBT: dict[str, set[str]] = {
         "engine:build/workload.rs",
         "engine:scenario/model.rs",
         "engine:scenario/transport.rs",
-        "python:benchsuite.py",
         "python:cli.py",
         "python:metrics.py",
         "python:results.py",

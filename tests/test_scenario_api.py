@@ -79,7 +79,7 @@ def test_generated_fat_tree_is_the_network_it_describes():
     flows, each crossing the core (5 links: host, edge, aggregation, core and back)."""
     from cnsim.generators import fat_tree
 
-    d = cnsim.describe(fat_tree(4, qcn=True))
+    d = cnsim.describe(fat_tree(4, cc="qcn"))
     kinds = [n["kind"] for n in d["nodes"]]
     assert kinds.count("host") == 16 and len(kinds) - kinds.count("host") == 20
     assert len(d["flows"]) == 16 and all(len(f["path"]) == 7 for f in d["flows"])
@@ -101,6 +101,6 @@ def test_generated_fat_tree_with_tcp_and_step_marking():
     assert st["frames"]["data_delivered"] > 0 and st["frames"]["ack_delivered"] > 0
     assert sum(q.get("threshold_marks", 0) for q in st["queues"]) > 0
     with pytest.raises(ValueError, match="choose one"):
-        fat_tree(4, dcqcn=True, queue={"discipline": "red"})
+        fat_tree(4, cc="dcqcn", queue={"discipline": "red"})
     with pytest.raises(ValueError, match="not with workload"):
-        fat_tree(4, flow={}, qcn=True)
+        fat_tree(4, flow={}, cc="qcn")

@@ -8,8 +8,10 @@ second, wall nanoseconds per delivered frame, build time, and the child's peak R
 are medians over `reps` repetitions, the builds interleaved repetition by repetition so that load
 on the machine hits both alike.
 
-Sizes: "full" (the numbers of docs/performance.md) and "smoke" (the same cases, tiny durations, for
-the tests: they check the output, never a time).
+The cases are data, in benchsuite.toml beside this file: each one's name, durations and scenario
+(the engine's benchmark, a shipped scenario, a generated fat tree with its fabric preset, or a
+scenario's text). Sizes: "full" (the numbers of docs/performance.md) and "smoke" (the same cases,
+tiny durations, for the tests: they check the output, never a time).
 """
 
 from __future__ import annotations
@@ -18,9 +20,11 @@ import json
 import statistics
 import subprocess
 import sys
+import tomllib
 from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
+from string import Template
 from typing import Callable, Iterable
 
 from . import _core
@@ -38,74 +42,43 @@ class Case:
     overrides: tuple = ()
 
 
-def _dumbbell(n: int, qcn: bool) -> Callable[[float], str]:
-    return lambda d: _core.bench_scenario("cbr", n, qcn, d)
+CASE_FILE = "benchsuite.toml"         # the cases, as data (shipped in the package)
+SCENARIO_KINDS = ("engine", "shipped", "fat_tree", "text")
 
 
-def _tcp(n: int) -> Callable[[float], str]:
-    return lambda d: _core.bench_scenario("tcp", n, False, d)
+def _ps(d: float) -> str:
+    return f"{round(d * 1e12)}ps"
 
 
-def _shipped(rel: str) -> Callable[[float], str]:
-    return lambda d: files("cnsim").joinpath("scenarios", rel).read_text(encoding="utf-8")
+def _case(c: dict) -> Case:
+    """One `[[case]]` of benchsuite.toml: its one scenario table made a function of the duration."""
+    given = [k for k in SCENARIO_KINDS if k in c]
+    if len(given) != 1:
+        raise ValueError(f"{CASE_FILE}: case {c.get('name')!r} needs exactly one of {', '.join(SCENARIO_KINDS)}")
+    kind, arg = given[0], c[given[0]]
+    if kind == "engine":
+        text = lambda d: _core.bench_scenario(**arg, duration_s=d)  # noqa: E731
+    elif kind == "shipped":
+        text = lambda d: files("cnsim").joinpath("scenarios", arg).read_text(encoding="utf-8")  # noqa: E731
+    elif kind == "fat_tree":
+        text = lambda d: fat_tree(**arg, duration=_ps(d))  # noqa: E731
+    else:
+        text = lambda d: Template(arg).substitute(duration=_ps(d))  # noqa: E731
+    return Case(c["name"], text, c["duration"], path=arg if kind == "shipped" else "<bench>")
 
 
-def _incast(n: int) -> Callable[[float], str]:
-    """n hosts at 5 Gb/s each into one 10 Gb/s port with 802.3x PAUSE (ingress trigger)."""
-    def text(d: float) -> str:
-        return f"""[simulation]
-duration = "{round(d * 1e12)}ps"
-record_interval = "0s"
-[defaults]
-link = {{ rate = "10Gbps", delay = "1us" }}
-queue = {{ capacity = "64 frames" }}
-[flow_control.pause]
-trigger = "ingress"
-xoff = "10 frames"
-xon = "5 frames"
-[[switch]]
-names = "SW"
-[[host]]
-names = ["H1..H{n}", "D"]
-[[link]]
-between = ["H1..H{n}", "SW"]
-queue = {{ capacity = "1000 frames" }}
-[[link]]
-between = ["SW", "D"]
-[[flow]]
-from = "H1..H{n}"
-to = "D"
-traffic = {{ kind = "cbr", rate = "5Gbps", frame = "1500B" }}
-"""
-    return text
-
-
-def _fat_tree(k: int) -> Callable[[float], str]:
-    return lambda d: fat_tree(k, qcn=True, duration=f"{round(d * 1e12)}ps")
-
-
-def _fat_tree_dcqcn(k: int) -> Callable[[float], str]:
-    """A RoCEv2-style fabric: ECMP, PFC, DCQCN on every queue and flow, web-search transfers at load 0.5."""
-    return lambda d: fat_tree(k, dcqcn=True, workload="web-search", load=0.5, capacity="1000 frames",
-                              duration=f"{round(d * 1e12)}ps")
+def load_cases() -> list[Case]:
+    """The suite's cases, in the order of benchsuite.toml."""
+    doc = tomllib.loads(files("cnsim").joinpath(CASE_FILE).read_text(encoding="utf-8"))
+    return [_case(c) for c in doc["case"]]
 
 
 def _seed000_overrides(d: float) -> tuple:
-    return (("simulation.duration", f"{round(d * 1e12)}ps"), ("simulation.measure_from", "0s"),
+    return (("simulation.duration", _ps(d)), ("simulation.measure_from", "0s"),
             ("simulation.record_interval", "0s"))
 
 
-CASES: list[Case] = [
-    *(Case(f"dumbbell-n{n}-qcn-{'on' if q else 'off'}", _dumbbell(n, q),
-           {"full": 0.5 if n < 1000 else 0.2, "smoke": 0.002}) for n in (10, 100, 1000) for q in (False, True)),
-    Case("seed000-multicast-dumbbell", _shipped("mliki2016/dumbbell-multicast.toml"), {"full": 6.0, "smoke": 0.2},
-         path="mliki2016/dumbbell-multicast.toml"),
-    Case("tcp-bulk-n10", _tcp(10), {"full": 0.2, "smoke": 0.002}),
-    Case("pause-incast-n8", _incast(8), {"full": 0.2, "smoke": 0.002}),
-    Case("fat-tree-k8-qcn", _fat_tree(8), {"full": 0.01, "smoke": 0.0002}),
-    Case("fat-tree-k16-qcn", _fat_tree(16), {"full": 0.01, "smoke": 0.0002}),
-    Case("fat-tree-k16-ecmp-dcqcn-websearch-0.5", _fat_tree_dcqcn(16), {"full": 0.005, "smoke": 0.0002}),
-]
+CASES: list[Case] = load_cases()
 
 
 def case_names() -> list[str]:

@@ -60,6 +60,29 @@ impl Sim {
     }
 }
 
+/// Every protocol's fabric presets (`slots::register::Fabric`), as JSON: name, protocol, doc, the
+/// TOML text, and whether it needs the fabric's base RTT.
+pub fn fabric_presets() -> Value {
+    let all = crate::registry::PROTOCOLS.iter().flat_map(|p| p.fabrics.iter().map(move |f| (p.name, f)));
+    json!(all.map(|(p, f)| json!({"name": f.name, "protocol": p, "doc": f.doc, "toml": f.toml,
+                                   "needs_base_rtt": f.rtt_frames.is_some()})).collect::<Vec<_>>())
+}
+
+/// The base RTT fabric preset `name` writes for `"{base_rtt}"` on a path of `hops` links of `rate`,
+/// `delay` and wire `overhead` per frame (None: the links' default), as a duration ("123456ps");
+/// None when the preset needs none. Errors name the argument.
+pub fn fabric_base_rtt(name: &str, rate: &str, delay: &str, overhead: Option<&str>, hops: u64) -> Result<Option<String>, String> {
+    let preset = crate::registry::PROTOCOLS.iter().flat_map(|p| p.fabrics).find(|f| f.name == name)
+        .ok_or_else(|| format!("no fabric preset {name:?}"))?;
+    let rate: crate::units::Rate = rate.parse().map_err(|e| format!("rate: {e}"))?;
+    let delay: crate::units::Duration = delay.parse().map_err(|e| format!("delay: {e}"))?;
+    let overhead = match overhead {
+        Some(o) => o.parse::<crate::units::Bytes>().map_err(|e| format!("overhead: {e}"))?,
+        None => crate::scenario::model::d_overhead(),
+    };
+    preset.base_rtt(rate.0, delay.0, overhead.0, hops).transpose().map(|t| t.map(|ps| format!("{ps}ps")))
+}
+
 /// Every metric declaration, as JSON (name, scope, unit, kind, doc).
 pub fn metric_declarations() -> Value {
     json!(crate::report::METRICS.iter().chain(crate::registry::metrics::protocols()).collect::<Vec<_>>())

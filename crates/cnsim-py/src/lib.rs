@@ -59,6 +59,21 @@ fn summary_declarations() -> String {
     cnsim_engine::describe::summary_declarations().to_string()
 }
 
+/// Every protocol's fabric presets, as JSON (name, protocol, doc, toml, needs_base_rtt):
+/// `cnsim.generators.fat_tree(cc=NAME)` applies them.
+#[pyfunction]
+fn fabric_presets() -> String {
+    cnsim_engine::describe::fabric_presets().to_string()
+}
+
+/// The base RTT fabric preset `name` writes for `"{base_rtt}"` on a path of `hops` links of `rate`,
+/// `delay` and `overhead` (None: the links' default), e.g. "18745600ps"; None when it needs none.
+#[pyfunction]
+#[pyo3(signature = (name, rate, delay, overhead, hops))]
+fn fabric_base_rtt(name: &str, rate: &str, delay: &str, overhead: Option<&str>, hops: u64) -> PyResult<Option<String>> {
+    cnsim_engine::describe::fabric_base_rtt(name, rate, delay, overhead, hops).map_err(pyo3::exceptions::PyValueError::new_err)
+}
+
 /// Run the fixed benchmark scenario (docs/performance.md).
 #[pyfunction]
 /// `case`: "cbr" (the fixed benchmark) or "tcp" (bulk TCP connections, issue 11).
@@ -252,6 +267,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(describe, m)?)?;
     m.add_function(wrap_pyfunction!(metric_declarations, m)?)?;
     m.add_function(wrap_pyfunction!(summary_declarations, m)?)?;
+    m.add_function(wrap_pyfunction!(fabric_presets, m)?)?;
+    m.add_function(wrap_pyfunction!(fabric_base_rtt, m)?)?;
     m.add_function(wrap_pyfunction!(run_bench, m)?)?;
     m.add_function(wrap_pyfunction!(bench_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(capture_kinds, m)?)?;

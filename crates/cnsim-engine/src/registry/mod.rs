@@ -98,4 +98,32 @@ mod tests {
             }
         }
     }
+
+    #[test]
+    fn fabric_presets_are_named_once_and_their_toml_holds_only_the_four_tables() {
+        let all: Vec<_> = PROTOCOLS.iter().flat_map(|p| p.fabrics).collect();
+        let names: Vec<_> = all.iter().map(|f| f.name).collect();
+        assert!(names.iter().enumerate().all(|(i, n)| !names[..i].contains(n)), "{names:?}");
+        for want in ["qcn", "dcqcn", "dctcp", "hpcc", "timely", "swift"] {
+            assert!(names.contains(&want), "{want}: no fabric preset");
+        }
+        for f in all {
+            let doc: toml::Table = toml::from_str(f.toml).unwrap_or_else(|e| panic!("{}: {e}", f.name));
+            assert!(doc.keys().all(|k| ["queue", "tables", "flow", "workload"].contains(&k.as_str())), "{}: {doc:?}", f.name);
+            assert!(doc.contains_key("flow") && doc.contains_key("workload"), "{}: every flow and workload", f.name);
+            assert_eq!(f.toml.contains("\"{base_rtt}\""), f.rtt_frames.is_some(), "{}", f.name);
+        }
+    }
+
+    #[test]
+    fn a_fabrics_base_rtt_is_each_hops_propagation_data_frame_and_ack_both_ways() {
+        let hpcc = PROTOCOLS.iter().flat_map(|p| p.fabrics).find(|f| f.name == "hpcc").unwrap();
+        // scenarios/examples/hpcc-dumbbell.toml's path: two 100 Gb/s hops of 1 µs, 1120-B data
+        // frames and 124-B ACKs on the wire (20 B of overhead each): 4.19904 µs.
+        assert_eq!(hpcc.base_rtt(100_000_000_000, 1_000_000, 20, 2), Some(Ok(4_199_040)));
+        assert!(matches!(hpcc.base_rtt(0, 1_000_000, 20, 2), Some(Err(_))));
+        assert!(matches!(hpcc.base_rtt(1, u64::MAX / 2, 20, 6), Some(Err(_))));
+        let timely = PROTOCOLS.iter().flat_map(|p| p.fabrics).find(|f| f.name == "timely").unwrap();
+        assert_eq!(timely.base_rtt(1, 1, 1, 1), None);
+    }
 }

@@ -1,6 +1,7 @@
 //! What a protocol registers, once, in its own folder (its `PROTOCOL` constant): the tag-area
 //! owners it writes frames under, its metric and summary declarations, the frame kinds a capture selects and
-//! the bytes it writes for them, and the kinds of trace rows it records with their fields. The
+//! the bytes it writes for them, the kinds of trace rows it records with their fields, and the
+//! fabric presets that put it on every queue and flow of a generated fabric (`Fabric`). The
 //! registry collects every protocol's `PROTOCOL` from its one line per protocol
 //! (`registry::protocols`), and the central lists — capture kind names and bits, the pcap
 //! dispatch, trace kind names and fields, the metrics list — are built from them
@@ -45,12 +46,53 @@ pub struct Protocol {
     /// telemetry at each forwarding port, echoed in their acknowledgements (`net::telemetry`; the
     /// transport reads it in `TransportMachine::on_telemetry`).
     pub telemetry: bool,
+    /// The fabrics it runs on (`cnsim.generators.fat_tree(cc=NAME)`): the scenario keys that put it
+    /// on every queue and every flow of a generated fabric, by name.
+    pub fabrics: &'static [Fabric],
 }
 
 impl Protocol {
     /// A protocol that registers nothing but its name (fill the rest with `..`).
     pub const fn named(name: &'static str) -> Self {
-        Protocol { name, owners: &[], metrics: &[], summaries: &[], frames: &[], data_tags: &[], events: &[], frame_events: &[], counted: &[], at_destination: &[], old_keys: &[], elects: &[], telemetry: false }
+        Protocol { name, owners: &[], metrics: &[], summaries: &[], frames: &[], data_tags: &[], events: &[], frame_events: &[], counted: &[], at_destination: &[], old_keys: &[], elects: &[], telemetry: false, fabrics: &[] }
+    }
+}
+
+/// A fabric preset: what a generated fabric (`cnsim.generators.fat_tree(cc=NAME)`) writes to run a
+/// protocol on every switch queue and every flow, as TOML text with up to four tables, each
+/// optional: `[queue]`, keys added to every queue (a discipline and its table); `[tables]`, tables
+/// added at the scenario's top level (`cp`, `flow_control`); `[flow]`, keys of every long-lived
+/// flow, over its default `traffic = { kind = "cbr", … }`; `[workload]`, keys of every workload
+/// table, over its default `traffic = "transfer"`. A value that is the string `"{base_rtt}"` stands
+/// for the fabric's base RTT (`Fabric::base_rtt`), which the generator computes and writes.
+#[derive(Clone, Copy, Debug)]
+pub struct Fabric {
+    /// The name `cc = NAME` gives; unique across the registry.
+    pub name: &'static str,
+    /// One line for a listing: what the preset runs, with its source.
+    pub doc: &'static str,
+    pub toml: &'static str,
+    /// The frames of `"{base_rtt}"`, in bytes before the link's wire overhead: a full data frame
+    /// out, its acknowledgement back. None: the preset has no `"{base_rtt}"`.
+    pub rtt_frames: Option<(u32, u32)>,
+}
+
+impl Fabric {
+    /// The base RTT of a path of `hops` links of `rate` b/s, `delay` and `overhead` bytes per frame
+    /// on the wire, with empty queues: at every hop a full data frame's wire time and propagation
+    /// out, and an acknowledgement's back (store and forward), in picoseconds rounded up. None when
+    /// the preset needs none; an error on a zero rate or an overflow.
+    pub fn base_rtt(&self, rate: u64, delay: u64, overhead: u64, hops: u64) -> Option<Result<u64, String>> {
+        let (data, ack) = self.rtt_frames?;
+        let wire = |bytes: u32| -> Option<u64> {
+            let bits = (bytes as u128 + overhead as u128).checked_mul(8)?;
+            u64::try_from((bits * 1_000_000_000_000).div_ceil(rate as u128)).ok()
+        };
+        if rate == 0 {
+            return Some(Err("the links' rate must be positive".into()));
+        }
+        let hop = || wire(data)?.checked_add(wire(ack)?)?.checked_add(delay.checked_mul(2)?);
+        Some(hop().and_then(|h| h.checked_mul(hops)).ok_or_else(|| "the fabric's base RTT overflows".to_string()))
     }
 }
 

@@ -6,7 +6,7 @@
 
 use super::{wire, METRICS};
 use crate::net::frame::{FrameKind, Proto};
-use crate::slots::register::{Counted, CaptureKind, FrameEvents, Protocol, TraceKind};
+use crate::slots::register::{Counted, CaptureKind, Fabric, FrameEvents, Protocol, TraceKind};
 
 #[allow(non_upper_case_globals)]
 impl Proto {
@@ -31,5 +31,13 @@ pub const PROTOCOL: Protocol = Protocol {
         received_fields: None,
     }],
     counted: &[Counted { name: "cnp", owners: &[Proto::Dcqcn] }],
+    // A RoCEv2 fabric (Zhu et al. 2015 §2–3): DCQCN's marking on every queue, its RP and NP on
+    // every flow, and PFC, the lossless fabric DCQCN runs on.
+    fabrics: &[Fabric {
+        name: "dcqcn",
+        doc: "DCQCN (Zhu et al. 2015): RED-like ECN marking on every queue, RP and NP on every flow, PFC",
+        toml: "[queue]\ndiscipline = \"dcqcn\"\n[tables.flow_control.pfc]\n[flow.rp.dcqcn]\n[workload.rp.dcqcn]\n",
+        rtt_frames: None,
+    }],
     ..Protocol::named("dcqcn")
 };

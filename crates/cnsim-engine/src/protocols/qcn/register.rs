@@ -4,7 +4,7 @@
 
 use super::{wire, METRICS, SUMMARIES};
 use crate::net::frame::{Frame, FrameKind, Proto};
-use crate::slots::register::{AtDestination, Counted, CaptureKind, FrameEvents, OldKey, Protocol, TraceKind};
+use crate::slots::register::{AtDestination, Counted, CaptureKind, Fabric, FrameEvents, OldKey, Protocol, TraceKind};
 use crate::slots::trace::{field, Fields, Slot, Type, CPID};
 
 #[allow(non_upper_case_globals)]
@@ -54,6 +54,14 @@ pub const PROTOCOL: Protocol = Protocol {
         OldKey { table: "flow.rp", key: "buffer", hint: OLD_RP },
         OldKey { table: "flow.rp", key: "copy_rate", hint: OLD_RP },
     ],
+    // A fabric under QCN (IEEE 802.1Qau): a congestion point on every port, a reaction point on
+    // every flow, each with its defaults.
+    fabrics: &[Fabric {
+        name: "qcn",
+        doc: "QCN (IEEE 802.1Qau): a congestion point on every port, a reaction point on every flow",
+        toml: "[tables.cp.qcn]\n[flow.rp.qcn]\n[workload.rp.qcn]\n",
+        rtt_frames: None,
+    }],
     ..Protocol::named("qcn")
 };
 

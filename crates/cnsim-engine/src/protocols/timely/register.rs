@@ -4,7 +4,7 @@
 
 use super::{wire, METRICS};
 use crate::net::frame::{FrameKind, Proto};
-use crate::slots::register::{CaptureKind, Protocol};
+use crate::slots::register::{CaptureKind, Fabric, Protocol};
 
 #[allow(non_upper_case_globals)]
 impl Proto {
@@ -16,5 +16,12 @@ pub const PROTOCOL: Protocol = Protocol {
     owners: &[("timely", Proto::Timely)],
     metrics: METRICS,
     frames: &[CaptureKind { name: "ack", bit: 4, kind: FrameKind::Ack, owners: &[Proto::Timely], pcap: Some(|f, c, _, b| wire::pcap_ack(f, c, b)) }],
+    // TIMELY with its defaults on every flow.
+    fabrics: &[Fabric {
+        name: "timely",
+        doc: "TIMELY (Mittal et al. 2015): every flow's transport, with its defaults",
+        toml: "[flow]\ntraffic = { kind = \"bulk\" }\ntransport = { timely = {} }\n[workload.transport.timely]\n",
+        rtt_frames: None,
+    }],
     ..Protocol::named("timely")
 };
