@@ -8,8 +8,9 @@ The fabric (`topology`) has the shape of the artifact's mix/fat.txt, scaled down
 aggregation switches, each ToR with 100-Gb/s hosts and 400-Gb/s uplinks to every aggregation switch
 of its pod (as many uplink as host bits: non-blocking), each aggregation switch with 400-Gb/s links
 to its own group of cores, every link 1 µs. The artifact has 5 pods × 4 ToRs × 16 hosts (320 hosts,
-20 ToRs, 20 aggregation and 16 core switches); cnsim's has 2 pods × 2 ToRs × 8 hosts (32 hosts),
-which the CPU budget of the golden re-run allows (report.py says what that changes). The shipped
+20 ToRs, 20 aggregation and 16 core switches); cnsim's has 2 pods × 2 ToRs × 16 hosts (64 hosts), each
+ToR the artifact's (16 hosts, 4 uplinks), which the CPU budget of the golden re-run allows (report.py says
+what that changes). The shipped
 scenarios, one per protocol (scenarios/hpcc2019/), are written by `scenario`; the workload and its
 load are overrides of each task.
 """
@@ -27,7 +28,7 @@ LOADS = (0.3, 0.5)
 SEEDS = 5
 
 # The fabric: pods × ToRs per pod × hosts per ToR; aggregation switches per pod; cores per aggregation.
-PODS, TORS, HOSTS_PER_TOR, AGGS, CORES_PER_AGG = 2, 2, 8, 2, 2
+PODS, TORS, HOSTS_PER_TOR, AGGS, CORES_PER_AGG = 2, 2, 16, 4, 2
 HOST_RATE, FABRIC_RATE, DELAY_US = "100Gbps", "400Gbps", 1
 PAYLOAD_B = 1000                  # the artifact's PACKET_PAYLOAD_SIZE
 ARRIVALS = "3ms"                  # transfers arrive in [0, ARRIVALS)

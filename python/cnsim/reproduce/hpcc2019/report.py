@@ -122,11 +122,13 @@ def findings(runs: Runs) -> list[str]:
                  "and {c} % with DCTCP (mean over seeds), although arrivals stop {gap} before the end. DCQCN's "
                  "unfinished transfers end the run at {r} Gb/s on {host} links: after a cut, cnsim's DCQCN (the "
                  "DCQCN paper's defaults) climbs back by its additive step once per timer period, which at this line "
-                 "rate takes milliseconds; TIMELY's rate is held down while the RTT stays above "
-                 "T_low. A long-flow percentile that falls on an unfinished transfer is censored ('–' in the tables).",
+                 "rate takes milliseconds; TIMELY, once the fabric empties and the RTT falls below T_low, climbs by "
+                 "its additive step δ per completion event ({alg}), the same kind of slow climb (these runs do "
+                 "not record TIMELY's rates, so this is a reading, not a measurement). A long-flow percentile that "
+                 "falls on an unfinished transfer is censored ('–' in the tables).",
                  load=f"{lab['load'] * 100:g}", big=LONG_BUCKET.removeprefix(">="), h=iv["hpcc"], d=iv["dcqcn"],
                  t=iv["timely"], c=iv["dctcp"], gap=f"{_gap_ms(runs.quick):g} ms",
-                 r=compare.interval(rate).show() if rate else "–", host=HOST_RATE),
+                 r=compare.interval(rate).show() if rate else "–", host=HOST_RATE, alg=prose.ref("Algorithm 1")),
              "- " + prose.text(
                  "DCTCP here is cnsim's TCP with {rfc} ECN, which starts every transfer in slow start from {iw} "
                  "segments; its median slowdown of transfers above a few segments is set by slow start at a {rtt}-µs "
