@@ -19,6 +19,7 @@ REGISTRY = {
     "roeck2007-qau": ("roeck2007", "PAPER"),
     "nakauchi-sirens": ("nakauchi2006", "PAPER"),
     "dcqcn-fixed-point": ("dcqcn2015", "PAPER"),
+    "hpcc2019": ("hpcc2019", "PAPER"),
 }
 
 

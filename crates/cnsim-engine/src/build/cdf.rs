@@ -10,6 +10,7 @@ use crate::core::rng::Rng;
 pub const BUILTIN: &[(&str, &str)] = &[
     ("web-search", include_str!("../../../../python/cnsim/workloads/web-search.cdf")),
     ("data-mining", include_str!("../../../../python/cnsim/workloads/data-mining.cdf")),
+    ("fb-hadoop", include_str!("../../../../python/cnsim/workloads/fb-hadoop.cdf")),
 ];
 
 /// At most this many points: a CDF is a short table, not a trace.
@@ -112,6 +113,9 @@ mod tests {
         assert!((ws.mean() - 1_711_250.0).abs() < 1e-6, "{}", ws.mean());
         let dm = Cdf::parse(BUILTIN[1].1, "data-mining").unwrap();
         assert!((dm.mean() - 12_658_198.6).abs() < 1e-3, "{}", dm.mean());
+        // FB Hadoop: Σ Δp · mid size over the HPCC artifact's FbHdp points (hand sum: 120 420.75 B).
+        let fb = Cdf::parse(BUILTIN[2].1, "fb-hadoop").unwrap();
+        assert!((fb.mean() - 120_420.75).abs() < 1e-6, "{}", fb.mean());
     }
 
     #[test]

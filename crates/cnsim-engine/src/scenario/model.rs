@@ -169,7 +169,7 @@ pub struct WorkloadSpec {
     pub name: Option<String>,
     /// The hosts that send and receive; a flow's source and destination differ.
     pub hosts: Spanned<Names>,
-    /// "web-search", "data-mining", or the path of a CDF file (relative to the scenario file).
+    /// "web-search", "data-mining", "fb-hadoop", or the path of a CDF file (relative to the scenario file).
     pub sizes: Option<Spanned<String>>,
     /// Offered load as a fraction of each source host's link rate, in (0, 1].
     pub load: Option<Spanned<f64>>,
