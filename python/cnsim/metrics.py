@@ -109,8 +109,7 @@ def ran(stats: dict) -> str:
     parts = [f"{name} reaction points ×{n}" for name, n in protocols.items()]
     counts = {
         "congestion points": sum(1 for q in stats.get("queues", []) if q.get("cp")),
-        "marking queues": sum(1 for q in stats.get("queues", []) if q.get("aqm")
-                              or "threshold_marks" in q or "dcqcn_marks" in q),
+        "marking queues": sum(1 for q in stats.get("queues", []) if q.get("aqm")),
         "DCTCP flows": sum(1 for f in stats.get("flows", []) if f.get("tcp_dctcp_alpha") is not None),
         "TCP flows": sum(1 for f in stats.get("flows", []) if "tcp_goodput_bps" in f and f.get("tcp_dctcp_alpha") is None),
         "transfers": sum(1 for f in stats.get("flows", []) if "size_bytes" in f),

@@ -20,7 +20,8 @@ fn refused(text: &str) -> String {
 
 /// The benchmark's TCP case (four bulk TCP sources into one port), its traffic lines replaced.
 fn with_traffic(lines: &str) -> String {
-    scenario_case(Case::Tcp, 4, true, 0.002).replace("traffic = { kind = \"tcp-bulk\" }\ntcp = { max_rto = \"1ms\" }", lines)
+    let tcp = Case::parse("tcp").expect("TCP's benchmark case");
+    scenario_case(tcp, 4, true, 0.002).replace("traffic = { kind = \"bulk\" }\ntransport = { tcp = { max_rto = \"1ms\" } }", lines)
 }
 
 #[test]

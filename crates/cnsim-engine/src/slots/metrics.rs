@@ -40,3 +40,19 @@ pub struct Summary {
     /// The mechanism a run must have for it to mean something (metrics.py's `MECHANISMS`).
     pub needs: Option<&'static str>,
 }
+
+/// An output's name before it was renamed: the engine writes only today's names, and reading a
+/// stored result written before needs the old ones (python/cnsim/results.py upgrades a stored
+/// document with them). Declared by the engine (`report::RENAMED`) or by the protocol whose words
+/// the old name used (its `PROTOCOL.renamed`).
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Renamed {
+    /// What was renamed: "stats" (a statistic of the stats document, `scope` as `Metric::scope`;
+    /// "frames" covers the `window` section too), "summary" (a summary metric, `scope` as
+    /// `Summary::scope`) or "series" (a recorded series' name, `scope` empty: `old` and `new` are
+    /// patterns where `*` stands for the entity, "q.*" → "q_frames.*").
+    pub document: &'static str,
+    pub scope: &'static str,
+    pub old: &'static str,
+    pub new: &'static str,
+}

@@ -1,10 +1,11 @@
 //! QCN's registration (`slots::register`): its tag-area owners, metrics, CNM and probe frames as a
 //! capture selects and writes them, and its trace rows (CNM sent by a CP, CNM received at the
-//! flow's source).
+//! flow's source); and its part in the fixed benchmark, the congestion control it runs with.
 
 use super::{wire, METRICS, SUMMARIES};
 use crate::net::frame::{Frame, FrameKind, Proto};
-use crate::slots::register::{AtDestination, Counted, CaptureKind, FrameEvents, OldKey, Protocol, TraceKind};
+use crate::slots::register::{AtDestination, Bench, Counted, CaptureKind, FrameEvents, OldKey, Protocol, TraceKind};
+use crate::slots::metrics::Renamed;
 use crate::slots::trace::{field, Fields, Slot, Type, CPID};
 
 #[allow(non_upper_case_globals)]
@@ -54,6 +55,16 @@ pub const PROTOCOL: Protocol = Protocol {
         OldKey { table: "flow.rp", key: "buffer", hint: OLD_RP },
         OldKey { table: "flow.rp", key: "copy_rate", hint: OLD_RP },
     ],
+    // Before each protocol counted its own feedback frames, these counters of `frames` and
+    // `window` counted every protocol's under QCN's word; `feedback_*` do now.
+    renamed: &[
+        Renamed { document: "stats", scope: "frames", old: "cnm_sent", new: "feedback_sent" },
+        Renamed { document: "stats", scope: "frames", old: "cnm_delivered", new: "feedback_delivered" },
+        Renamed { document: "stats", scope: "frames", old: "cnm_dropped", new: "feedback_dropped" },
+        Renamed { document: "stats", scope: "frames", old: "cnm_in_flight", new: "feedback_in_flight" },
+    ],
+    // The fixed benchmark of docs/performance.md is "with and without QCN", at its defaults.
+    bench: Some(Bench::Control { cp: "{}", rp: "{}" }),
     ..Protocol::named("qcn")
 };
 

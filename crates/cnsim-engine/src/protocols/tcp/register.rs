@@ -1,9 +1,11 @@
 //! TCP's registration (`slots::register`): its tag-area owner, metrics, its ACKs as a capture
-//! selects and writes them (its data segments' headers: `TransportMachine::wire`).
+//! selects and writes them (its data segments' headers: `TransportMachine::wire`), and the
+//! benchmark case it runs.
 
 use super::{wire, METRICS, SUMMARIES};
 use crate::net::frame::{FrameKind, Proto};
-use crate::slots::register::{CaptureKind, Protocol};
+use crate::slots::metrics::Renamed;
+use crate::slots::register::{Bench, CaptureKind, Protocol};
 
 #[allow(non_upper_case_globals)]
 impl Proto {
@@ -16,5 +18,13 @@ pub const PROTOCOL: Protocol = Protocol {
     metrics: METRICS,
     summaries: SUMMARIES,
     frames: &[CaptureKind { name: "ack", bit: 4, kind: FrameKind::Ack, owners: &[], pcap: Some(|f, c, _, b| wire::pcap_ack(f, c, b)) }],
+    // Its series before their names carried their unit.
+    renamed: &[
+        Renamed { document: "series", scope: "", old: "tcp.*.cwnd", new: "tcp_cwnd_segments.*" },
+        Renamed { document: "series", scope: "", old: "tcp.*.srtt", new: "tcp_srtt_s.*" },
+    ],
+    // The benchmark's TCP case: Jiang & Jain 2007's ns-2 TCP defaults (`TcpSpec`'s), max RTO
+    // 1 ms as in their §VI.A.
+    bench: Some(Bench::Transport { table: "{ max_rto = \"1ms\" }" }),
     ..Protocol::named("tcp")
 };
