@@ -455,8 +455,8 @@ pub enum TrafficKind {
     /// last byte is acknowledged.
     Transfer,
     /// An application over the transport its name names, an older spelling: `K-bulk`,
-    /// `K-transactions`, `K-transfer` for the transport whose older key is K, the index's
-    /// of `scenario::transport::OLDER_KEYS` (`transport = { K = … }` or the flow's `K` table).
+    /// `K-transactions`, `K-transfer` for the transport whose older key K is the `u8`-th of
+    /// `scenario::transport::OLDER_KEYS` (`transport = { K = … }`, or the flow's `K` table).
     Named(AppKind, u8),
 }
 

@@ -35,6 +35,22 @@ const KINDS: [(&str, TrafficKind); 7] = [
 /// Writes the older spellings' tables: every older key, every kind's name, and what a flow's or
 /// workload's tables under the older keys give.
 macro_rules! older_spellings {
+    (@tables $spec:ident [$($variant:ident $key:ident)*]) => {
+        impl $spec {
+            /// The transports its tables under older keys give: (key's index, transport).
+            fn older_tables(&self) -> Vec<(u8, TransportSlot)> {
+                let mut found = Vec::new();
+                let mut _i = 0u8;
+                $(
+                    if let Some(t) = &self.$key {
+                        found.push((_i, TransportSlot::$variant(t.clone())));
+                    }
+                    _i += 1;
+                )*
+                found
+            }
+        }
+    };
     ($($variant:ident($ty:ty, $key:ident),)*) => {
         /// The transports' older keys, in the registry's order (`TrafficKind::Named`'s index).
         pub const OLDER_KEYS: &[&str] = &[$(stringify!($key)),*];
@@ -58,35 +74,8 @@ macro_rules! older_spellings {
             unreachable!("older key {index} of {_i}")
         }
 
-        impl FlowSpec {
-            /// The transports the flow's tables under older keys give: (key's index, transport).
-            fn older_tables(&self) -> Vec<(u8, TransportSlot)> {
-                let mut found = Vec::new();
-                let mut _i = 0u8;
-                $(
-                    if let Some(t) = &self.$key {
-                        found.push((_i, TransportSlot::$variant(t.clone())));
-                    }
-                    _i += 1;
-                )*
-                found
-            }
-        }
-
-        impl WorkloadSpec {
-            /// The transports the workload's tables under older keys give: (key's index, transport).
-            fn older_tables(&self) -> Vec<(u8, TransportSlot)> {
-                let mut found = Vec::new();
-                let mut _i = 0u8;
-                $(
-                    if let Some(t) = &self.$key {
-                        found.push((_i, TransportSlot::$variant(t.clone())));
-                    }
-                    _i += 1;
-                )*
-                found
-            }
-        }
+        older_spellings!(@tables FlowSpec [$($variant $key)*]);
+        older_spellings!(@tables WorkloadSpec [$($variant $key)*]);
     };
 }
 occupants!(OlderTransport => older_spellings);
@@ -196,7 +185,7 @@ fn transport_of(kind: TrafficKind, transport: Option<&TransportSlot>, older: &[(
                 Ok(Some(t.clone()))
             } else {
                 let named = kinds(k).replace(" or ", " and ");
-                let name = key(k);
+                let name = key(k).to_uppercase();
                 Err(format!("{named} traffic is {name}'s: give kind \"bulk\", \"transactions\" or \"transfer\" with another transport"))
             }
         }
