@@ -67,8 +67,9 @@ PY = SRC.parents[2] / "python/cnsim"
 #   naming the protocol it exercises;
 # - generators.py: `fat_tree(qcn=, dcqcn=)`, a user's deployment recipes (DCQCN: marking, RP, NP, PFC),
 #   written as scenario tables that the engine checks;
-# - metrics.py: the summary's formulas (`FORMULAS`) and the mechanisms their metrics need, Python's
-#   until the engine computes the summary itself.
+# - metrics.py: the summary's formulas (`FORMULAS`), among them those of the metrics a protocol
+#   declares (their names and the statistics they read), and what `ran` counts (DCTCP and TCP flows),
+#   Python's until the engine computes the summary itself (the mechanisms they need are the engine's).
 # The engine file that stays, and why:
 # - protocols/qcn/spec.rs: `cp.qcn.eqcn_tie_break`, E-QCN's tie-break for the check QCN's congestion
 #   point runs on E-QCN-tagged frames (E-QCN has no congestion point of its own); the key is fixed by

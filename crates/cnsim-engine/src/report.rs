@@ -6,7 +6,7 @@ use crate::core::time::to_secs;
 use crate::registry::flow_control::FcGen;
 use crate::registry::PROTOCOLS;
 use crate::slots::flow_control::FcPort;
-use crate::slots::metrics::{Metric, Renamed, Summary};
+use crate::slots::metrics::{Mechanism, Metric, Renamed, Summary};
 use crate::slots::register::Protocol;
 use crate::sim::{Counters, Sim};
 use serde_json::{json, Value};
@@ -123,6 +123,17 @@ pub const SUMMARIES: &[Summary] = &[
     Summary { scope: "fct bucket", name: "completed", window: "run", unit: "1", definition: "those of them that completed", engine: &["flows.size_bytes", "flows.fct_s"], needs: Some("transfer") },
     Summary { scope: "fct bucket", name: "slowdown_median", window: "run", unit: "1", definition: "median of `slowdown` over the bucket's completed transfers (nearest rank: the ⌈n/2⌉-th smallest)", engine: &["flows.size_bytes", "flows.fct_s", "flows.fct_ideal_s"], needs: Some("transfer") },
     Summary { scope: "fct bucket", name: "slowdown_p99", window: "run", unit: "1", definition: "99th percentile of `slowdown` over the bucket's completed transfers (nearest rank: the ⌈0.99·n⌉-th smallest)", engine: &["flows.size_bytes", "flows.fct_s", "flows.fct_ideal_s"], needs: Some("transfer") },
+];
+
+/// The mechanisms several protocols share, which the engine's summary metrics need (`Mechanism`);
+/// a protocol's own are in its `PROTOCOL.mechanisms`.
+pub const MECHANISMS: &[Mechanism] = &[
+    Mechanism { name: "cp", doc: "a congestion point that sends feedback (QCN, E-QCN, BCN, ECM): a queue with `cp`", marks: "queues.cp", implied_by: &[], marker: Some("main_cp") },
+    Mechanism { name: "rp", doc: "reaction points (rate limiters at the sources: QCN, BCN, DCQCN…): `rps`", marks: "rps", implied_by: &[], marker: Some("cr_mean_mbps") },
+    Mechanism { name: "transfer", doc: "transfers (flows of a given size, workloads): a flow with `size_bytes`", marks: "flows.size_bytes", implied_by: &[], marker: None },
+    // Feedback frames flow wherever there is a congestion point (it sends them) or a reaction
+    // point (it reads them: DCQCN's come from notification points).
+    Mechanism { name: "feedback", doc: "feedback frames between congestion or notification points and reaction points (CNMs, BCN and ECM messages, CNPs): a congestion point or a reaction point", marks: "", implied_by: &["cp", "rp"], marker: None },
 ];
 
 /// The engine's renamed outputs (`Renamed`): the series before their names carried their unit, and

@@ -59,6 +59,13 @@ fn summary_declarations() -> String {
     cnsim_engine::describe::summary_declarations().to_string()
 }
 
+/// Every mechanism a summary metric may need, as JSON (name, doc, marks, implied_by, marker);
+/// python/cnsim/metrics.py tells from them what a run had.
+#[pyfunction]
+fn mechanisms() -> String {
+    cnsim_engine::describe::mechanisms().to_string()
+}
+
 /// Every output renamed since stored results were written, as JSON (document, scope, old, new);
 /// python/cnsim/results.py reads stored results with them.
 #[pyfunction]
@@ -281,6 +288,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(bench_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(bench_cases, m)?)?;
     m.add_function(wrap_pyfunction!(renamed_outputs, m)?)?;
+    m.add_function(wrap_pyfunction!(mechanisms, m)?)?;
     m.add_function(wrap_pyfunction!(bench_control, m)?)?;
     m.add_function(wrap_pyfunction!(capture_kinds, m)?)?;
     m.add_function(wrap_pyfunction!(trace_kinds, m)?)?;

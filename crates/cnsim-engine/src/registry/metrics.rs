@@ -4,7 +4,7 @@
 //! its summary metrics (`slots::metrics::Summary`), after `report::SUMMARIES`, and its renamed
 //! outputs (`slots::metrics::Renamed`), after `report::RENAMED`.
 
-use crate::slots::metrics::{Metric, Renamed, Summary};
+use crate::slots::metrics::{Mechanism, Metric, Renamed, Summary};
 
 /// The protocols' declarations, in the registry's order.
 pub fn protocols() -> impl Iterator<Item = &'static Metric> {
@@ -19,4 +19,9 @@ pub fn summaries() -> impl Iterator<Item = &'static Summary> {
 /// The protocols' renamed outputs, in the registry's order.
 pub fn renamed() -> impl Iterator<Item = &'static Renamed> {
     super::PROTOCOLS.iter().flat_map(|p| p.renamed)
+}
+
+/// The protocols' mechanisms, in the registry's order.
+pub fn mechanisms() -> impl Iterator<Item = &'static Mechanism> {
+    super::PROTOCOLS.iter().flat_map(|p| p.mechanisms)
 }

@@ -7,7 +7,7 @@
 //! (`tap::capture`, `tap::wire`, `tap::trace`, `registry::metrics`). Capture and trace are off the hot path: these are
 //! tables of function pointers, read only while a tap is on.
 
-use super::metrics::{Metric, Renamed, Summary};
+use super::metrics::{Mechanism, Metric, Renamed, Summary};
 use super::trace::{Field, Fields};
 use super::wire::Ctx;
 use crate::core::time::Time;
@@ -24,6 +24,8 @@ pub struct Protocol {
     pub metrics: &'static [Metric],
     /// The summary metrics Python derives from its statistics.
     pub summaries: &'static [Summary],
+    /// The mechanisms of its own that its summary metrics need (`Summary::needs`).
+    pub mechanisms: &'static [Mechanism],
     /// Outputs renamed since they were written in its words, which stored results still hold.
     pub renamed: &'static [Renamed],
     /// Its frames, as a capture selects them and writes them.
@@ -54,7 +56,7 @@ pub struct Protocol {
 impl Protocol {
     /// A protocol that registers nothing but its name (fill the rest with `..`).
     pub const fn named(name: &'static str) -> Self {
-        Protocol { name, owners: &[], metrics: &[], summaries: &[], renamed: &[], frames: &[], data_tags: &[], events: &[], frame_events: &[], counted: &[], at_destination: &[], old_keys: &[], elects: &[], telemetry: false, bench: None }
+        Protocol { name, owners: &[], metrics: &[], summaries: &[], mechanisms: &[], renamed: &[], frames: &[], data_tags: &[], events: &[], frame_events: &[], counted: &[], at_destination: &[], old_keys: &[], elects: &[], telemetry: false, bench: None }
     }
 }
 

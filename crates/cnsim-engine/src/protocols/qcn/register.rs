@@ -5,7 +5,7 @@
 use super::{wire, METRICS, SUMMARIES};
 use crate::net::frame::{Frame, FrameKind, Proto};
 use crate::slots::register::{AtDestination, Bench, Counted, CaptureKind, FrameEvents, OldKey, Protocol, TraceKind};
-use crate::slots::metrics::Renamed;
+use crate::slots::metrics::{Mechanism, Renamed};
 use crate::slots::trace::{field, Fields, Slot, Type, CPID};
 
 #[allow(non_upper_case_globals)]
@@ -55,6 +55,13 @@ pub const PROTOCOL: Protocol = Protocol {
         OldKey { table: "flow.rp", key: "buffer", hint: OLD_RP },
         OldKey { table: "flow.rp", key: "copy_rate", hint: OLD_RP },
     ],
+    mechanisms: &[Mechanism {
+        name: "qcn",
+        doc: "a QCN congestion point (its Fb samples): a queue with `cp_fb_negative_window`",
+        marks: "queues.cp_fb_negative_window",
+        implied_by: &[],
+        marker: Some("fb_negative_samples_pct"),
+    }],
     // Before each protocol counted its own feedback frames, these counters of `frames` and
     // `window` counted every protocol's under QCN's word; `feedback_*` do now.
     renamed: &[

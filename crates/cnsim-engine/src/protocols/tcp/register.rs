@@ -4,7 +4,7 @@
 
 use super::{wire, METRICS, SUMMARIES};
 use crate::net::frame::{FrameKind, Proto};
-use crate::slots::metrics::Renamed;
+use crate::slots::metrics::{Mechanism, Renamed};
 use crate::slots::register::{Bench, CaptureKind, Protocol};
 
 #[allow(non_upper_case_globals)]
@@ -18,6 +18,7 @@ pub const PROTOCOL: Protocol = Protocol {
     metrics: METRICS,
     summaries: SUMMARIES,
     frames: &[CaptureKind { name: "ack", bit: 4, kind: FrameKind::Ack, owners: &[], pcap: Some(|f, c, _, b| wire::pcap_ack(f, c, b)) }],
+    mechanisms: &[Mechanism { name: "tcp", doc: "TCP flows: a flow with `tcp_goodput_bps`", marks: "flows.tcp_goodput_bps", implied_by: &[], marker: None }],
     // Its series before their names carried their unit.
     renamed: &[
         Renamed { document: "series", scope: "", old: "tcp.*.cwnd", new: "tcp_cwnd_segments.*" },
