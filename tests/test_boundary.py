@@ -65,17 +65,16 @@ PY = SRC.parents[2] / "python/cnsim"
 # The Python entries that stay, and why (none is a catalogue the engine already declares):
 # - analysis.py: Jiang & Jain 2007's analytic BCN model (the public `cnsim.analysis.bcn_fluid`),
 #   the paper's equations rather than a registration;
-# - cli.py: `cnsim bench --qcn` and `--case tcp`, the fixed benchmark's own parameters (engine:bench.rs);
-# - metrics.py: the summary's formulas (`FORMULAS`) and the mechanisms their metrics need, Python's
-#   until the engine computes the summary itself;
-# - results.py: the names outputs had before they were renamed (`cnm_sent`, `tcp.F.cwnd`), which reading
-#   old stored results needs; the engine knows only today's.
+# - metrics.py: the summary's formulas (`FORMULAS`), among them those of the metrics a protocol
+#   declares (their names and the statistics they read), and what `ran` counts (DCTCP and TCP flows),
+#   Python's until the engine computes the summary itself (the mechanisms they need are the engine's).
+# The engine file that stays, and why:
+# - protocols/qcn/spec.rs: `cp.qcn.eqcn_tie_break`, E-QCN's tie-break for the check QCN's congestion
+#   point runs on E-QCN-tagged frames (E-QCN has no congestion point of its own); the key is fixed by
+#   the scenario format.
 DEBT: dict[str, set[str]] = {
     "bcn": {
         "python:analysis.py",
-    },
-    "dcqcn": {
-        "python:metrics.py",
     },
     "eqcn": {
         "engine:protocols/qcn/spec.rs",
@@ -84,19 +83,10 @@ DEBT: dict[str, set[str]] = {
         "python:metrics.py",
     },
     "qcn": {
-        "engine:bench.rs",
-        "python:cli.py",
         "python:metrics.py",
-        "python:results.py",
     },
     "tcp": {
-        "engine:bench.rs",
-        "engine:build/workload.rs",
-        "engine:scenario/model.rs",
-        "engine:scenario/transport.rs",
-        "python:cli.py",
         "python:metrics.py",
-        "python:results.py",
     },
 }
 

@@ -21,7 +21,7 @@ SETS = click.option(
     "sets",
     multiple=True,
     metavar="KEY=VALUE",
-    help="Override a scenario key, e.g. --set 'cp.qcn.qeq=25 frames' (repeatable).",
+    help="Override a scenario key, e.g. --set 'defaults.queue.capacity=100 frames' (repeatable).",
 )
 
 
@@ -369,14 +369,21 @@ def _int_list(ctx, param, value: str) -> list[int]:
         raise click.BadParameter("expected a comma-separated list of integers") from None
 
 
+# The protocol the fixed benchmark runs with or without, and its cases: the engine's registrations say.
+BENCH_CONTROL = _core.bench_control()
+BENCH_CASES = _core.bench_cases()
+
+
 @cli.command()
 @_verbosity
 @click.option("--sources", default="10,100", callback=_int_list, help="Source counts, e.g. 10,100.")
-@click.option("--qcn/--no-qcn", default=True, help="With or without QCN.")
-@click.option("--both", is_flag=True, help="Run each case with and without QCN.")
+@click.option(f"--{BENCH_CONTROL}/--no-{BENCH_CONTROL}", "control", default=True,
+              help=f"With or without {BENCH_CONTROL.upper()} (the benchmark's congestion control).")
+@click.option("--both", is_flag=True, help=f"Run each case with and without {BENCH_CONTROL.upper()}.")
 @click.option("--duration", default=1.0, show_default=True, help="Simulated seconds per case.")
-@click.option("--case", type=click.Choice(["cbr", "tcp"]), default="cbr", show_default=True,
-              help="cbr: constant-rate sources (the fixed benchmark); tcp: one bulk TCP connection per source.")
+@click.option("--case", type=click.Choice(BENCH_CASES), default="cbr", show_default=True,
+              help="cbr: constant-rate sources (the fixed benchmark); " + "; ".join(
+                  f"{c}: one bulk connection per source over {c.upper()}" for c in BENCH_CASES if c != "cbr") + ".")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 @click.option("--suite", is_flag=True,
               help="Run the benchmark suite instead (dumbbells, seed-000 multicast, TCP, PAUSE incast, fat trees).")
@@ -387,7 +394,7 @@ def _int_list(ctx, param, value: str) -> list[int]:
 @click.option("--compare", "compare", metavar="BUILD", type=click.Path(exists=True, path_type=Path),
               help="Suite: also run BUILD (a Python interpreter, or a checkout with .venv) interleaved, with ratios.")
 @click.option("--out", "out_json", type=click.Path(path_type=Path), help="Suite: also write the rows as JSON here.")
-def bench(sources: list[int], qcn: bool, both: bool, duration: float, case: str, as_json: bool, suite: bool,
+def bench(sources: list[int], control: bool, both: bool, duration: float, case: str, as_json: bool, suite: bool,
           size: str, reps: int, only: tuple[str, ...], compare: Path | None, out_json: Path | None) -> None:
     """Time a benchmark scenario (docs/performance.md): N sources over one 10 Gb/s bottleneck,
     or with --suite every case of the benchmark suite in child processes."""
@@ -397,8 +404,8 @@ def bench(sources: list[int], qcn: bool, both: bool, duration: float, case: str,
 
     rows = []
     for n in sources:
-        for with_qcn in (False, True) if both else (qcn,):
-            rows.append({"sources": n, "qcn": with_qcn, **core_bench(n, with_qcn, duration, case)})
+        for with_control in (False, True) if both else (control,):
+            rows.append({"sources": n, BENCH_CONTROL: with_control, **core_bench(n, with_control, duration, case)})
             if not as_json:
                 _print_bench_row(rows[-1], header=len(rows) == 1)
     if as_json:
@@ -426,13 +433,13 @@ def _bench_suite(size: str, reps: int, only: tuple[str, ...], compare: Path | No
 def _print_bench_row(row: dict, header: bool) -> None:
     fmt = "{:>5} {:>8} {:>5} {:>8} {:>8} {:>14} {:>14} {:>16}"
     if header:
-        titles = ("case", "sources", "qcn", "sim_s", "wall_s", "events", "events/s", "delivered/s")
+        titles = ("case", "sources", BENCH_CONTROL, "sim_s", "wall_s", "events", "events/s", "delivered/s")
         click.echo(fmt.format(*titles))
     click.echo(
         fmt.format(
             row["case"],
             row["sources"],
-            "yes" if row["qcn"] else "no",
+            "yes" if row[BENCH_CONTROL] else "no",
             f"{row['sim_s']:.3f}",
             f"{row['wall_s']:.3f}",
             f"{row['events']:,}",
@@ -455,8 +462,9 @@ def _grid(ctx, param, value: tuple[str, ...]) -> dict[str, list[str]]:
 @_verbosity
 @click.argument("scenario", required=False, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--grid", "grid", multiple=True, callback=_grid, metavar="KEY=V1,V2,...",
-              help="Values of a scenario key to sweep: a list (--grid 'cp.qcn.qeq=25 frames,50 frames'; quote a value "
-                   "holding a comma) or a range (--grid 'cp.qcn.qeq=16..64 step 16 frames'). Repeatable: the product.")
+              help="Values of a scenario key to sweep: a list (--grid 'defaults.queue.capacity=50 frames,100 frames'; quote "
+                   "a value holding a comma) or a range (--grid 'defaults.queue.capacity=50..200 step 50 frames'). "
+                   "Repeatable: the product.")
 @click.option("--zip", "zipped", multiple=True, callback=_grid, metavar="KEY=V1,V2,...",
               help="Keys whose values vary together (same number of values each), e.g. --zip 'a=1,2' --zip 'b=x,y'.")
 @SETS
@@ -662,7 +670,7 @@ def _verdict_line(path: Path) -> str:
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--where", metavar="EXPR",
               help="Keep the rows where EXPR holds (pandas query syntax; quote keys with backticks: "
-                   "'`cp.qcn.qeq [frames]` >= 50 and seed < 3').")
+                   "'`defaults.queue.capacity [frames]` >= 100 and seed < 3').")
 @click.option("--by", metavar="COL,...",
               help="Aggregate over seeds per group of these columns: mean and 95 % CI (default with --agg: the grid keys).")
 @click.option("--agg", is_flag=True, help="Aggregate over seeds per grid point (mean, 95 % CI, n).")

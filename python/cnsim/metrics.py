@@ -44,46 +44,48 @@ class Metric(NamedTuple):
                 "definition": self.definition}
 
 
-# What a metric can need (`Metric.needs`): mechanism → what marks it in the stats document.
-MECHANISMS = {
-    "cp": "a congestion point that sends feedback (QCN, E-QCN, BCN, ECM): a queue with `cp`",
-    "qcn": "a QCN congestion point (its Fb samples): a queue with `cp_fb_negative_window`",
-    "rp": "reaction points (rate limiters at the sources: QCN, BCN, DCQCN…): `rps`",
-    "tcp": "TCP flows: a flow with `tcp_goodput_bps`",
-    "transfer": "transfers (flows of a given size, workloads): a flow with `size_bytes`",
-    "pause": "PAUSE/PFC flow control: `ports`",
-    "feedback": "feedback frames between congestion or notification points and reaction points (CNMs, BCN and "
-                "ECM messages, CNPs): a congestion point or a reaction point (`IMPLIED`)",
-}
-# Mechanisms a run has when it has any of others: feedback frames flow wherever there is a congestion
-# point (it sends them) or a reaction point (it reads them: DCQCN's come from notification points).
-IMPLIED = {"feedback": {"cp", "rp"}}
-# The global metric that is null exactly when a run lacks the mechanism: how a run's flat row
-# (a sweep's, a reproduction's) tells what ran.
-MARKERS = {"cp": "main_cp", "qcn": "fb_negative_samples_pct", "rp": "cr_mean_mbps"}
+# What a metric can need (`Metric.needs`): the mechanisms the engine declares, its own and each
+# protocol's (`_core.mechanisms()`), read on first use (`__getattr__`): `MECHANISMS` (name → what it
+# is and what marks it in the stats document), `IMPLIED` (name → the mechanisms whose presence implies
+# it), `MARKERS` (name → the global metric that is null exactly when a run lacks it: how a run's flat
+# row, a sweep's or a reproduction's, tells what ran).
+
+
+@functools.cache
+def _mechanisms() -> tuple[dict, ...]:
+    import json
+
+    from . import _core
+
+    return tuple(json.loads(_core.mechanisms()))
+
+
+def _marked(stats: dict, marks: str) -> bool:
+    """Whether `marks` ("rps": the section has an entry; "queues.cp": an entry has the key, neither
+    null nor false) holds in the stats document."""
+    section, _, key = marks.partition(".")
+    entries = stats.get(section) or []
+    if not key:
+        return bool(entries)
+    return any(e.get(key) is not None and e.get(key) is not False for e in entries)
 
 
 def mechanisms(stats: dict) -> set[str]:
     """The `MECHANISMS` a run had, from its stats document."""
-    queues, flows = stats.get("queues", []), stats.get("flows", [])
-    found = {
-        "cp": any(q.get("cp") for q in queues),
-        "qcn": any("cp_fb_negative_window" in q for q in queues),
-        "rp": bool(stats.get("rps")),
-        "tcp": any("tcp_goodput_bps" in f for f in flows),
-        "transfer": any("size_bytes" in f for f in flows),
-        "pause": bool(stats.get("ports")),
-    }
-    return _with_implied({m for m, yes in found.items() if yes})
+    return _with_implied({m["name"] for m in _mechanisms() if m["marks"] and _marked(stats, m["marks"])})
 
 
 def _with_implied(present: set[str]) -> set[str]:
-    return present | {m for m, any_of in IMPLIED.items() if present & any_of}
+    return present | {m["name"] for m in _mechanisms() if present & set(m["implied_by"])}
+
+
+def _markers() -> dict[str, str]:
+    return {m["name"]: m["marker"] for m in _mechanisms() if m["marker"]}
 
 
 def row_mechanisms(row) -> set[str]:
     """The mechanisms (of `MARKERS`) a run had, from its flat row (`seed_metrics`; NaN is null)."""
-    return {m for m, marker in MARKERS.items() if not _null(row.get(marker))}
+    return {m for m, marker in _markers().items() if not _null(row.get(marker))}
 
 
 def _null(value) -> bool:
@@ -109,8 +111,7 @@ def ran(stats: dict) -> str:
     parts = [f"{name} reaction points ×{n}" for name, n in protocols.items()]
     counts = {
         "congestion points": sum(1 for q in stats.get("queues", []) if q.get("cp")),
-        "marking queues": sum(1 for q in stats.get("queues", []) if q.get("aqm")
-                              or "threshold_marks" in q or "dcqcn_marks" in q),
+        "marking queues": sum(1 for q in stats.get("queues", []) if q.get("aqm")),
         "DCTCP flows": sum(1 for f in stats.get("flows", []) if f.get("tcp_dctcp_alpha") is not None),
         "TCP flows": sum(1 for f in stats.get("flows", []) if "tcp_goodput_bps" in f and f.get("tcp_dctcp_alpha") is None),
         "transfers": sum(1 for f in stats.get("flows", []) if "size_bytes" in f),
@@ -383,8 +384,15 @@ def global_metrics() -> list[str]:
 
 
 def __getattr__(name: str):
-    """`CATALOGUE` (the `Metric`s, in `FORMULAS`' order) and `DEFINITIONS` (their rows), read from the
-    engine's declarations on first use: importing this module does not load the engine."""
+    """`CATALOGUE` (the `Metric`s, in `FORMULAS`' order), `DEFINITIONS` (their rows), `MECHANISMS`,
+    `IMPLIED` and `MARKERS`, read from the engine's declarations on first use: importing this module
+    does not load the engine."""
+    if name == "MECHANISMS":
+        return {m["name"]: m["doc"] for m in _mechanisms()}
+    if name == "IMPLIED":
+        return {m["name"]: set(m["implied_by"]) for m in _mechanisms() if m["implied_by"]}
+    if name == "MARKERS":
+        return _markers()
     if name == "CATALOGUE":
         return _catalogue()
     if name == "DEFINITIONS":

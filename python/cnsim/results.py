@@ -1,5 +1,6 @@
 """`Result`: what a finished (or stopped) run leaves behind — stats, summary, time series."""
 
+import functools
 import json
 from functools import cached_property
 from pathlib import Path
@@ -11,30 +12,59 @@ from .metrics import metric_declarations, summarize
 from .outputs import write_run
 
 
-# Series names before they carried their unit: old prefix (and suffix) → new prefix.
-# Only for the hint in `Result.series`; the engine's catalog (`cnsim.metric_declarations()`) is
-# the source of the current names.
-_OLD_SERIES = [("q.", "", "q_frames."), ("rx.", "", "rx_bps."), ("rp.", ".cr", "rp_cr_bps."),
-               ("rp.", ".tr", "rp_tr_bps."), ("session.", ".cr", "session_cr_bps."),
-               ("tcp.", ".cwnd", "tcp_cwnd_segments."), ("tcp.", ".srtt", "tcp_srtt_s."),
-               ("mrx.", "", "mrx_bps."), ("mlost.", "", "mlost_frames.")]
+@functools.cache
+def _renamed() -> tuple[dict, ...]:
+    """Every output renamed since stored results were written, as the engine declares them (its
+    own, then each protocol's): [{document, scope, old, new}]."""
+    from . import _core
+
+    return tuple(json.loads(_core.renamed_outputs()))
 
 
-# Counters of the stats' `frames` and `window` renamed by the engine: old name → new name. Before,
-# `cnm_sent` counted every protocol's feedback frames; now `feedback_sent` does, and each protocol
-# counts its own under its name (`cnm_sent`, `cnp_sent`, `bcn_sent`, `ecm_sent`, with `*_received`).
-RENAMED_COUNTERS = {"cnm_sent": "feedback_sent", "cnm_delivered": "feedback_delivered",
-                    "cnm_dropped": "feedback_dropped", "cnm_in_flight": "feedback_in_flight"}
-# Per-entity feedback counters renamed the same way (they counted every protocol's feedback frames
-# under QCN's word): stats section → {old name → new name}.
-RENAMED_ENTITY_COUNTERS = {
-    "queues": {"cnms_sent": "feedback_sent", "cnms_sent_window": "feedback_sent_window"},
-    "rps": {"cnms_received": "feedback_received", "cnms_received_window": "feedback_received_window"},
-    "flows": {"cnms_received_window": "feedback_received_window"},
-}
-# The summary metrics computed from them: summary section (and definitions' scope) → {old → new}.
-RENAMED_SUMMARY = {("queues", "queue"): {"cnms_sent": "feedback_sent"},
-                   ("rps", "rp"): {"cnms_received": "feedback_received"}}
+def _old_series() -> list[tuple[str, str, str]]:
+    """Series names before they carried their unit: (old prefix, old suffix, new prefix). Only
+    for the hint in `Result.series`; the engine's catalog (`cnsim.metric_declarations()`) is the
+    source of the current names."""
+    out = []
+    for r in _renamed():
+        if r["document"] == "series":
+            prefix, suffix = r["old"].split("*")
+            out.append((prefix, suffix, r["new"].split("*")[0]))
+    return out
+
+
+def renamed_counters() -> dict[str, str]:
+    """The `frames` and `window` counters renamed: old name → new name."""
+    return {r["old"]: r["new"] for r in _renamed() if r["document"] == "stats" and r["scope"] == "frames"}
+
+
+def renamed_entity_counters() -> dict[str, dict[str, str]]:
+    """The entities' counters renamed: stats section → {old name → new name}."""
+    out: dict[str, dict[str, str]] = {}
+    for r in _renamed():
+        if r["document"] == "stats" and r["scope"] != "frames":
+            out.setdefault(r["scope"], {})[r["old"]] = r["new"]
+    return out
+
+
+def renamed_summary() -> dict[tuple[str, str], dict[str, str]]:
+    """The entities' summary metrics renamed: (summary section, definitions' scope) → {old → new};
+    an entity scope's section is its plural ("queue" → "queues")."""
+    out: dict[tuple[str, str], dict[str, str]] = {}
+    for r in _renamed():
+        if r["document"] == "summary":
+            out.setdefault((r["scope"] + "s", r["scope"]), {})[r["old"]] = r["new"]
+    return out
+
+
+def __getattr__(name: str):
+    """`RENAMED_COUNTERS`, `RENAMED_ENTITY_COUNTERS` and `RENAMED_SUMMARY`, read from the engine's
+    declarations on first use (`renamed_counters()`, `renamed_entity_counters()`, `renamed_summary()`)."""
+    found = {"RENAMED_COUNTERS": renamed_counters, "RENAMED_ENTITY_COUNTERS": renamed_entity_counters,
+             "RENAMED_SUMMARY": renamed_summary}.get(name)
+    if found is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return found()
 
 
 def _rename(entry: dict, names: dict[str, str]) -> None:
@@ -49,15 +79,17 @@ def _rename(entry: dict, names: dict[str, str]) -> None:
 
 def upgrade_stats(stats: dict) -> dict:
     """A stored stats document with the counters' current names (`RENAMED_COUNTERS`,
-    `RENAMED_ENTITY_COUNTERS`), in place: one written before the renaming has no `feedback_sent`,
-    and its `cnm_*` and `cnms_*` were every protocol's."""
+    `RENAMED_ENTITY_COUNTERS`), in place. A `frames` or `window` section is renamed only when it
+    holds none of the new names: a current document may hold an old name in its new meaning (a
+    protocol's own counter, once every protocol's)."""
+    renamed = renamed_counters()
     for section in ("frames", "window"):
         counters = stats.get(section)
-        if isinstance(counters, dict) and "feedback_sent" not in counters and "cnm_sent" in counters:
-            for old, new in RENAMED_COUNTERS.items():
+        if isinstance(counters, dict) and not set(renamed.values()) & counters.keys():
+            for old, new in renamed.items():
                 if old in counters:
                     counters[new] = counters.pop(old)
-    for section, names in RENAMED_ENTITY_COUNTERS.items():
+    for section, names in renamed_entity_counters().items():
         for entry in stats.get(section) or []:
             if isinstance(entry, dict):
                 _rename(entry, names)
@@ -67,7 +99,7 @@ def upgrade_stats(stats: dict) -> dict:
 def upgrade_summary(summary: dict) -> dict:
     """A stored summary with the metrics' current names (`RENAMED_SUMMARY`), in place: its
     entities' metrics and their definitions."""
-    for (section, scope), names in RENAMED_SUMMARY.items():
+    for (section, scope), names in renamed_summary().items():
         for entry in (summary.get(section) or {}).values():
             if isinstance(entry, dict):
                 _rename(entry, names)
@@ -79,7 +111,7 @@ def upgrade_summary(summary: dict) -> dict:
 
 def renamed_series(name: str) -> str | None:
     """The current name of a series named the old way (`rx.F>H` → `rx_bps.F>H`), else None."""
-    for prefix, suffix, new in _OLD_SERIES:
+    for prefix, suffix, new in _old_series():
         if name.startswith(prefix) and name.endswith(suffix) and len(name) > len(prefix) + len(suffix):
             return new + name[len(prefix):len(name) - len(suffix)]
     return None

@@ -93,3 +93,15 @@ pub fn metric_declarations() -> Value {
 pub fn summary_declarations() -> Value {
     json!(crate::report::SUMMARIES.iter().chain(crate::registry::metrics::summaries()).collect::<Vec<_>>())
 }
+
+/// Every mechanism a summary metric may need, the engine's then the protocols', as JSON (name,
+/// doc, marks, implied_by, marker).
+pub fn mechanisms() -> Value {
+    json!(crate::report::MECHANISMS.iter().chain(crate::registry::metrics::mechanisms()).collect::<Vec<_>>())
+}
+
+/// Every output renamed since stored results were written, the engine's then the protocols', as
+/// JSON (document, scope, old, new).
+pub fn renamed_outputs() -> Value {
+    json!(crate::report::RENAMED.iter().chain(crate::registry::metrics::renamed()).collect::<Vec<_>>())
+}

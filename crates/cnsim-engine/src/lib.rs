@@ -5,6 +5,11 @@
 //! (sans-IO state machines), `registry` (the slot enums listing the protocols), `sim` (the event
 //! loop), `build` (scenario → simulator), `scenario` (the TOML schema), `report` (statistics).
 
+// The registry's table is walked once per protocol entry and slot (`registry::protocols::pick!`),
+// and a callback may walk it again (a flow's table: the transports' older keys, then router
+// feedback's): deeper than the default limit of 128 expansions.
+#![recursion_limit = "256"]
+
 pub mod bench;
 mod build;
 pub mod core;

@@ -6,7 +6,7 @@ use crate::core::time::to_secs;
 use crate::registry::flow_control::FcGen;
 use crate::registry::PROTOCOLS;
 use crate::slots::flow_control::FcPort;
-use crate::slots::metrics::{Metric, Summary};
+use crate::slots::metrics::{Mechanism, Metric, Renamed, Summary};
 use crate::slots::register::Protocol;
 use crate::sim::{Counters, Sim};
 use serde_json::{json, Value};
@@ -123,6 +123,37 @@ pub const SUMMARIES: &[Summary] = &[
     Summary { scope: "fct bucket", name: "completed", window: "run", unit: "1", definition: "those of them that completed", engine: &["flows.size_bytes", "flows.fct_s"], needs: Some("transfer") },
     Summary { scope: "fct bucket", name: "slowdown_median", window: "run", unit: "1", definition: "median of `slowdown` over the bucket's completed transfers (nearest rank: the ⌈n/2⌉-th smallest)", engine: &["flows.size_bytes", "flows.fct_s", "flows.fct_ideal_s"], needs: Some("transfer") },
     Summary { scope: "fct bucket", name: "slowdown_p99", window: "run", unit: "1", definition: "99th percentile of `slowdown` over the bucket's completed transfers (nearest rank: the ⌈0.99·n⌉-th smallest)", engine: &["flows.size_bytes", "flows.fct_s", "flows.fct_ideal_s"], needs: Some("transfer") },
+];
+
+/// The mechanisms several protocols share, which the engine's summary metrics need (`Mechanism`);
+/// a protocol's own are in its `PROTOCOL.mechanisms`.
+pub const MECHANISMS: &[Mechanism] = &[
+    Mechanism { name: "cp", doc: "a congestion point that sends feedback (QCN, E-QCN, BCN, ECM): a queue with `cp`", marks: "queues.cp", implied_by: &[], marker: Some("main_cp") },
+    Mechanism { name: "rp", doc: "reaction points (rate limiters at the sources: QCN, BCN, DCQCN…): `rps`", marks: "rps", implied_by: &[], marker: Some("cr_mean_mbps") },
+    Mechanism { name: "transfer", doc: "transfers (flows of a given size, workloads): a flow with `size_bytes`", marks: "flows.size_bytes", implied_by: &[], marker: None },
+    // Feedback frames flow wherever there is a congestion point (it sends them) or a reaction
+    // point (it reads them: DCQCN's come from notification points).
+    Mechanism { name: "feedback", doc: "feedback frames between congestion or notification points and reaction points (CNMs, BCN and ECM messages, CNPs): a congestion point or a reaction point", marks: "", implied_by: &["cp", "rp"], marker: None },
+];
+
+/// The engine's renamed outputs (`Renamed`): the series before their names carried their unit, and
+/// the entities' feedback counters, which counted every protocol's feedback frames in one
+/// protocol's words before `feedback_*` did. A protocol's own are in its `PROTOCOL.renamed`.
+pub const RENAMED: &[Renamed] = &[
+    Renamed { document: "series", scope: "", old: "q.*", new: "q_frames.*" },
+    Renamed { document: "series", scope: "", old: "rx.*", new: "rx_bps.*" },
+    Renamed { document: "series", scope: "", old: "rp.*.cr", new: "rp_cr_bps.*" },
+    Renamed { document: "series", scope: "", old: "rp.*.tr", new: "rp_tr_bps.*" },
+    Renamed { document: "series", scope: "", old: "session.*.cr", new: "session_cr_bps.*" },
+    Renamed { document: "series", scope: "", old: "mrx.*", new: "mrx_bps.*" },
+    Renamed { document: "series", scope: "", old: "mlost.*", new: "mlost_frames.*" },
+    Renamed { document: "stats", scope: "queues", old: "cnms_sent", new: "feedback_sent" },
+    Renamed { document: "stats", scope: "queues", old: "cnms_sent_window", new: "feedback_sent_window" },
+    Renamed { document: "stats", scope: "rps", old: "cnms_received", new: "feedback_received" },
+    Renamed { document: "stats", scope: "rps", old: "cnms_received_window", new: "feedback_received_window" },
+    Renamed { document: "stats", scope: "flows", old: "cnms_received_window", new: "feedback_received_window" },
+    Renamed { document: "summary", scope: "queue", old: "cnms_sent", new: "feedback_sent" },
+    Renamed { document: "summary", scope: "rp", old: "cnms_received", new: "feedback_received" },
 ];
 
 /// The feedback frames of the protocols in `present`, each under its own name (`NAME_sent`,

@@ -20,7 +20,8 @@ fn refused(text: &str) -> String {
 
 /// The benchmark's TCP case (four bulk TCP sources into one port), its traffic lines replaced.
 fn with_traffic(lines: &str) -> String {
-    scenario_case(Case::Tcp, 4, true, 0.002).replace("traffic = { kind = \"tcp-bulk\" }\ntcp = { max_rto = \"1ms\" }", lines)
+    let tcp = Case::parse("tcp").expect("TCP's benchmark case");
+    scenario_case(tcp, 4, true, 0.002).replace("traffic = { kind = \"bulk\" }\ntransport = { tcp = { max_rto = \"1ms\" } }", lines)
 }
 
 #[test]
@@ -59,4 +60,26 @@ fn a_transport_needs_a_closed_loop_kind_and_is_given_once() {
     assert!(e.contains("give the transport once"), "{e}");
     let e = refused(&with_traffic("traffic = { kind = \"bulk\" }\ntransport = { tcp = { mss = \"0B\" } }"));
     assert!(e.contains("tcp.mss"), "{e}");
+}
+
+#[test]
+fn the_older_spellings_are_refused_where_they_do_not_fit() {
+    // an older key's table with traffic that does not name its transport
+    let e = refused(&with_traffic("traffic = { kind = \"bulk\" }\ntcp = {}"));
+    assert!(e.contains("a `tcp` table needs tcp-bulk, tcp-transactions or tcp-transfer traffic"), "{e}");
+    // an older kind over another transport
+    let e = refused(&with_traffic("traffic = { kind = \"tcp-bulk\" }\ntransport = { timely = {} }"));
+    assert!(e.contains("tcp-bulk, tcp-transactions and tcp-transfer traffic is TCP's"), "{e}");
+    // a kind that is no spelling at all: the message lists them, the older ones included
+    let e = refused(&with_traffic("traffic = { kind = \"udp-bulk\" }"));
+    assert!(e.contains("udp-bulk") && e.contains("`tcp-transfer`") && e.contains("`cbr`"), "{e}");
+}
+
+#[test]
+fn a_scenario_written_with_the_older_spellings_is_written_back_with_them() {
+    let text = with_traffic("traffic = { kind = \"tcp-transactions\", size = \"20kB\", idle = \"10us\" }\ntcp = { max_rto = \"2ms\" }");
+    let loaded = cnsim_engine::scenario::load(&text, "t.toml", &[], None).unwrap_or_else(|e| panic!("{e}"));
+    let resolved = loaded.resolved_toml();
+    assert!(resolved.contains("kind = \"tcp-transactions\""), "{resolved}");
+    assert!(resolved.contains("[flow.tcp]") || resolved.contains("tcp = {"), "{resolved}");
 }

@@ -74,18 +74,39 @@ fn fabric_base_rtt(name: &str, rate: &str, delay: &str, overhead: Option<&str>, 
     cnsim_engine::describe::fabric_base_rtt(name, rate, delay, overhead, hops).map_err(pyo3::exceptions::PyValueError::new_err)
 }
 
+/// Every mechanism a summary metric may need, as JSON (name, doc, marks, implied_by, marker);
+/// python/cnsim/metrics.py tells from them what a run had.
+#[pyfunction]
+fn mechanisms() -> String {
+    cnsim_engine::describe::mechanisms().to_string()
+}
+
+/// Every output renamed since stored results were written, as JSON (document, scope, old, new);
+/// python/cnsim/results.py reads stored results with them.
+#[pyfunction]
+fn renamed_outputs() -> String {
+    cnsim_engine::describe::renamed_outputs().to_string()
+}
+
+fn bench_case(case: &str) -> PyResult<cnsim_engine::bench::Case> {
+    cnsim_engine::bench::Case::parse(case).ok_or_else(|| {
+        let names = cnsim_engine::bench::Case::names().join(", ");
+        pyo3::exceptions::PyValueError::new_err(format!("bench case must be one of {names}, not {case:?}"))
+    })
+}
+
 /// Run the fixed benchmark scenario (docs/performance.md).
 #[pyfunction]
-/// `case`: "cbr" (the fixed benchmark) or "tcp" (bulk TCP connections, issue 11).
-#[pyo3(name = "bench", signature = (n_sources, qcn, duration_s = 1.0, case = "cbr"))]
-fn run_bench<'py>(py: Python<'py>, n_sources: usize, qcn: bool, duration_s: f64, case: &str) -> PyResult<Bound<'py, PyDict>> {
-    let case = cnsim_engine::bench::Case::parse(case)
-        .ok_or_else(|| pyo3::exceptions::PyValueError::new_err(format!("bench case must be cbr or tcp, not {case:?}")))?;
-    let r = py.detach(|| cnsim_engine::bench::run_case(case, n_sources, qcn, duration_s));
+/// `case`: "cbr" (the fixed benchmark) or a transport's case (`bench_cases()`); `control`: with the
+/// benchmark's congestion control (`bench_control()`), whose name keys it in the result.
+#[pyo3(name = "bench", signature = (n_sources, control, duration_s = 1.0, case = "cbr"))]
+fn run_bench<'py>(py: Python<'py>, n_sources: usize, control: bool, duration_s: f64, case: &str) -> PyResult<Bound<'py, PyDict>> {
+    let case = bench_case(case)?;
+    let r = py.detach(|| cnsim_engine::bench::run_case(case, n_sources, control, duration_s));
     let d = PyDict::new(py);
     d.set_item("case", r.case.name())?;
     d.set_item("sources", r.sources)?;
-    d.set_item("qcn", r.qcn)?;
+    d.set_item(cnsim_engine::bench::control().0, r.control)?;
     d.set_item("sim_s", r.sim_s)?;
     d.set_item("wall_s", r.wall_s)?;
     d.set_item("events", r.events)?;
@@ -95,16 +116,27 @@ fn run_bench<'py>(py: Python<'py>, n_sources: usize, qcn: bool, duration_s: f64,
     Ok(d)
 }
 
+/// The benchmark's cases: "cbr", then the transports that register one.
+#[pyfunction]
+fn bench_cases() -> Vec<&'static str> {
+    cnsim_engine::bench::Case::names()
+}
+
+/// The protocol the benchmark runs with or without (its name).
+#[pyfunction]
+fn bench_control() -> &'static str {
+    cnsim_engine::bench::control().0
+}
+
 /// The TOML text of a benchmark case (`cnsim bench --suite` runs it in child processes).
 #[pyfunction]
-#[pyo3(signature = (case, n_sources, qcn, duration_s))]
-fn bench_scenario(case: &str, n_sources: usize, qcn: bool, duration_s: f64) -> PyResult<String> {
-    let case = cnsim_engine::bench::Case::parse(case)
-        .ok_or_else(|| pyo3::exceptions::PyValueError::new_err(format!("bench case must be cbr or tcp, not {case:?}")))?;
+#[pyo3(signature = (case, n_sources, control, duration_s))]
+fn bench_scenario(case: &str, n_sources: usize, control: bool, duration_s: f64) -> PyResult<String> {
+    let case = bench_case(case)?;
     if !(duration_s > 0.0 && duration_s <= 1e3) {
         return Err(pyo3::exceptions::PyValueError::new_err(format!("duration_s must be in (0, 1000], not {duration_s}")));
     }
-    Ok(cnsim_engine::bench::scenario_case(case, n_sources, qcn, duration_s))
+    Ok(cnsim_engine::bench::scenario_case(case, n_sources, control, duration_s))
 }
 
 /// One simulation run, advanced in chunks by `run_until`.
@@ -271,6 +303,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(fabric_base_rtt, m)?)?;
     m.add_function(wrap_pyfunction!(run_bench, m)?)?;
     m.add_function(wrap_pyfunction!(bench_scenario, m)?)?;
+    m.add_function(wrap_pyfunction!(bench_cases, m)?)?;
+    m.add_function(wrap_pyfunction!(renamed_outputs, m)?)?;
+    m.add_function(wrap_pyfunction!(mechanisms, m)?)?;
+    m.add_function(wrap_pyfunction!(bench_control, m)?)?;
     m.add_function(wrap_pyfunction!(capture_kinds, m)?)?;
     m.add_function(wrap_pyfunction!(trace_kinds, m)?)?;
     m.add_function(wrap_pyfunction!(trace_fields, m)?)?;

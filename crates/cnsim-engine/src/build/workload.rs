@@ -36,7 +36,7 @@ fn workload(ctx: &Ctx, nodes: &[Node], ports: &[Port], w: &WorkloadSpec, index: 
         }
     }
     if !w.traffic.get_ref().is_transfer() {
-        return Err(ctx.err(w.traffic.span(), format!("workload {prefix}: traffic must be \"transfer\" or \"tcp-transfer\"")));
+        return Err(ctx.err(w.traffic.span(), format!("workload {prefix}: traffic must be {}", TrafficKind::transfer_names())));
     }
     let (start, stop) = (w.start.0, w.stop.get_ref().0);
     if stop <= start {
@@ -198,9 +198,10 @@ pub fn read_capped(path: &std::path::Path, cap: u64) -> Result<String, String> {
 
 #[allow(clippy::too_many_arguments)]
 fn flow(w: &WorkloadSpec, prefix: &str, k: usize, src: &str, dst: &str, size: u64, t: Time, span: std::ops::Range<usize>) -> FlowSpec {
-    // A generated flow asks for no router feedback: every registered protocol's table is absent.
+    // A generated flow has the workload's transport (under its key, or an older one) and asks for
+    // no router feedback: every registered protocol's table is absent.
     macro_rules! flow_spec {
-        ($($variant:ident($ty:ty, $key:ident),)*) => {
+        ([$($older:ident($oty:ty, $okey:ident),)*] $($variant:ident($ty:ty, $key:ident),)*) => {
             FlowSpec {
                 name: Some(format!("{prefix}#{k}")),
                 from: Spanned::new(span.clone(), Names(vec![src.to_string()])),
@@ -224,10 +225,15 @@ fn flow(w: &WorkloadSpec, prefix: &str, k: usize, src: &str, dst: &str, size: u6
                 rp: w.rp.clone(),
                 limiter: w.limiter.clone(),
                 transport: w.transport.clone(),
-                tcp: w.tcp.clone(),
+                $($okey: w.$okey.clone(),)*
                 $($key: None,)*
             }
         };
     }
-    occupants!(RfSender => flow_spec)
+    macro_rules! flow_spec_older {
+        ($($older:ident($oty:ty, $okey:ident),)*) => {
+            occupants!(RfSender => flow_spec [$($older($oty, $okey),)*])
+        };
+    }
+    occupants!(OlderTransport => flow_spec_older)
 }

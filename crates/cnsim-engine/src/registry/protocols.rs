@@ -2,23 +2,25 @@
 //! (whose `PROTOCOL` says what it registers: `slots::register`) and, for each trait slot it
 //! fills, the type that implements the slot's trait (and, for a queue management, the key of its
 //! table in a queue: `queue.red`; for router feedback, the key of its tables at the scenario's top
-//! level, `[sirens]`, and in a flow, `flow.sirens`). Each slot's file builds its enum from this table
+//! level, `[sirens]`, and in a flow, `flow.sirens`; for a transport whose older scenario files name
+//! it, the key they use: `Transport(Type, key)`, read in `scenario/transport.rs`). Each slot's file builds its enum from this table
 //! (`occupants!`), and so do the scenario's slots (`scenario/slots.rs`: each type names its table,
 //! `slots::spec::FromSpec`), the build's dispatch (`build/protocols.rs`) and the list of
 //! registrations (`occupants!(Protocol => …)`), so adding a protocol is one line here.
 
 /// `$callback!` with the occupants of `$slot` (`Variant(Type),` in table order; a queue
-/// management's and the router-feedback slots' `Variant(Type, key),`); for the slot `Protocol`,
-/// with every protocol's module (`module,`).
+/// management's and the router-feedback slots' `Variant(Type, key),`), after `$before` (tokens a
+/// callback passes itself); for the slot `Protocol`, with every protocol's module (`module,`); for
+/// `OlderTransport`, the transports with an older key (`Variant(Type, key),`).
 macro_rules! occupants {
-    ($slot:ident => $callback:ident) => {
-        $crate::registry::protocols::pick! { $slot $callback [] [
+    ($slot:ident => $callback:ident $($before:tt)*) => {
+        $crate::registry::protocols::pick! { $slot $callback [$($before)*] [
             Qcn(qcn): Cp(qcn::slot::QcnCp), Rp(qcn::ReactionPoint);
             Eqcn(eqcn): Rp(eqcn::EqcnReactionPoint);
             Bcn(bcn): Cp(bcn::BcnCp), Rp(bcn::ReactionPoint);
             Ecm(ecm): Cp(ecm::EcmCp), Rp(ecm::ReactionPoint);
             Pause(pause): FcGen(pause::slot::PauseFc);
-            Tcp(tcp): Transport(tcp::slot::TcpFlow);
+            Tcp(tcp): Transport(tcp::slot::TcpFlow, tcp);
             Hpcc(hpcc): Transport(hpcc::slot::HpccFlow);
             Red(red): Aqm(red::RedAqm, red);
             Threshold(threshold): Aqm(threshold::Threshold, threshold);
@@ -62,6 +64,12 @@ macro_rules! pick {
     };
     (@each Aqm $cb:ident [$($acc:tt)*] [$v:ident Aqm($t:ty, $key:ident), $($more:tt)*] $rest:tt) => {
         $crate::registry::protocols::pick! { @each Aqm $cb [$($acc)* $v($t, $key),] [$($more)*] $rest }
+    };
+    (@each Transport $cb:ident [$($acc:tt)*] [$v:ident Transport($t:ty, $key:ident), $($more:tt)*] $rest:tt) => {
+        $crate::registry::protocols::pick! { @each Transport $cb [$($acc)* $v($t),] [$($more)*] $rest }
+    };
+    (@each OlderTransport $cb:ident [$($acc:tt)*] [$v:ident Transport($t:ty, $key:ident), $($more:tt)*] $rest:tt) => {
+        $crate::registry::protocols::pick! { @each OlderTransport $cb [$($acc)* $v($t, $key),] [$($more)*] $rest }
     };
     (@each Transport $cb:ident [$($acc:tt)*] [$v:ident Transport($t:ty), $($more:tt)*] $rest:tt) => {
         $crate::registry::protocols::pick! { @each Transport $cb [$($acc)* $v($t),] [$($more)*] $rest }

@@ -14,7 +14,7 @@ use super::slots::{CpSlot, FlowControlSlot, McastCcSlot, QueueParams, RpSlot, Tr
 use crate::protocols::*;
 use crate::registry::protocols::occupants;
 use crate::slots::spec::FromSpec;
-pub use crate::protocols::tcp::spec::*;
+use super::transport::AppKind;
 
 /// One string or a list of strings, each possibly a range ("S1..S6").
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -160,44 +160,54 @@ macro_rules! scenario {
 }
 occupants!(Meter => scenario);
 
-/// `[[workload]]`: finite flows among `hosts`, either Poisson arrivals at an offered `load` with
-/// sizes drawn from a CDF (`sizes`), or a periodic `incast`. Per-flow options as in `[[flow]]`.
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct WorkloadSpec {
-    /// Prefix of the flows' names (`NAME#k`); default `workloadI` (I: the table's index from 1).
-    pub name: Option<String>,
-    /// The hosts that send and receive; a flow's source and destination differ.
-    pub hosts: Spanned<Names>,
-    /// "web-search", "data-mining", "fb-hadoop", or the path of a CDF file (relative to the scenario file).
-    pub sizes: Option<Spanned<String>>,
-    /// Offered load as a fraction of each source host's link rate, in (0, 1].
-    pub load: Option<Spanned<f64>>,
-    #[serde(default)]
-    pub start: Duration,
-    pub stop: Spanned<Duration>,
-    /// "transfer" (default: open-loop, or closed-loop over `transport`) or "tcp-transfer".
-    #[serde(default = "d_transfer")]
-    pub traffic: Spanned<TrafficKind>,
-    /// Open-loop transfers' sending rate (default: the source's line rate) and frame size.
-    pub rate: Option<Rate>,
-    #[serde(default = "d_frame")]
-    pub frame: Bytes,
-    pub incast: Option<IncastSpec>,
-    /// The most flows the table may create (checked before any is made), default 100000.
-    #[serde(default = "d_max_flows")]
-    pub max_flows: Spanned<u64>,
-    #[serde(default)]
-    pub priority: u8,
-    #[serde(default)]
-    pub rp: RpSlot,
-    #[serde(default)]
-    pub limiter: LimiterSpec,
-    /// The transfers' closed-loop transport (`transport = { NAME = {…} }`); none: open-loop.
-    pub transport: Option<TransportSlot>,
-    /// TCP's table under its older key (`tcp-transfer` traffic).
-    pub tcp: Option<TcpSpec>,
+/// Writes the workload's table, with each transport's table under its older key (registered in
+/// `registry/protocols.rs`: `Transport(Type, key)`).
+macro_rules! workload_spec {
+    ($($variant:ident($ty:ty, $key:ident),)*) => {
+        /// `[[workload]]`: finite flows among `hosts`, either Poisson arrivals at an offered `load` with
+        /// sizes drawn from a CDF (`sizes`), or a periodic `incast`. Per-flow options as in `[[flow]]`.
+        #[derive(Clone, Debug, Deserialize, Serialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct WorkloadSpec {
+            /// Prefix of the flows' names (`NAME#k`); default `workloadI` (I: the table's index from 1).
+            pub name: Option<String>,
+            /// The hosts that send and receive; a flow's source and destination differ.
+            pub hosts: Spanned<Names>,
+            /// "web-search", "data-mining", "fb-hadoop", or the path of a CDF file (relative to the scenario file).
+            pub sizes: Option<Spanned<String>>,
+            /// Offered load as a fraction of each source host's link rate, in (0, 1].
+            pub load: Option<Spanned<f64>>,
+            #[serde(default)]
+            pub start: Duration,
+            pub stop: Spanned<Duration>,
+            /// "transfer" (default: open-loop, or closed-loop over `transport`), or a transport's older
+            /// spelling of it (`scenario/transport.rs`).
+            #[serde(default = "d_transfer")]
+            pub traffic: Spanned<TrafficKind>,
+            /// Open-loop transfers' sending rate (default: the source's line rate) and frame size.
+            pub rate: Option<Rate>,
+            #[serde(default = "d_frame")]
+            pub frame: Bytes,
+            pub incast: Option<IncastSpec>,
+            /// The most flows the table may create (checked before any is made), default 100000.
+            #[serde(default = "d_max_flows")]
+            pub max_flows: Spanned<u64>,
+            #[serde(default)]
+            pub priority: u8,
+            #[serde(default)]
+            pub rp: RpSlot,
+            #[serde(default)]
+            pub limiter: LimiterSpec,
+            /// The transfers' closed-loop transport (`transport = { NAME = {…} }`); none: open-loop.
+            pub transport: Option<TransportSlot>,
+            $(
+                /// A transport's table under its older key (`scenario/transport.rs`).
+                pub $key: Option<<$ty as FromSpec>::Spec>,
+            )*
+        }
+    };
 }
+occupants!(OlderTransport => workload_spec);
 
 fn d_transfer() -> Spanned<TrafficKind> {
     Spanned::new(0..0, TrafficKind::Transfer)
@@ -421,8 +431,8 @@ pub enum Mode {
     MultipleUnicast,
 }
 
-#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
-#[serde(rename_all = "kebab-case")]
+/// A flow's traffic kind, read and written by its name (`scenario/transport.rs`: `NAMES`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TrafficKind {
     /// Constant gap frame/rate.
     Cbr,
@@ -439,17 +449,15 @@ pub enum TrafficKind {
     /// A closed-loop connection over the flow's `transport` sending `size` bytes, then idle for
     /// `idle`, again (Jiang & Jain 2007 §VI.B's reference sources: 10 kB transactions).
     Transactions,
-    /// `bulk` over TCP (`transport = { tcp = … }`, or the flow's `tcp` table).
-    TcpBulk,
-    /// `transactions` over TCP.
-    TcpTransactions,
     /// A finite transfer of `size` bytes. Open-loop: whole frames at line rate (or at `rate`),
     /// through the flow's limiter and RP, then nothing; complete when the receiver has them all.
     /// Over the flow's `transport`: one connection sending `size` bytes once, complete when the
     /// last byte is acknowledged.
     Transfer,
-    /// `transfer` over TCP.
-    TcpTransfer,
+    /// An application over the transport its name names, an older spelling: `K-bulk`,
+    /// `K-transactions`, `K-transfer` for the transport whose older key K is the `u8`-th of
+    /// `scenario::transport::OLDER_KEYS` (`transport = { K = … }`, or the flow's `K` table).
+    Named(AppKind, u8),
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]
@@ -534,10 +542,10 @@ impl Default for LimiterSpec {
     }
 }
 
-/// Writes a flow's table, with each router-feedback protocol's table under its key (registered in
-/// `registry/protocols.rs`).
+/// Writes a flow's table, with each transport's table under its older key and each
+/// router-feedback protocol's table under its key (registered in `registry/protocols.rs`).
 macro_rules! flow_spec {
-    ($($variant:ident($ty:ty, $key:ident),)*) => {
+    ([$($older:ident($oty:ty, $okey:ident),)*] $($variant:ident($ty:ty, $key:ident),)*) => {
         #[derive(Clone, Debug, Deserialize, Serialize)]
         #[serde(deny_unknown_fields)]
         pub struct FlowSpec {
@@ -565,9 +573,12 @@ macro_rules! flow_spec {
             /// The closed-loop transport of `bulk`, `transactions` and `transfer` traffic
             /// (`transport = { NAME = {…} }`, e.g. `{ tcp = {} }`); none: open-loop.
             pub transport: Option<TransportSlot>,
-            /// TCP settings of `tcp-bulk`, `tcp-transactions` and `tcp-transfer` traffic (defaults when
-            /// absent), the older spelling of `transport = { tcp = … }`.
-            pub tcp: Option<TcpSpec>,
+            $(
+                /// A transport's table under its older key K, with the kinds `K-bulk`,
+                /// `K-transactions` and `K-transfer` (defaults when absent): the older spelling of
+                /// `transport = { K = … }` (`scenario/transport.rs`).
+                pub $okey: Option<<$oty as FromSpec>::Spec>,
+            )*
             $(
                 /// A router-feedback protocol's table (e.g. `sirens`): its request in every data frame,
                 /// and its table at every receiver.
@@ -576,4 +587,10 @@ macro_rules! flow_spec {
         }
     };
 }
-occupants!(RfSender => flow_spec);
+/// `flow_spec!` with the transports' older keys, then the router-feedback keys.
+macro_rules! flow_spec_older {
+    ($($older:ident($oty:ty, $okey:ident),)*) => {
+        occupants!(RfSender => flow_spec [$($older($oty, $okey),)*]);
+    };
+}
+occupants!(OlderTransport => flow_spec_older);

@@ -8,7 +8,7 @@
 //! (`tap::capture`, `tap::wire`, `tap::trace`, `registry::metrics`). Capture and trace are off the hot path: these are
 //! tables of function pointers, read only while a tap is on.
 
-use super::metrics::{Metric, Summary};
+use super::metrics::{Mechanism, Metric, Renamed, Summary};
 use super::trace::{Field, Fields};
 use super::wire::Ctx;
 use crate::core::time::Time;
@@ -25,6 +25,10 @@ pub struct Protocol {
     pub metrics: &'static [Metric],
     /// The summary metrics Python derives from its statistics.
     pub summaries: &'static [Summary],
+    /// The mechanisms of its own that its summary metrics need (`Summary::needs`).
+    pub mechanisms: &'static [Mechanism],
+    /// Outputs renamed since they were written in its words, which stored results still hold.
+    pub renamed: &'static [Renamed],
     /// Its frames, as a capture selects them and writes them.
     pub frames: &'static [CaptureKind],
     /// The tags it writes into data frames' on-wire bytes, after the CN-TAG.
@@ -49,12 +53,14 @@ pub struct Protocol {
     /// The fabrics it runs on (`cnsim.generators.fat_tree(cc=NAME)`): the scenario keys that put it
     /// on every queue and every flow of a generated fabric, by name.
     pub fabrics: &'static [Fabric],
+    /// Its part in the fixed benchmark (docs/performance.md, `bench.rs`), if any.
+    pub bench: Option<Bench>,
 }
 
 impl Protocol {
     /// A protocol that registers nothing but its name (fill the rest with `..`).
     pub const fn named(name: &'static str) -> Self {
-        Protocol { name, owners: &[], metrics: &[], summaries: &[], frames: &[], data_tags: &[], events: &[], frame_events: &[], counted: &[], at_destination: &[], old_keys: &[], elects: &[], telemetry: false, fabrics: &[] }
+        Protocol { name, owners: &[], metrics: &[], summaries: &[], mechanisms: &[], renamed: &[], frames: &[], data_tags: &[], events: &[], frame_events: &[], counted: &[], at_destination: &[], old_keys: &[], elects: &[], telemetry: false, bench: None, fabrics: &[] }
     }
 }
 
@@ -193,4 +199,17 @@ pub struct OldKey {
 pub struct Elect {
     pub owner: Proto,
     pub answers: fn(f: &Frame, qntz_fb: u8, cpid: u32, tie_break: bool) -> bool,
+}
+
+/// A protocol's part in the fixed benchmark (docs/performance.md): the benchmark names no
+/// protocol, it asks the registrations.
+#[derive(Clone, Copy, Debug)]
+pub enum Bench {
+    /// The benchmark's congestion control, run with or without it (`cnsim bench --NAME/--no-NAME`):
+    /// its table at the bottleneck's congestion point (`cp = { NAME = cp }`) and at every source's
+    /// reaction point (`rp = { NAME = rp }`), as TOML inline tables. One protocol registers it.
+    Control { cp: &'static str, rp: &'static str },
+    /// A case of its own (`cnsim bench --case NAME`): one bulk connection per source over this
+    /// transport, with its table (`transport = { NAME = table }`, a TOML inline table).
+    Transport { table: &'static str },
 }

@@ -1,11 +1,70 @@
 //! E-QCN's reaction point from its scenario table, `rp = { eqcn = … }` (Mliki et al. 2016b
-//! Algorithm 1). The table is QCN's with three keys more (`protocols::qcn::spec::EqcnRpSpec`);
-//! its QCN keys are checked as QCN's, under `rp.eqcn`.
+//! Algorithm 1). The table is QCN's with three keys more (`EqcnRpSpec`, written with QCN's
+//! `qcn_rp_spec!`); its QCN keys are checked as QCN's, under `rp.eqcn`.
 
 use super::{Decrease, EqcnReactionPoint, EqcnRp, Reset};
-use crate::protocols::qcn::spec::{rp_params, rp_warnings, EqcnDecrease, EqcnRpSpec, FbHatReset, ProbeSpec, PROBES_NEED_UNICAST};
+use crate::protocols::qcn::spec::{qcn_rp_spec, rp_params, rp_warnings, ProbeSpec, QcnRpSpec, PROBES_NEED_UNICAST};
 use crate::protocols::qcn::ReactionPoint;
 use crate::slots::spec::{FlowCx, FromSpec};
+use crate::units::Duration;
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum EqcnDecrease {
+    /// Decrease with the saved F̂b, as Algorithm 1's pseudo-code reads.
+    #[default]
+    Saved,
+    /// Decrease with the Fb of the CNM just received.
+    Received,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum FbHatReset {
+    #[default]
+    #[serde(rename = "at-63")]
+    At63,
+    OnRelease,
+    Expire,
+}
+
+qcn_rp_spec!(EqcnRpSpec {
+    /// Which value the decrease uses (Mliki et al. 2016b Algorithm 1 leaves it open), default "saved".
+    #[serde(default)]
+    pub decrease: EqcnDecrease,
+    /// When F̂b is cleared besides the reset at 63: "at-63" (Algorithm 1 as written, default),
+    /// "on-release" (also when the limiter is released) or "expire" (also after `fb_hat_expiry`
+    /// without a CNM).
+    #[serde(default)]
+    pub fb_hat_reset: FbHatReset,
+    /// With `fb_hat_reset = "expire"`: default 10 ms (the RP timer period T).
+    #[serde(default = "crate::protocols::qcn::spec::d_timer")]
+    pub fb_hat_expiry: Duration,
+});
+
+impl EqcnRpSpec {
+    /// The QCN keys of an E-QCN table.
+    pub fn qcn(&self) -> QcnRpSpec {
+        QcnRpSpec {
+            variant: self.variant,
+            bc_limit: self.bc_limit,
+            timer: self.timer,
+            fast_recovery_th: self.fast_recovery_th,
+            r_ai: self.r_ai,
+            r_hai: self.r_hai,
+            gd: self.gd,
+            min_dec_factor: self.min_dec_factor,
+            min_rate: self.min_rate,
+            extra_fast_recovery: self.extra_fast_recovery,
+            jitter: self.jitter,
+            ai_cycles: self.ai_cycles,
+            drift_factor: self.drift_factor,
+            probe: self.probe,
+            probe_size: self.probe_size,
+        }
+    }
+}
 
 impl FromSpec for EqcnReactionPoint {
     type Spec = EqcnRpSpec;

@@ -4,6 +4,7 @@
 
 use super::{wire, METRICS, SUMMARIES};
 use crate::net::frame::{FrameKind, Proto};
+use crate::slots::metrics::Mechanism;
 use crate::slots::register::{CaptureKind, FrameEvents, Protocol, TraceKind};
 use crate::slots::trace::{field, Field, Slot, Type};
 
@@ -31,5 +32,6 @@ pub const PROTOCOL: Protocol = Protocol {
         sent_fields: None,
         received_fields: None,
     }],
+    mechanisms: &[Mechanism { name: "pause", doc: "PAUSE/PFC flow control: `ports`", marks: "ports", implied_by: &[], marker: None }],
     ..Protocol::named("pause")
 };

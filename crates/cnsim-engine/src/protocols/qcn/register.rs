@@ -1,10 +1,11 @@
 //! QCN's registration (`slots::register`): its tag-area owners, metrics, CNM and probe frames as a
 //! capture selects and writes them, and its trace rows (CNM sent by a CP, CNM received at the
-//! flow's source).
+//! flow's source); and its part in the fixed benchmark, the congestion control it runs with.
 
 use super::{wire, METRICS, SUMMARIES};
 use crate::net::frame::{Frame, FrameKind, Proto};
-use crate::slots::register::{AtDestination, Counted, CaptureKind, Fabric, FrameEvents, OldKey, Protocol, TraceKind};
+use crate::slots::metrics::{Mechanism, Renamed};
+use crate::slots::register::{AtDestination, Bench, Counted, CaptureKind, Fabric, FrameEvents, OldKey, Protocol, TraceKind};
 use crate::slots::trace::{field, Fields, Slot, Type, CPID};
 
 #[allow(non_upper_case_globals)]
@@ -62,6 +63,23 @@ pub const PROTOCOL: Protocol = Protocol {
         toml: "[tables.cp.qcn]\n[flow.rp.qcn]\n[workload.rp.qcn]\n",
         rtt_frames: None,
     }],
+    mechanisms: &[Mechanism {
+        name: "qcn",
+        doc: "a QCN congestion point (its Fb samples): a queue with `cp_fb_negative_window`",
+        marks: "queues.cp_fb_negative_window",
+        implied_by: &[],
+        marker: Some("fb_negative_samples_pct"),
+    }],
+    // Before each protocol counted its own feedback frames, these counters of `frames` and
+    // `window` counted every protocol's under QCN's word; `feedback_*` do now.
+    renamed: &[
+        Renamed { document: "stats", scope: "frames", old: "cnm_sent", new: "feedback_sent" },
+        Renamed { document: "stats", scope: "frames", old: "cnm_delivered", new: "feedback_delivered" },
+        Renamed { document: "stats", scope: "frames", old: "cnm_dropped", new: "feedback_dropped" },
+        Renamed { document: "stats", scope: "frames", old: "cnm_in_flight", new: "feedback_in_flight" },
+    ],
+    // The fixed benchmark of docs/performance.md is "with and without QCN", at its defaults.
+    bench: Some(Bench::Control { cp: "{}", rp: "{}" }),
     ..Protocol::named("qcn")
 };
 

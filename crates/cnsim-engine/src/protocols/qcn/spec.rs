@@ -1,5 +1,5 @@
-//! QCN's scenario tables (IEEE 802.1Qau): `[cp.qcn]`, `rp = { qcn = … }`, and E-QCN's `rp = { eqcn
-//! = … }`, which extends QCN's table (Mliki et al. 2016b). Composed into the scenario model
+//! QCN's scenario tables (IEEE 802.1Qau): `[cp.qcn]` and `rp = { qcn = … }`, whose keys a protocol
+//! extending QCN's reaction point takes over (`qcn_rp_spec!`). Composed into the scenario model
 //! (`scenario/model.rs`), which re-exports it; every field has a documented default
 //! (docs/scenarios.md) and unknown keys are errors. Each table builds its slot's state here
 //! (`FromSpec`), with range checks whose messages name the key.
@@ -92,63 +92,54 @@ impl Default for QcnCpSpec {
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]
 #[serde(rename_all = "kebab-case")]
-pub enum EqcnDecrease {
-    /// Decrease with the saved F̂b, as Algorithm 1's pseudo-code reads.
-    #[default]
-    Saved,
-    /// Decrease with the Fb of the CNM just received.
-    Received,
-}
-
-#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]
-#[serde(rename_all = "kebab-case")]
 pub enum RpVariantSpec {
     #[default]
     Standard,
     ByteCounter,
 }
 
-/// The QCN reaction point's keys; E-QCN's table has the same keys plus its own.
+/// A table with the QCN reaction point's keys and `$extra` (QCN's own has none; a protocol that
+/// extends QCN's reaction point writes its table with it, in its folder).
 macro_rules! qcn_rp_spec {
     ($(#[$m:meta])* $name:ident { $($extra:tt)* }) => {
         $(#[$m])*
-        #[derive(Clone, Debug, Deserialize, Serialize)]
+        #[derive(Clone, Debug, serde::Deserialize, serde::Serialize)]
         #[serde(deny_unknown_fields)]
         pub struct $name {
             /// "standard" (802.1Qau pseudo-code) or "byte-counter" (the seeds' wording).
             #[serde(default)]
-            pub variant: RpVariantSpec,
-            #[serde(default = "d_bc_limit")]
-            pub bc_limit: Bytes,
-            #[serde(default = "d_timer")]
-            pub timer: Duration,
-            #[serde(default = "d_fr_th")]
+            pub variant: $crate::protocols::qcn::spec::RpVariantSpec,
+            #[serde(default = "crate::protocols::qcn::spec::d_bc_limit")]
+            pub bc_limit: $crate::units::Bytes,
+            #[serde(default = "crate::protocols::qcn::spec::d_timer")]
+            pub timer: $crate::units::Duration,
+            #[serde(default = "crate::protocols::qcn::spec::d_fr_th")]
             pub fast_recovery_th: u32,
-            #[serde(default = "d_r_ai")]
-            pub r_ai: Rate,
-            #[serde(default = "d_r_hai")]
-            pub r_hai: Rate,
-            #[serde(default = "d_gd")]
+            #[serde(default = "crate::protocols::qcn::spec::d_r_ai")]
+            pub r_ai: $crate::units::Rate,
+            #[serde(default = "crate::protocols::qcn::spec::d_r_hai")]
+            pub r_hai: $crate::units::Rate,
+            #[serde(default = "crate::protocols::qcn::spec::d_gd")]
             pub gd: f64,
             #[serde(default = "crate::defaults::d_min_dec")]
             pub min_dec_factor: f64,
-            #[serde(default = "d_min_rate")]
-            pub min_rate: Rate,
+            #[serde(default = "crate::protocols::qcn::spec::d_min_rate")]
+            pub min_rate: $crate::units::Rate,
             #[serde(default = "crate::defaults::d_true")]
             pub extra_fast_recovery: bool,
             #[serde(default = "crate::defaults::d_true")]
             pub jitter: bool,
-            #[serde(default = "d_ai_cycles")]
+            #[serde(default = "crate::protocols::qcn::spec::d_ai_cycles")]
             pub ai_cycles: u32,
             /// CR × drift_factor at each timer expiry (Roeck 2007: 1.005), default 1 (off).
-            #[serde(default = "d_one")]
+            #[serde(default = "crate::protocols::qcn::spec::d_one")]
             pub drift_factor: f64,
             /// Probes (Roeck 2007): "none" (default), "cp" (-P), "sub-path" (-SP), "path" (-PP).
             #[serde(default)]
-            pub probe: ProbeSpec,
+            pub probe: $crate::protocols::qcn::spec::ProbeSpec,
             /// Probe frame size, default 64 B (the seed gives none).
             #[serde(default = "crate::defaults::d_min_frame")]
-            pub probe_size: Bytes,
+            pub probe_size: $crate::units::Bytes,
             $($extra)*
         }
         impl Default for $name {
@@ -158,20 +149,8 @@ macro_rules! qcn_rp_spec {
         }
     };
 }
+pub(crate) use qcn_rp_spec;
 qcn_rp_spec!(QcnRpSpec {});
-qcn_rp_spec!(EqcnRpSpec {
-    /// Which value the decrease uses (Mliki et al. 2016b Algorithm 1 leaves it open), default "saved".
-    #[serde(default)]
-    pub decrease: EqcnDecrease,
-    /// When F̂b is cleared besides the reset at 63: "at-63" (Algorithm 1 as written, default),
-    /// "on-release" (also when the limiter is released) or "expire" (also after `fb_hat_expiry`
-    /// without a CNM).
-    #[serde(default)]
-    pub fb_hat_reset: FbHatReset,
-    /// With `fb_hat_reset = "expire"`: default 10 ms (the RP timer period T).
-    #[serde(default = "d_timer")]
-    pub fb_hat_expiry: Duration,
-});
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]
 #[serde(rename_all = "kebab-case")]
@@ -181,39 +160,6 @@ pub enum ProbeSpec {
     Cp,
     SubPath,
     Path,
-}
-
-#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]
-#[serde(rename_all = "kebab-case")]
-pub enum FbHatReset {
-    #[default]
-    #[serde(rename = "at-63")]
-    At63,
-    OnRelease,
-    Expire,
-}
-
-impl EqcnRpSpec {
-    /// The QCN keys of an E-QCN table.
-    pub fn qcn(&self) -> QcnRpSpec {
-        QcnRpSpec {
-            variant: self.variant,
-            bc_limit: self.bc_limit,
-            timer: self.timer,
-            fast_recovery_th: self.fast_recovery_th,
-            r_ai: self.r_ai,
-            r_hai: self.r_hai,
-            gd: self.gd,
-            min_dec_factor: self.min_dec_factor,
-            min_rate: self.min_rate,
-            extra_fast_recovery: self.extra_fast_recovery,
-            jitter: self.jitter,
-            ai_cycles: self.ai_cycles,
-            drift_factor: self.drift_factor,
-            probe: self.probe,
-            probe_size: self.probe_size,
-        }
-    }
 }
 
 /// `[cp.qcn]` → the congestion point of the port `cx.name`.

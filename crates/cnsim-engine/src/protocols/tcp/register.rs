@@ -1,9 +1,11 @@
 //! TCP's registration (`slots::register`): its tag-area owner, metrics, its ACKs as a capture
-//! selects and writes them (its data segments' headers: `TransportMachine::wire`).
+//! selects and writes them (its data segments' headers: `TransportMachine::wire`), and the
+//! benchmark case it runs.
 
 use super::{wire, METRICS, SUMMARIES};
 use crate::net::frame::{FrameKind, Proto};
-use crate::slots::register::{CaptureKind, Fabric, Protocol};
+use crate::slots::metrics::{Mechanism, Renamed};
+use crate::slots::register::{Bench, CaptureKind, Fabric, Protocol};
 
 #[allow(non_upper_case_globals)]
 impl Proto {
@@ -33,5 +35,14 @@ tcp = { ecn = "dctcp" }
 "#,
         rtt_frames: None,
     }],
+    mechanisms: &[Mechanism { name: "tcp", doc: "TCP flows: a flow with `tcp_goodput_bps`", marks: "flows.tcp_goodput_bps", implied_by: &[], marker: None }],
+    // Its series before their names carried their unit.
+    renamed: &[
+        Renamed { document: "series", scope: "", old: "tcp.*.cwnd", new: "tcp_cwnd_segments.*" },
+        Renamed { document: "series", scope: "", old: "tcp.*.srtt", new: "tcp_srtt_s.*" },
+    ],
+    // The benchmark's TCP case: Jiang & Jain 2007's ns-2 TCP defaults (`TcpSpec`'s), max RTO
+    // 1 ms as in their §VI.A.
+    bench: Some(Bench::Transport { table: "{ max_rto = \"1ms\" }" }),
     ..Protocol::named("tcp")
 };
