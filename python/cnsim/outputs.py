@@ -228,7 +228,11 @@ def _remove_stale_siblings(target: Path) -> None:
 
 def _write_files(result, directory: Path, figures: bool) -> None:
     doc = {"summary": result.summary, "stats": result.stats}
-    (directory / SUMMARY).write_text(json.dumps(doc, indent=2, allow_nan=False) + "\n")
+    # Streamed to the file: `json.dumps` with an indent joins a list of every token of the text,
+    # many times the text's size for a large fabric's document.
+    with open(directory / SUMMARY, "w") as f:
+        json.dump(doc, f, indent=2, allow_nan=False)
+        f.write("\n")
     table = pa.Table.from_pandas(result.series_frame, preserve_index=False)
     pq.write_table(table, directory / "series.parquet")
     (directory / "scenario.toml").write_text(result.scenario_toml)

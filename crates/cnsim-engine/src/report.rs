@@ -3,7 +3,6 @@
 //! the engine's own and in the protocol modules for theirs (`registry::metrics`).
 
 use crate::core::time::to_secs;
-use crate::registry::flow_control::FcGen;
 use crate::registry::PROTOCOLS;
 use crate::slots::flow_control::FcPort;
 use crate::slots::metrics::{Mechanism, Metric, Renamed, Summary};
@@ -240,16 +239,75 @@ impl Sim {
         format!("{}>{}", self.nodes[port.node as usize].name, self.nodes[port.peer_node as usize].name)
     }
 
+    /// The statistics document (schema: docs/internals/core-api.md).
     pub fn stats(&self) -> Value {
+        let mut doc = self.stats_head();
+        for t in TABLES {
+            if self.has(t) {
+                doc[t.key()] = Value::Array((0..self.rows(t)).filter_map(|i| self.entry(t, i)).collect());
+            }
+        }
+        doc
+    }
+
+    /// The statistics document as JSON text, the same text as `stats().to_string()`, written one
+    /// entry of its large tables (flows, queues, ports) at a time: the whole document is never a
+    /// tree of `Value`s, which takes an order of magnitude more memory than its text.
+    pub fn stats_json(&self) -> String {
+        let mut doc = self.stats_head();
+        for t in TABLES {
+            if self.has(t) {
+                doc[t.key()] = Value::Null; // its place in the document's key order
+            }
+        }
+        let Value::Object(fields) = doc else { unreachable!("the head is an object") };
+        let mut out = Vec::new();
+        out.push(b'{');
+        for (n, (key, value)) in fields.iter().enumerate() {
+            if n > 0 {
+                out.push(b',');
+            }
+            write_json(&mut out, &Value::String(key.clone()));
+            out.push(b':');
+            match TABLES.into_iter().find(|t| t.key() == key) {
+                Some(t) => {
+                    out.push(b'[');
+                    for (m, v) in (0..self.rows(t)).filter_map(|i| self.entry(t, i)).enumerate() {
+                        if m > 0 {
+                            out.push(b',');
+                        }
+                        write_json(&mut out, &v);
+                    }
+                    out.push(b']');
+                }
+                None => write_json(&mut out, value),
+            }
+        }
+        out.push(b'}');
+        String::from_utf8(out).expect("serde_json writes UTF-8")
+    }
+
+    fn has(&self, t: Table) -> bool {
+        !matches!(t, Table::Ports) || self.fc.is_some()
+    }
+
+    /// Candidates for the table's entries: one per flow or per port.
+    fn rows(&self, t: Table) -> usize {
+        match t {
+            Table::Rps | Table::Flows => self.flows.len(),
+            Table::Queues | Table::Ports => self.ports.len(),
+        }
+    }
+
+    /// Entry `i` of table `t` (None: the flow or port has none there).
+    fn entry(&self, t: Table, i: usize) -> Option<Value> {
         let now = self.now;
         let in_window = now >= self.measure_from;
-        let w0 = if in_window { self.c_w0 } else { self.c };
         let window_s = to_secs(now.saturating_sub(self.measure_from));
         let name = |i: u32| self.nodes[i as usize].name.clone();
-        let rps: Vec<Value> = self
-            .flows
-            .iter()
-            .filter_map(|f| {
+        match t {
+            Table::Rps => {
+                let f = &self.flows[i];
                 let rp = f.rp.as_ref()?;
                 let (mean, std) = f.cr.mean_std(now);
                 let mut v = json!({
@@ -259,12 +317,12 @@ impl Sim {
                 });
                 merge(&mut v, rp.report());
                 Some(v)
-            })
-            .collect();
-        let fs = self.frame_size as f64; // queues are kept in bytes: reported in frames of frame_size
-        let queues: Vec<Value> = (0..self.ports.len())
-            .filter(|&i| self.nodes[self.ports[i].node as usize].kind.forwards())
-            .map(|i| {
+            }
+            Table::Queues => {
+                if !self.nodes[self.ports[i].node as usize].kind.forwards() {
+                    return None;
+                }
+                let fs = self.frame_size as f64; // queues are kept in bytes: reported in frames of frame_size
                 let p = &self.ports[i];
                 let (mean, std) = p.q.mean_std(now);
                 let w = if in_window { p.c_w0 } else { p.c };
@@ -290,14 +348,10 @@ impl Sim {
                 if let Some(m) = &p.meter {
                     merge(&mut v, m.report());
                 }
-                v
-            })
-            .collect();
-        let flows: Vec<Value> = self
-            .flows
-            .iter()
-            .enumerate()
-            .map(|(i, f)| {
+                Some(v)
+            }
+            Table::Flows => {
+                let f = &self.flows[i];
                 let s = &self.senders[f.sender as usize];
                 let gw = if in_window { s.generated - s.generated_w0 } else { 0 };
                 let receivers: Vec<Value> = f
@@ -332,9 +386,32 @@ impl Sim {
                     let fct = (f.completed != crate::core::time::Time::MAX).then(|| to_secs(f.completed - f.started));
                     merge(&mut v, json!({"size_bytes": f.size_bytes, "fct_s": fct, "fct_ideal_s": self.ideal_fct(i as u32).map(to_secs)}));
                 }
-                v
-            })
-            .collect();
+                Some(v)
+            }
+            Table::Ports => {
+                let fabric = self.fc.as_ref()?;
+                let p = &self.ports[i];
+                let measured = FcPort {
+                    sent: p.c.ctrl_sent,
+                    received: p.c.ctrl_received,
+                    held_s: std::array::from_fn(|c| to_secs(p.hold.held(c, now))),
+                    held_s_window: std::array::from_fn(|c| if in_window { to_secs(p.hold.held_window(c, now)) } else { 0.0 }),
+                };
+                let gen = p.fc.as_ref().map_or(fabric, |f| &f.gen);
+                let mut v = json!({"name": self.port_name(i), "node": self.nodes[p.node as usize].name});
+                merge(&mut v, gen.port_report(&measured));
+                Some(v)
+            }
+        }
+    }
+
+    /// The document without its tables (`TABLES`).
+    fn stats_head(&self) -> Value {
+        let now = self.now;
+        let in_window = now >= self.measure_from;
+        let w0 = if in_window { self.c_w0 } else { self.c };
+        let window_s = to_secs(now.saturating_sub(self.measure_from));
+        let name = |i: u32| self.nodes[i as usize].name.clone();
         // Sessions with RPs; the session rate is min over its RPs (Mliki et al. 2016a §3).
         let sessions: Vec<Value> = self
             .sessions
@@ -383,11 +460,8 @@ impl Sim {
             "stopped_by": self.stopped_by,
             "frames": frames,
             "window": window,
-            "rps": rps, "sessions": sessions, "queues": queues, "flows": flows,
+            "sessions": sessions,
         });
-        if let Some(fabric) = &self.fc {
-            doc["ports"] = self.fc_report(fabric, in_window);
-        }
         if !self.endpoints.is_empty() {
             let eps: Vec<Value> = self
                 .endpoints
@@ -417,28 +491,34 @@ impl Sim {
         }
         doc
     }
+}
 
-    /// Per port (hosts' too): its flow control's frames and the time its transmitter held each
-    /// priority class, in the words of the port's generator (the fabric's at a host).
-    fn fc_report(&self, fabric: &FcGen, in_window: bool) -> Value {
-        let now = self.now;
-        let ports: Vec<Value> = (0..self.ports.len())
-            .map(|i| {
-                let p = &self.ports[i];
-                let measured = FcPort {
-                    sent: p.c.ctrl_sent,
-                    received: p.c.ctrl_received,
-                    held_s: std::array::from_fn(|c| to_secs(p.hold.held(c, now))),
-                    held_s_window: std::array::from_fn(|c| if in_window { to_secs(p.hold.held_window(c, now)) } else { 0.0 }),
-                };
-                let gen = p.fc.as_ref().map_or(fabric, |f| &f.gen);
-                let mut v = json!({"name": self.port_name(i), "node": self.nodes[p.node as usize].name});
-                merge(&mut v, gen.port_report(&measured));
-                v
-            })
-            .collect();
-        Value::Array(ports)
+/// The document's tables that grow with the network, made one entry at a time (`Sim::entry`); ports
+/// only with flow control (per port, hosts' too: its flow control's frames and the time its
+/// transmitter held each priority class, in the words of the port's generator, the fabric's at a host).
+#[derive(Clone, Copy)]
+enum Table {
+    Rps,
+    Queues,
+    Flows,
+    Ports,
+}
+
+const TABLES: [Table; 4] = [Table::Rps, Table::Queues, Table::Flows, Table::Ports];
+
+impl Table {
+    fn key(self) -> &'static str {
+        match self {
+            Table::Rps => "rps",
+            Table::Queues => "queues",
+            Table::Flows => "flows",
+            Table::Ports => "ports",
+        }
     }
+}
+
+fn write_json(out: &mut Vec<u8>, v: &Value) {
+    serde_json::to_writer(out, v).expect("a Value always serialises");
 }
 
 /// Add the fields of `extra` (an object) to `v` (an object).

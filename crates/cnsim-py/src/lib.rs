@@ -182,7 +182,7 @@ impl Simulation {
         self.sim.resolved_toml.clone()
     }
     fn stats_json(&self) -> String {
-        self.sim.stats().to_string()
+        self.sim.stats_json()
     }
     /// The built network as JSON: nodes, links, flows with their paths or multicast trees, CPs.
     fn describe_json(&self) -> String {

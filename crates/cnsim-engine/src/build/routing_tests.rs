@@ -2,7 +2,7 @@
 //! without ECMP.
 
 use crate::net::node::NodeKind;
-use crate::net::routing::bfs;
+use crate::net::routing::{bfs, Routes};
 use crate::sim::Sim;
 
 /// A scenario text built (`crate::simulation` without the crate root).
@@ -154,4 +154,57 @@ fn the_ecmp_salt_comes_from_the_seed() {
     assert!((0..64).any(|f| a.routes.next_port(e1, h9, f) != b.routes.next_port(e1, h9, f)));
     let c = sim(&text, Some(1));
     assert!((0..64).all(|f| a.routes.next_port(e1, h9, f) == c.routes.next_port(e1, h9, f)));
+}
+
+/// Every node's equal-cost ports to every host (and the next port of a few flows) are the same
+/// whether twin targets share one search or each has its own.
+fn same_routes_as_a_search_per_column(s: &Sim) {
+    let hosts: Vec<usize> = (0..s.nodes.len()).filter(|&u| s.nodes[u].kind == NodeKind::Host).collect();
+    for ecmp in [None, Some(7)] {
+        let shared = Routes::build_with(&s.nodes, &s.ports, &hosts, ecmp, true);
+        let searched = Routes::build_with(&s.nodes, &s.ports, &hosts, ecmp, false);
+        assert_eq!((shared.entries(), shared.set_bytes()), (searched.entries(), searched.set_bytes()));
+        for u in 0..s.nodes.len() {
+            for &d in &hosts {
+                assert_eq!(shared.choices(u, d), searched.choices(u, d), "{} to {}", s.nodes[u].name, s.nodes[d].name);
+                for f in 0..4 {
+                    assert_eq!(shared.next_port(u, d, f), searched.next_port(u, d, f));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_fat_trees_twin_edge_switches_share_a_search_with_the_same_routes() {
+    for k in [4, 6, 8] {
+        same_routes_as_a_search_per_column(&fat_tree_k(k, ""));
+    }
+}
+
+#[test]
+fn twins_in_an_irregular_fabric_share_a_search_with_the_same_routes() {
+    // S1..S3 are twins (both A1 and A2, nothing else in the fabric); S4 is not (A2 and X3); M is a
+    // host on two links (a row, and a neighbour that does not forward); X1..X3 a line of switches.
+    let text = "[simulation]\nduration = \"1ms\"\nrecord_interval = \"0s\"\n\
+        [[switch]]\nnames = [\"S1..S4\", \"A1..A2\", \"X1..X3\"]\n[[host]]\nnames = [\"H1..H8\", \"M\"]\n\
+        [[link]]\nbetween = [\"S1..S3\", \"A1..A2\"]\n[[link]]\nbetween = [\"S4\", [\"A2\", \"X3\"]]\n\
+        [[link]]\nbetween = [\"A1\", \"X1\"]\n[[link]]\nbetween = [\"A2\", \"X2\"]\n[[link]]\nbetween = [\"X1\", \"X2\"]\n\
+        [[link]]\nbetween = [\"X2\", \"X3\"]\n[[link]]\nbetween = [\"M\", [\"X1\", \"X3\"]]\n\
+        [[link]]\nbetween = [\"S1\", \"H1..H2\"]\n[[link]]\nbetween = [\"S2\", \"H3\"]\n[[link]]\nbetween = [\"S3\", \"H4\"]\n\
+        [[link]]\nbetween = [\"S4\", \"H5\"]\n[[link]]\nbetween = [\"X3\", \"H6..H7\"]\n[[link]]\nbetween = [\"A1\", \"H8\"]\n\
+        [[flow]]\nfrom = \"H1\"\nto = \"H6\"\ntraffic = { kind = \"cbr\", rate = \"1Mbps\" }\n";
+    same_routes_as_a_search_per_column(&sim(text, None));
+}
+
+#[test]
+fn a_fat_tree_takes_one_search_per_pod_not_per_edge_switch() {
+    // k pods of k/2 twin edge switches: 4, 8, 16 searches for k = 4, 8, 16 (a search per column
+    // would be 8, 32, 128): the searches grow as the hosts' cube root, the whole search work
+    // (searches × the k³ fabric links) as the table (k⁴ entries).
+    for k in [4, 8, 16] {
+        let s = fat_tree_k(k, "[routing]\necmp = true");
+        assert_eq!(s.routes.searches(), k, "k = {k}");
+        assert_eq!(s.routes.entries(), (5 * k * k / 4) * (k * k / 2), "k = {k}");
+    }
 }

@@ -15,6 +15,9 @@ struct Entry {
     prio: u8,
 }
 
+/// Entries a FIFO's ring holds before it first grows.
+const PRESIZED: u64 = 16;
+
 /// One drop-tail FIFO.
 #[derive(Debug)]
 pub struct Fifo {
@@ -26,9 +29,11 @@ impl Fifo {
     fn new(capacity: Amount, frame: u64) -> Self {
         Fifo { q: Ring::with_capacity(Self::presized(capacity, frame)), bytes: 0 }
     }
-    /// Entries pre-sized for the usual case, never by an input that could be huge.
+    /// Entries pre-sized for the usual case, never by an input that could be huge: a few frames, as
+    /// most of a large fabric's queues never hold more; the ring doubles as frames wait (at most to
+    /// twice the frames queued, each frame counted by the frame guard).
     fn presized(capacity: Amount, frame: u64) -> usize {
-        (capacity.bytes(frame) / frame.max(1)).min(1024) as usize
+        (capacity.bytes(frame) / frame.max(1)).min(PRESIZED) as usize
     }
     #[inline]
     fn fits(&self, cap: Amount, size: u32) -> bool {

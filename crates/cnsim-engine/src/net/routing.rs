@@ -10,6 +10,14 @@
 //! with several links) × columns, and each column is one breadth-first search over the *fabric* —
 //! every node but the single-link hosts, which never forward and are never a column's target.
 //!
+//! **Twins share a search.** Two column targets that forward and whose fabric neighbours are the same
+//! switches (a fat tree's edge switches of one pod) have the same routes at every node but those
+//! neighbours, which reach each on their one link to it, and the two themselves, each of which reaches
+//! the other through every common neighbour: every path to either enters it from a common neighbour,
+//! and only they have it as a neighbour. So the first of a class of twins gets a search, and the
+//! others a copy of its column with those entries set — a fat tree takes k searches, one per pod,
+//! instead of k²/2, and its build is a copy of the table (k⁴ entries) rather than k⁵ steps.
+//!
 //! **ECMP** (`[routing] ecmp = true`, off by default). Each node keeps, per column, the set of its
 //! equal-cost next hops: every port to a neighbour one hop closer to the target that can forward (or
 //! is the target) — the ports the tie-break chooses among without ECMP — ordered by the neighbour's
@@ -195,6 +203,8 @@ pub struct Routes {
     ecmp: bool,
     /// Per destination: (attachment switch, its port to the host, column) — one load per hop.
     dest: Vec<(u32, u32, u32)>,
+    /// Breadth-first searches the build ran (a column's twin needs none).
+    searches: usize,
 }
 
 /// The column targets `dests` need: each host's switch when it hangs off one, sorted, once each.
@@ -203,6 +213,53 @@ fn targets(attach: &[(u32, u32, u32)], dests: &[usize]) -> Vec<usize> {
     t.sort_unstable();
     t.dedup();
     t
+}
+
+/// A target's twin class: its fabric neighbours, sorted, when it forwards and so do they all (None
+/// otherwise). Two targets of one class (a fat tree's edge switches of one pod) have the same routes
+/// at every node but their neighbours and themselves: a node's distance to either is one more than
+/// its distance to the nearest of their neighbours, through which alone either is reached, and only
+/// the neighbours have either as a neighbour (docs/performance.md, "Scale").
+fn twin_class(nodes: &[Node], fabric: &Fabric, t: usize) -> Option<Vec<u32>> {
+    let peers = fabric.of(t);
+    let forwarding = nodes[t].kind.forwards() && !peers.is_empty() && peers.iter().all(|&(v, _)| nodes[v as usize].kind.forwards());
+    forwarding.then(|| {
+        let mut k: Vec<u32> = peers.iter().map(|&(v, _)| v).collect();
+        k.sort_unstable();
+        k
+    })
+}
+
+/// Table entries from offered ports: without ECMP the tie-break's port, with it the index of the
+/// equal-cost set in `Routes::sets`, each distinct set stored once.
+#[derive(Default)]
+struct SetIndex {
+    index: HashMap<Vec<u32>, u32>,
+    set: Vec<u32>,
+}
+
+impl SetIndex {
+    /// The entry for `offered` (neighbour rank, port) pairs, in any order; NONE when empty.
+    fn entry(&mut self, sets: &mut Vec<u32>, ecmp: bool, offered: &mut [(u32, u32)]) -> u32 {
+        // By neighbour name, then port: the tie-break's choice first.
+        offered.sort_unstable();
+        if !ecmp {
+            return offered.first().map_or(NONE, |o| o.1);
+        }
+        self.set.clear();
+        self.set.extend(offered.iter().map(|o| o.1));
+        match self.index.get(self.set.as_slice()) {
+            _ if self.set.is_empty() => NONE,
+            Some(&i) => i,
+            None => {
+                let i = sets.len() as u32;
+                sets.push(self.set.len() as u32);
+                sets.extend_from_slice(&self.set);
+                self.index.insert(self.set.clone(), i);
+                i
+            }
+        }
+    }
 }
 
 /// The node whose column serves destination `d`.
@@ -224,6 +281,12 @@ impl Routes {
     /// Routes from every node to each host of `dests`: one port per entry, or with `ecmp =
     /// Some(salt)` the equal-cost ports, chosen per flow by the hash of the module doc.
     pub fn build<S: Slots>(nodes: &[Node], ports: &[Port<S>], dests: &[usize], ecmp: Option<u64>) -> Routes {
+        Routes::build_with(nodes, ports, dests, ecmp, true)
+    }
+
+    /// `build`, with `share` the columns of twins (`twins`) derived from one search, or without
+    /// it a search per column (the reference the tests compare the shared columns with).
+    pub(crate) fn build_with<S: Slots>(nodes: &[Node], ports: &[Port<S>], dests: &[usize], ecmp: Option<u64>, share: bool) -> Routes {
         let n = nodes.len();
         let attach = attachments(nodes, ports);
         let fabric = Fabric::new(nodes, ports, &attach);
@@ -236,40 +299,54 @@ impl Routes {
         let targets = targets(&attach, dests);
         r.ncols = targets.len();
         r.next = vec![NONE; rows.len() * r.ncols];
-        // ECMP: each distinct set's index in `sets` (sets of different nodes never coincide).
-        let mut index: HashMap<Vec<u32>, u32> = HashMap::new();
-        let mut set = Vec::new();
+        let mut sets = SetIndex::default();
         let mut search = Search::new(n, &fabric);
+        // Per twin class (the sorted fabric neighbours of its members): the column of its first member.
+        let mut first: HashMap<Vec<u32>, usize> = HashMap::new();
         for (c, &t) in targets.iter().enumerate() {
             r.col[t] = c as u32;
             let (ncols, ecmp) = (r.ncols, r.ecmp);
-            let (row, next, sets) = (&r.row, &mut r.next, &mut r.sets);
+            let twin = share.then(|| twin_class(nodes, &fabric, t)).flatten();
+            if let Some(&c0) = twin.as_ref().and_then(|k| first.get(k)) {
+                r.twin_column(nodes, ports, &fabric, &rank, &mut sets, (targets[c0], c0), (t, c));
+                continue;
+            }
+            if let Some(k) = twin {
+                first.insert(k, c);
+            }
+            r.searches += 1;
+            let (row, next, table) = (&r.row, &mut r.next, &mut r.sets);
             search.run(nodes, &fabric, &rank, t, |u, offered| {
-                // By neighbour name, then port: the tie-break's choice first.
-                offered.sort_unstable();
-                let e = &mut next[row[u] as usize * ncols + c];
-                if !ecmp {
-                    *e = offered.first().map_or(NONE, |o| o.1);
-                    return;
-                }
-                set.clear();
-                set.extend(offered.iter().map(|o| o.1));
-                *e = match index.get(set.as_slice()) {
-                    _ if set.is_empty() => NONE,
-                    Some(&i) => i,
-                    None => {
-                        let i = sets.len() as u32;
-                        sets.push(set.len() as u32);
-                        sets.extend_from_slice(&set);
-                        index.insert(set.clone(), i);
-                        i
-                    }
-                };
+                next[row[u] as usize * ncols + c] = sets.entry(table, ecmp, offered);
             });
         }
         r.dest = (0..n).map(|d| (attach[d].0, attach[d].1, r.col[target(&attach, d)])).collect();
         r.attach = attach;
         r
+    }
+
+    /// Column `c` of target `t`, a twin of `t0` (its column `c0` already made): `t0`'s column but
+    /// at their common neighbours, which reach `t` on their one link to it, at `t0`, which reaches
+    /// `t` through every common neighbour, and at `t` itself, which has no entry.
+    #[allow(clippy::too_many_arguments)]
+    fn twin_column<S: Slots>(&mut self, nodes: &[Node], ports: &[Port<S>], fabric: &Fabric, rank: &[u32], sets: &mut SetIndex, (t0, c0): (usize, usize), (t, c): (usize, usize)) {
+        let ncols = self.ncols;
+        for row in 0..self.next.len() / ncols.max(1) {
+            self.next[row * ncols + c] = self.next[row * ncols + c0];
+        }
+        for &(v, back) in fabric.of(t) {
+            let e = sets.entry(&mut self.sets, self.ecmp, &mut [(rank[t], back)]);
+            self.next[self.row[v as usize] as usize * ncols + c] = e;
+        }
+        let mut offered: Vec<(u32, u32)> = nodes[t0]
+            .ports
+            .iter()
+            .map(|&p| (ports[p as usize].peer_node as usize, p))
+            .filter(|&(v, _)| fabric.of(t0).iter().any(|&(w, _)| w as usize == v))
+            .map(|(v, p)| (rank[v], p))
+            .collect();
+        self.next[self.row[t0] as usize * ncols + c] = sets.entry(&mut self.sets, self.ecmp, &mut offered);
+        self.next[self.row[t] as usize * ncols + c] = NONE;
     }
 
     /// Does a frame at the attachment switch `a` reach column `c`'s target (or is `a` the target)?
@@ -349,6 +426,11 @@ impl Routes {
     /// Entries of the table (rows × columns).
     pub fn entries(&self) -> usize {
         self.next.len()
+    }
+
+    /// Breadth-first searches over the fabric the build ran: one per column but for twins.
+    pub fn searches(&self) -> usize {
+        self.searches
     }
 
     /// Bytes the ECMP sets take (0 without ECMP).
