@@ -63,7 +63,7 @@ def test_rtt_triggered_drops_measure_the_rtt():
 
 
 def test_bad_ecm_parameters_name_the_key():
-    with pytest.raises(cnsim.ScenarioError, match="cp.ecm needs 0 < qeq < qsc"):
+    with pytest.raises(cnsim.ScenarioError, match=r"cp\.ecm\.qsc must be above cp\.ecm\.qeq"):
         run(**{"cp.ecm.qsc": "1000B"})
     with pytest.raises(cnsim.ScenarioError, match="rp.ecm.td must be positive|rp.ecm.min_rate and rp.ecm.td"):
         run(**{"flow.0.rp.ecm.td": "0s"})

@@ -55,7 +55,9 @@ def test_dcqcn_on_a_path_that_never_marks_is_warned_about():
         cnsim.run(N2, set={"defaults.queue": '{ capacity = "2000 frames" }', "simulation.duration": "1ms",
                                "simulation.measure_from": "0.5ms"}, progress=False, figures=False)
     said = [str(w.message) for w in caught]
-    assert any("rp = dcqcn" in m and "no queue on its path marks" in m for m in said), said
+    # At the flow's line, naming its reaction point and the queues of its path.
+    assert any(re.match(r".*fixed-point-n2\.toml:\d+:\d+: flow \S+: its reaction point \(rp = dcqcn\)", m)
+               and re.search(r"no queue on its path \([^)]*>[^)]*\) marks", m) for m in said), said
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         cnsim.run(N2, set={"simulation.duration": "1ms", "simulation.measure_from": "0.5ms"}, progress=False,
@@ -80,3 +82,92 @@ def test_a_legal_but_mistaken_value_is_a_warning_at_its_line(tmp_path):
                                      'traffic = { kind = "cbr", rate = "1Tbps" }\n')
     _, said = cnsim.api.check_and_lint(tmp_path / "s.toml")      # what `cnsim check` prints
     assert any(re.match(r".*s\.toml:\d+:\d+: traffic\.rate = 1000000000000 b/s is above the line rate", m) for m in said), said
+
+
+SC = ROOT / "python/cnsim/scenarios"
+
+
+def refused(tmp_path, src: Path, old: str, new: str, *parts: str):
+    """`src` with `old` replaced by `new` (once) is refused with a line of the file, and the message
+    has each of `parts` (regular expressions: the key, the value, the range)."""
+    text = src.read_text()
+    assert old in text, old
+    text = text.replace(old, new, 1)
+    (tmp_path / src.name).write_text(text)
+    with pytest.raises(_core.ScenarioError) as e:
+        check(tmp_path / src.name)
+    msg = str(e.value)
+    assert re.match(rf".*{re.escape(src.name)}:\d+:\d+: ", msg), msg
+    # The key's table (a flow's: its first line) or, for a `defaults` table, the link that takes it.
+    assert 1 <= int(re.search(rf"{re.escape(src.name)}:(\d+):", msg).group(1)) <= text.count("\n") + 1, msg
+    for p in parts:
+        assert re.search(p, msg), (p, msg)
+    return msg
+
+
+def warned(tmp_path, src: Path, old: str, new: str, *parts: str):
+    """`src` with `old` replaced by `new` runs, with a warning at a line of the file that has each
+    of `parts`."""
+    text = src.read_text()
+    assert old in text, old
+    (tmp_path / src.name).write_text(text.replace(old, new, 1))
+    _, said = cnsim.api.check_and_lint(tmp_path / src.name)      # what `cnsim check` prints
+    hits = [m for m in said if re.match(rf".*{re.escape(src.name)}:\d+:\d+: ", m) and all(re.search(p, m) for p in parts)]
+    assert hits, said
+
+
+def test_transport_ranges_name_key_value_and_range(tmp_path):
+    refused(tmp_path, DCTCP, 'tcp = { ecn = "dctcp", rwnd = 10000 }', 'tcp = { ecn = "dctcp", rwnd = 10000, dctcp_g = 1.5 }',
+            r"tcp\.dctcp_g", r"1\.5", r"\(0, 1\]")
+    refused(tmp_path, DCTCP, 'tcp = { ecn = "dctcp", rwnd = 10000 }', 'tcp = { ecn = "dctcp", rwnd = 0 }',
+            r"tcp\.rwnd", r"got 0", r"at least 1")
+    refused(tmp_path, SC / "timely/dumbbell.toml", 'init_rate = "8Gbps"', 'init_rate = "8Gbps", min_rate = "20Gbps"',
+            r"timely\.min_rate = 20000000000 b/s", r"\(0, line rate of the flow's source link \(10000000000 b/s\)\]")
+    refused(tmp_path, SC / "swift/chain.toml", "transport = { swift = {} }", "transport = { swift = { init_cwnd = 5000.0 } }",
+            r"swift\.init_cwnd", r"5000", r"\[0\.001, 1000\]")
+    refused(tmp_path, SC / "examples/hpcc-dumbbell.toml", 'base_rtt = "4.2us"', 'base_rtt = "4.2us", eta = 0',
+            r"hpcc\.eta", r"got 0", r"\(0, 1\]")
+
+
+def test_a_start_rate_outside_the_rate_bounds_is_a_warning_at_its_flow(tmp_path):
+    warned(tmp_path, SC / "timely/dumbbell.toml", 'init_rate = "8Gbps"', 'init_rate = "80Gbps"',
+           r"timely\.init_rate = 80000000000 b/s", r"\[10000000, 10000000000\] b/s")
+
+
+def test_dcqcn_gains_and_marking_against_a_capacity_in_frames(tmp_path):
+    with pytest.raises(_core.ScenarioError, match=r"fixed-point-n2\.toml:\d+:\d+: .*rp\.dcqcn\.g must be in \(0, 1\], got 2"):
+        check(N2, **{"flow.0.rp": "{ dcqcn = { g = 2.0 } }"})
+    with pytest.raises(_core.ScenarioError, match=r"rp\.dcqcn\.timer must be positive .*got 0"):
+        check(N2, **{"flow.0.rp": '{ dcqcn = { timer = "0s" } }'})
+    # Kmin in bytes against a capacity in frames: the frames counted at simulation.frame_size.
+    refused(tmp_path, N2, 'capacity = "2000 frames"', 'capacity = "4 frames"',
+            r"queue\.dcqcn\.kmin = 5000 B is not below the queue's capacity of 4 frames \(4000 B at simulation\.frame_size = 1000 B\)")
+
+
+def test_pause_xoff_the_queue_cannot_reach(tmp_path):
+    refused(tmp_path, N2, 'xoff = "400 frames"', 'trigger = "egress"\nxoff = "2000 frames"',
+            r"flow_control\.pfc\.xoff = 2000 frames is not below the queue's capacity of 2000 frames")
+    warned(tmp_path, N2, 'xoff = "400 frames"', 'xoff = "2000 frames"',
+           r"flow_control\.pfc\.xoff = 2000 frames is not below the queue's capacity of 2000 frames")
+    warned(tmp_path, N2, 'xon = "380 frames"', 'xon = "400 frames"', r"flow_control\.pfc\.xon = 400 frames equals flow_control\.pfc\.xoff")
+
+
+def test_ecm_and_multicast_receiver_ranges(tmp_path):
+    refused(tmp_path, SC / "nakauchi2006/emcast-cbr.toml", 'cc = { emcast = { rtt = "60ms" } }', 'cc = { emcast = { rtt = "60ms", ratio = 20.0 } }',
+            r"emcast\.ratio", r"\[1, 16\]", r"got 20")
+    refused(tmp_path, SC / "nakauchi2006/rlm-cbr.toml", "loss_threshold = 0.1 }", "loss_threshold = 0.1, alpha = 0.5 }",
+            r"rlm\.alpha", r"\[1, 100\]", r"got 0\.5")
+
+
+def test_a_workload_that_may_create_no_flow_is_refused_at_max_flows(tmp_path):
+    fat = SC / "examples/websearch-fattree.toml"
+    refused(tmp_path, fat, "[[workload]]\n", "[[workload]]\nmax_flows = 0\n", r"max_flows must be at least 1, got 0")
+
+
+def test_an_incast_outside_its_ranges_is_refused(tmp_path):
+    fat = SC / "examples/websearch-fattree.toml"
+    sized = 'sizes = "web-search"\nload = 0.5\n'
+    incast = 'incast = {{ receiver = "H1", senders = {}, size = "{}", period = "{}" }}\n'
+    refused(tmp_path, fat, sized, incast.format(16, "10KB", "1ms"), r"incast\.senders must be in 1\.\.=15", r"got 16")
+    refused(tmp_path, fat, sized, incast.format(4, "0B", "1ms"), r"incast\.size must be positive, got 0 ?B")
+    refused(tmp_path, fat, sized, incast.format(4, "10KB", "0s"), r"incast\.period must be positive, got 0")

@@ -2,7 +2,6 @@
 //! wanted. Reported as warnings (the CLI prints them; `cnsim.warnings`), never errors.
 
 use crate::net::frame::{Dest, NONE};
-use crate::build::protocols::AQM_KEYS;
 use crate::sim::Sim;
 use crate::units::Amount;
 
@@ -15,12 +14,11 @@ impl Sim {
         let mut carried = vec![false; self.ports.len()];
         let mut fed = vec![false; self.ports.len()];
         for (i, f) in self.flows.iter().enumerate() {
-            // A reaction point cut only by ECN marks needs a marking queue on the path.
-            let mut marks = false;
+            // (A reaction point cut only by ECN marks on a path where no queue marks: the build
+            // warns, at the flow's line, `build/unmarked.rs`.)
             let mut mark = |p: u32| {
                 carried[p as usize] = true;
                 fed[p as usize] |= f.rp.is_some();
-                marks |= self.ports[p as usize].aqm.is_some();
             };
             match f.dst {
                 Dest::Node(d) => {
@@ -38,13 +36,6 @@ impl Sim {
                     }
                 }
                 Dest::Group(_) => self.mcast.edges(i).for_each(|(_, p)| mark(p)),
-            }
-            if let Some(key) = f.rp.as_ref().and_then(|r| r.cut_by_marks_only()).filter(|_| !marks) {
-                out.push(format!(
-                    "flow {}: its reaction point (rp = {key}) is cut only by ECN marks, but no queue on its path marks (queue.discipline = {}): its rate is never cut",
-                    f.name,
-                    marking_disciplines()
-                ));
             }
         }
         for (i, p) in self.ports.iter().enumerate() {
@@ -66,14 +57,5 @@ impl Sim {
             }
         }
         out
-    }
-}
-
-/// The queue managements' disciplines, last registered first: `"c", "b" or "a"`.
-fn marking_disciplines() -> String {
-    let keys: Vec<String> = AQM_KEYS.iter().rev().map(|k| format!("\"{k}\"")).collect();
-    match keys.split_last() {
-        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
-        _ => keys.concat(),
     }
 }

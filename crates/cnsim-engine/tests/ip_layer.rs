@@ -257,11 +257,11 @@ between = ["A", "R"]
 between = ["R", "B"]
 "#;
     let bad = [
-        ("[[port]]\nat = \"R>B\"\nqueue = { discipline = \"red\", red = { min_th = 10, max_th = 5 } }\n", "min_th < max_th"),
+        ("[[port]]\nat = \"R>B\"\nqueue = { discipline = \"red\", red = { min_th = 10, max_th = 5 } }\n", "queue.red.min_th must be in [0, queue.red.max_th"),
         ("[[port]]\nat = \"R>B\"\nqueue = { red = { min_th = 1 } }\n", "needs queue.discipline"),
         ("[[port]]\nat = \"R>B\"\nqueue = { discipline = \"red\", red = { w_q = 0 } }\n", "w_q"),
         ("[[flow]]\nfrom = \"A\"\nto = \"B\"\ntraffic = { kind = \"cbr\", rate = \"1Mbps\" }\nsirens = { init_ttl = 4, hops = 4 }\n", "sirens.hops"),
-        ("[sirens]\nwindow = \"0s\"\n", "sirens.window must be positive (at: window = \"0s\")"),
+        ("[sirens]\nwindow = \"0s\"\n", "sirens.window must be positive, got "),
         ("[[flow]]\nfrom = \"A\"\nto = \"B\"\ntraffic = { kind = \"tcp-bulk\" }\nsirens = {}\n", "sirens is for open-loop traffic"),
         ("[[group]]\nname = \"G\"\nmembers = \"B\"\njoined = \"A\"\n", "not a member"),
         ("[[group]]\nname = \"G\"\nmembers = \"B\"\n[[mcast_receiver]]\nhosts = \"B\"\ngroups = [\"G\"]\ncc = { rlm = {} }\n", "no multicast flow"),

@@ -73,7 +73,11 @@ fn toml(n: &Net) -> String {
     match n.fc {
         1 => s += "[flow_control.pause]\nxoff = \"4 frames\"\nxon = \"2 frames\"\n",
         2 => s += "[flow_control.pfc]\nxoff = \"4 frames\"\nxon = \"2 frames\"\n",
-        3 => s += "[flow_control.pause]\ntrigger = \"egress\"\nxoff = \"6 frames\"\nxon = \"1 frames\"\n",
+        // An egress XOFF lies below the queue's capacity too (the engine refuses it otherwise).
+        3 => {
+            let xoff = (6 * 1500u64).min(cap / 2).max(2);
+            s += &format!("[flow_control.pause]\ntrigger = \"egress\"\nxoff = \"{xoff}B\"\nxon = \"{}B\"\n", 1500u64.min(xoff / 2));
+        }
         _ => {}
     }
     s += &format!("[[switch]]\nnames = \"W1..W{n_sw}\"\n[[host]]\nnames = \"H1..H{}\"\n", n.hosts.len());

@@ -28,7 +28,8 @@ fn doc() -> (String, Vec<Row>) {
     let text = std::fs::read_to_string(root().join("docs/scenario-ranges.md")).expect("docs/scenario-ranges.md");
     let base = text.split("```toml\n").nth(1).and_then(|t| t.split("```").next()).expect("a ```toml base scenario").to_string();
     let mut rows = vec![];
-    for line in text.lines().filter(|l| l.starts_with("| `")) {
+    let ranged = text.split(NO_RANGE).next().unwrap_or("");
+    for line in ranged.lines().filter(|l| l.starts_with("| `")) {
         // Cells split on " | " (a `|` inside a cell is written `\|`).
         let cells: Vec<String> = line.trim().trim_matches('|').split(" | ").map(cell).collect();
         assert_eq!(cells.len(), 7, "a row needs 7 cells: {line}");
@@ -36,6 +37,51 @@ fn doc() -> (String, Vec<Row>) {
     }
     assert!(rows.len() >= 20, "the doc lists {} ranges", rows.len());
     (base, rows)
+}
+
+/// The heading of the doc's second table: keys with no range, and why.
+const NO_RANGE: &str = "## Keys without a range";
+
+/// The keys of the second table.
+fn unranged() -> Vec<String> {
+    let text = std::fs::read_to_string(root().join("docs/scenario-ranges.md")).expect("docs/scenario-ranges.md");
+    let table = text.split(NO_RANGE).nth(1).unwrap_or_else(|| panic!("docs/scenario-ranges.md has no section {NO_RANGE:?}"));
+    table.lines().filter(|l| l.starts_with("| `")).map(|l| cell(l.trim().trim_matches('|').split(" | ").next().unwrap_or(""))).collect()
+}
+
+/// Numeric types a scenario key may have (behind `Option`, `Spanned`, `OneOrMany`): the keys that
+/// can have a range. Booleans, names and enumerations are refused by serde outside their values.
+const NUMERIC: &[&str] = &["Bytes", "Rate", "Duration", "Amount", "f64", "u8", "u16", "u32", "u64", "usize", "i64", "Vec<u8>"];
+
+/// The numeric fields (`pub name: Type,`) of the scenario's tables: every protocol's `spec.rs` and
+/// the scenario model, with the file each is declared in.
+fn numeric_keys() -> Vec<(String, String)> {
+    let src = root().join("crates/cnsim-engine/src");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(src.join("protocols"))
+        .expect("protocols/")
+        .filter_map(|e| e.ok().map(|e| e.path().join("spec.rs")))
+        .filter(|p| p.exists())
+        .collect();
+    files.sort();
+    files.push(src.join("scenario/model.rs"));
+    let mut out = vec![];
+    for f in files {
+        let text = std::fs::read_to_string(&f).expect("a spec file");
+        for line in text.lines() {
+            let Some((name, ty)) = line.trim().strip_prefix("pub ").and_then(|r| r.split_once(": ")) else { continue };
+            if !name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_') {
+                continue;
+            }
+            let mut ty = ty.trim_end_matches(',');
+            while let Some(inner) = ["Option<", "Spanned<", "OneOrMany<"].iter().find_map(|w| ty.strip_prefix(w)) {
+                ty = inner.strip_suffix('>').unwrap_or(inner);
+            }
+            if NUMERIC.contains(&ty) {
+                out.push((f.strip_prefix(root()).unwrap_or(&f).display().to_string(), name.to_string()));
+            }
+        }
+    }
+    out
 }
 
 /// The base scenario with `[table] key = value` set: the line replaces the key in the table's first
@@ -131,4 +177,26 @@ fn every_range_in_the_doc_is_the_code_s() {
         "docs/scenario-ranges.md disagrees with the code (lines shifted by an edit: `python scripts/scenario_ranges_lines.py`):\n{}",
         wrong.join("\n")
     );
+}
+
+#[test]
+fn every_numeric_key_has_a_row() {
+    let keys = numeric_keys();
+    assert!(keys.len() >= 150, "the tables' numeric keys: {}", keys.len());
+    // A key name the tables declare n times needs n rows (a range, or none with its reason).
+    let mut rows: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for k in doc().1.iter().map(|r| r.key.clone()).chain(unranged()) {
+        *rows.entry(leaf(&k).to_string()).or_default() += 1;
+    }
+    let mut declared: std::collections::HashMap<&str, Vec<&str>> = std::collections::HashMap::new();
+    for (file, name) in &keys {
+        declared.entry(name.as_str()).or_default().push(file.as_str());
+    }
+    let mut missing: Vec<String> = declared
+        .iter()
+        .filter(|(name, files)| rows.get(**name).copied().unwrap_or(0) < files.len())
+        .map(|(name, files)| format!("{name} (declared in {}; {} row(s))", files.join(", "), rows.get(*name).copied().unwrap_or(0)))
+        .collect();
+    missing.sort();
+    assert!(missing.is_empty(), "numeric scenario keys without a row in docs/scenario-ranges.md (a range, or under {NO_RANGE:?} with the reason):\n{}", missing.join("\n"));
 }

@@ -11,6 +11,7 @@ pub(crate) mod protocols;
 mod series;
 mod topology;
 mod traffic;
+mod unmarked;
 mod cdf;
 mod workload;
 #[cfg(test)]
@@ -92,6 +93,17 @@ fn check_simulation(loaded: &Loaded) -> R<()> {
     }
     protocols::frame_size(simc.frame_size, "simulation.frame_size").map_err(|m| src.key_err("simulation", "frame_size", m))?;
     Ok(())
+}
+
+/// Where a flow-control message points: at the key it names (`flow_control.pfc.xoff …`), else at
+/// the nearest table the file has, else at the first `flow_control` of the text.
+pub(crate) fn fc_span(loaded: &Loaded, m: &str) -> Option<Range<usize>> {
+    loaded.source().path_span(topology::key_of(m)).or_else(|| loaded.text.find("flow_control").map(|i| i..i + "flow_control".len()))
+}
+
+/// A flow-control error at [`fc_span`].
+pub(crate) fn fc_err(loaded: &Loaded, m: String) -> ScenarioError {
+    loaded.source().err(fc_span(loaded, &m), m)
 }
 
 /// Unicast routes for every end of a flow; each unicast pair must be reachable.
@@ -187,14 +199,11 @@ impl Sim {
         let sc = &loaded.scenario;
         let simc = &sc.simulation;
         check_simulation(loaded)?;
-        let fc = protocols::flow_control(&sc.flow_control, simc.frame_size.0)
-            .map_err(|m| {
-                // Point at the flow_control table (or key) in the file.
-                let at = loaded.text.find("flow_control").map(|i| i..i + "flow_control".len());
-                loaded.source().err(at, m)
-            })?;
+        let mut fc_warn = vec![];
+        let fc = protocols::flow_control(&sc.flow_control, simc.frame_size.0, None, &mut fc_warn).map_err(|m| fc_err(loaded, m))?;
         estimate::check(loaded, fc.as_ref())?;
         let mut ctx = Ctx { loaded, ids: HashMap::new(), budget: budget::Budget::new(simc.max_memory.0), warnings: Default::default() };
+        fc_warn.into_iter().for_each(|w| ctx.warn(fc_span(loaded, &w), w));
         // (Only when the file sets it: the default with a short run is no mistake.)
         let set = loaded.source().path_span("simulation.record_interval").filter(|s| !s.is_empty() && loaded.text[s.clone()] == *"record_interval");
         if let Some(at) = set.filter(|_| simc.record_interval.0 > simc.duration.0) {
@@ -216,6 +225,7 @@ impl Sim {
         mcast.sort_branches();
         let (mut group_state, changes) = membership(&ctx, &groups, &tr.flows, &mut mcast)?;
         let mut endpoints = endpoints::endpoints(&ctx, &groups, &mut tr.flows, &mut group_state, &mut mcast)?;
+        unmarked::warn(&ctx, &nodes, &ports, &tr.flows, &tr.spans, &routes, &mcast);
 
         // Timers: one per flow with an RP; per port, pause resume and flow-control refresh.
         let mut timers = Timers::default();

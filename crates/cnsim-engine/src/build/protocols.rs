@@ -19,11 +19,12 @@ pub use crate::slots::spec::{frame_size, MAX_FRAME};
 macro_rules! aqm {
     ($($variant:ident($ty:ty, $key:ident),)+) => {
         /// The queue management in front of the queue of the port `name` whose link runs at
-        /// `rate_bps`, as its `discipline` names it, with its random stream; None for "fifo" and
+        /// `rate_bps` (a frame counting `frame` bytes where a threshold and the queue's capacity
+        /// are in different units), as its `discipline` names it, with its random stream; None for "fifo" and
         /// "prio". A queue management's table beside another discipline is refused, the
         /// last-registered first.
         /// Likely mistakes in its table go to `warn`.
-        pub fn aqm(q: &QueueParams, rate_bps: u64, seed: u64, name: &str, warn: &mut Vec<String>) -> Result<Option<Aqm>, String> {
+        pub fn aqm(q: &QueueParams, rate_bps: u64, frame: u64, seed: u64, name: &str, warn: &mut Vec<String>) -> Result<Option<Aqm>, String> {
             let tables = [$((stringify!($key), q.discipline == Some(DisciplineSpec::$variant), q.$key.is_some()),)+];
             for &(key, chosen, given) in tables.iter().rev() {
                 if chosen {
@@ -33,7 +34,7 @@ macro_rules! aqm {
                     return Err(format!("queue.{key} needs queue.discipline = \"{key}\""));
                 }
             }
-            let cx = QueueCx { capacity: q.capacity, rate_bps, seed, name: name.to_string() };
+            let cx = QueueCx { capacity: q.capacity, frame, rate_bps, seed, name: name.to_string() };
             match q.discipline {
                 $(Some(DisciplineSpec::$variant) => {
                     let a = <$ty as FromSpec>::from_spec(&q.$key, &cx)?;
@@ -129,6 +130,13 @@ macro_rules! transport {
             }
         }
 
+        /// Likely mistakes in the transport table `slot` names, for a connection in `cx`.
+        pub fn transport_warnings(slot: &TransportSlot, cx: &TransportCx) -> Vec<String> {
+            match slot {
+                $(TransportSlot::$variant(s) => <$ty as FromSpec>::warnings(s, cx),)+
+            }
+        }
+
         /// How many series a connection of the transport `slot` names records.
         pub fn transport_series(slot: &TransportSlot) -> usize {
             match slot {
@@ -215,11 +223,17 @@ macro_rules! flow_control {
     ($($variant:ident($ty:ty),)+) => {
         /// Link-level flow control: the fabric's generator, which every switch port's is cloned
         /// from, or None for `flow_control = "none"`; amounts in frames are of `frame` bytes.
-        pub fn flow_control(slot: &FlowControlSlot, frame: u64) -> Result<Option<FcGen>, String> {
-            let cx = FabricCx { frame };
+        /// `capacity`: a switch port's queue capacity to check the table against (None: the
+        /// fabric's table alone). Likely mistakes in its table go to `warn`.
+        pub fn flow_control(slot: &FlowControlSlot, frame: u64, capacity: Option<Amount>, warn: &mut Vec<String>) -> Result<Option<FcGen>, String> {
+            let cx = FabricCx { frame, capacity };
             match slot {
                 FlowControlSlot::None => Ok(None),
-                $(FlowControlSlot::$variant(s) => <$ty as FromSpec>::from_spec(s, &cx).map(|g| Some(FcGen::$variant(g))),)+
+                $(FlowControlSlot::$variant(s) => {
+                    let g = <$ty as FromSpec>::from_spec(s, &cx)?;
+                    warn.extend(<$ty as FromSpec>::warnings(s, &cx));
+                    Ok(Some(FcGen::$variant(g)))
+                })+
             }
         }
     };

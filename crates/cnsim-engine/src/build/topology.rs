@@ -114,7 +114,7 @@ pub fn links(ctx: &Ctx, nodes: &mut [Node], fc: Option<&FcGen>) -> R<Vec<Port>> 
                     let mut port = new_port(u, v, peer, rate, delay + nodes[v].latency, overhead as u32, qdisc);
                     let pname = format!("{}>{}", nodes[u].name, nodes[v].name);
                     let mut warn = vec![];
-                    port.aqm = protocols::aqm(queue, rate, sc.simulation.seed, &pname, &mut warn).map_err(|m| ctx.err(l.between.span(), m))?;
+                    port.aqm = protocols::aqm(queue, rate, frame, sc.simulation.seed, &pname, &mut warn).map_err(|m| ctx.err(l.between.span(), m))?;
                     warn.into_iter().for_each(|w| ctx.warn(Some(l.between.span()), w));
                     if loss > 0.0 {
                         let name = format!("{}>{}", nodes[u].name, nodes[v].name);
@@ -156,7 +156,7 @@ pub fn port_settings(ctx: &Ctx, nodes: &[Node], ports: &mut [Port], fc: Option<&
                     ports[p as usize].qdisc = Qdisc::new(discipline(q, fc), q.capacity, frame);
                     let pname = format!("{us}>{vs}");
                     let mut warn = vec![];
-                    ports[p as usize].aqm = protocols::aqm(q, ports[p as usize].rate_bps, seed, &pname, &mut warn).map_err(|m| ctx.err(ps.at.span(), m))?;
+                    ports[p as usize].aqm = protocols::aqm(q, ports[p as usize].rate_bps, frame, seed, &pname, &mut warn).map_err(|m| ctx.err(ps.at.span(), m))?;
                     warn.into_iter().for_each(|w| ctx.warn(Some(ps.at.span()), w));
                 }
                 if let Some(o) = &ps.oscillate {
@@ -177,6 +177,17 @@ pub fn port_settings(ctx: &Ctx, nodes: &[Node], ports: &mut [Port], fc: Option<&
                     port_cp[p as usize] = Some((cp, Some(ps.at.span())));
                 }
             }
+        }
+    }
+    // The flow-control table against each switch port's queue capacity (once per capacity).
+    let mut checked: Vec<Amount> = vec![];
+    for p in (0..ports.len()).filter(|&p| fc.is_some() && nodes[ports[p].node as usize].kind == NodeKind::Switch) {
+        let cap = ports[p].qdisc.capacity;
+        if !checked.contains(&cap) {
+            checked.push(cap);
+            let mut warn = vec![];
+            protocols::flow_control(&sc.flow_control, frame, Some(cap), &mut warn).map_err(|m| ctx.loaded.source().err(super::fc_span(ctx.loaded, &m), format!("port {}: {m}", port_name(nodes, ports, p))))?;
+            warn.into_iter().for_each(|w| ctx.warn(super::fc_span(ctx.loaded, &w), format!("port {}: {w}", port_name(nodes, ports, p))));
         }
     }
     for p in 0..ports.len() {
@@ -244,8 +255,10 @@ fn new_port(u: usize, v: usize, peer: u32, rate: u64, delay: Time, overhead: u32
 
 /// `oscillate = { rate, on, off, from, until }` on a port whose link runs at `high` bit/s.
 fn oscillation(o: &OscillateSpec, high: u64) -> Result<Oscillation, String> {
-    if o.rate.0 == 0 || o.on.0 == 0 || o.off.0 == 0 {
-        return Err("oscillate.rate, oscillate.on and oscillate.off must be positive".into());
+    for (key, zero, v) in [("rate", o.rate.0 == 0, o.rate.to_string()), ("on", o.on.0 == 0, o.on.to_string()), ("off", o.off.0 == 0, o.off.to_string())] {
+        if zero {
+            return Err(format!("oscillate.{key} must be positive, got {v}"));
+        }
     }
     let until = o.until.map_or(crate::core::time::MAX_TIME, |d| d.0);
     if o.from.0 >= until {

@@ -36,12 +36,14 @@ pub struct Traffic {
     pub senders: Vec<Sender>,
     pub sessions: Vec<Session>,
     pub needs: Needs,
+    /// The span of each flow's table (a workload's flows: the workload's `hosts`).
+    pub spans: Vec<Range<usize>>,
 }
 
 type Groups = HashMap<String, (usize, Vec<usize>)>;
 
 pub fn flows(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups) -> R<Traffic> {
-    let mut t = Traffic { flows: vec![], senders: vec![], sessions: vec![], needs: Needs::default() };
+    let mut t = Traffic { flows: vec![], senders: vec![], sessions: vec![], needs: Needs::default(), spans: vec![] };
     let mut names: HashSet<String> = HashSet::new();
     for fs in &ctx.loaded.scenario.flows {
         flow_spec(ctx, nodes, ports, groups, fs, &mut t, &mut names, true)?;
@@ -116,7 +118,8 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
                 }
                 match fs.traffic.size {
                     Some(b) if b.0 > 0 => Some(b.0),
-                    _ => return Err(in_flow("traffic.size (bytes to transfer, positive) is required for a transfer".into())),
+                    Some(b) => return Err(in_flow(format!("traffic.size (the bytes to transfer) must be positive, got {b}"))),
+                    None => return Err(in_flow("traffic.size (bytes to transfer, positive) is required for a transfer".into())),
                 }
             }
             _ => None,
@@ -132,6 +135,9 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
         let segment = match &closed {
             Some((slot, cx)) => {
                 let (payload, headers) = protocols::transport(slot, cx).map_err(in_flow)?.segment_bytes();
+                if lint {
+                    protocols::transport_warnings(slot, cx).into_iter().for_each(|w| ctx.warn(Some(fs.from.span()), format!("flow from {sname}: {w}")));
+                }
                 Some(payload + headers)
             }
             None => None,
@@ -245,6 +251,7 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
                     Some((slot, cx)) => Some(Box::new(protocols::transport(slot, cx).map_err(in_flow)?)),
                     None => None,
                 };
+                t.spans.push(fs.from.span());
                 t.flows.push(Flow {
                     sender: sender_id,
                     session: session_id,
@@ -382,7 +389,7 @@ fn traffic(t: &TrafficSpec, line_rate: u64, overhead: u32) -> Result<TrafficGen,
             };
             let shape = t.shape.unwrap_or(DEFAULT_SHAPE);
             if rate == 0 || burst.0 == 0 {
-                return Err("traffic.rate and traffic.burst must be positive".into());
+                return Err(format!("traffic.rate and traffic.burst must be positive, got {} b/s and {burst}", rate));
             }
             if !(shape > 1.0 && shape <= 100.0) {
                 return Err(format!("traffic.shape must be in (1, 100] (a finite mean), got {shape}"));

@@ -55,6 +55,9 @@ fn workload(ctx: &Ctx, nodes: &[Node], ports: &[Port], w: &WorkloadSpec, index: 
     }
     let span_s = (stop - start) as f64 / PS_PER_S as f64;
     let max = *w.max_flows.get_ref();
+    if max == 0 {
+        return Err(ctx.err(w.max_flows.span(), format!("workload {prefix}: max_flows must be at least 1, got 0 (its largest value is what the memory budget allows)")));
+    }
     let too_many = |n: f64| {
         let at = if w.max_flows.span().is_empty() { span.clone() } else { w.max_flows.span() };
         ctx.err(at, format!("workload {prefix} would create {n:.0} flows, more than max_flows = {max}: raise workload.max_flows or shorten [start, stop)"))
@@ -82,10 +85,13 @@ fn workload(ctx: &Ctx, nodes: &[Node], ports: &[Port], w: &WorkloadSpec, index: 
         let rx = *ctx.ids.get(rx_name).filter(|&&r| nodes[r].kind == NodeKind::Host).ok_or_else(|| ctx.err(inc.receiver.span(), format!("incast receiver {rx_name:?} is not a host")))?;
         let candidates: Vec<usize> = hosts.iter().copied().filter(|&h| h != rx).collect();
         if inc.senders == 0 || inc.senders as usize > candidates.len() {
-            return Err(ctx.err(inc.receiver.span(), format!("incast senders must be between 1 and {} (the workload's hosts other than the receiver)", candidates.len())));
+            return Err(ctx.err(inc.receiver.span(), format!("incast.senders must be in 1..={} (the workload's hosts other than the receiver), got {}", candidates.len(), inc.senders)));
         }
-        if inc.period.0 == 0 || inc.size.0 == 0 {
-            return Err(err("incast period and size must be positive".into()));
+        if inc.size.0 == 0 {
+            return Err(err(format!("incast.size must be positive, got {}", inc.size)));
+        }
+        if inc.period.0 == 0 {
+            return Err(err(format!("incast.period must be positive, got {}", inc.period)));
         }
         let rounds = (stop - start).div_ceil(inc.period.0);
         let n = rounds as f64 * inc.senders as f64;

@@ -59,6 +59,9 @@ pub struct PortCx {
 pub struct QueueCx {
     /// The queue's drop-tail capacity.
     pub capacity: Amount,
+    /// Size of one "frame" where a threshold and the capacity are in different units
+    /// (`simulation.frame_size`).
+    pub frame: u64,
     /// The port's link rate (bit/s).
     pub rate_bps: u64,
     /// The run's seed and the port's name, which name the AQM's random stream.
@@ -84,6 +87,9 @@ pub struct McastCx {
 pub struct FabricCx {
     /// Size of one "frame" where amounts are given in frames (`simulation.frame_size`).
     pub frame: u64,
+    /// A switch port's queue capacity the table is checked against (None: the fabric's table
+    /// before it sits on a port; it is then checked once for each capacity the switch ports have).
+    pub capacity: Option<Amount>,
 }
 
 /// A slot table a protocol gives under more than one key of its slot (PAUSE's

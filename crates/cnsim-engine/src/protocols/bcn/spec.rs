@@ -135,16 +135,19 @@ impl FromSpec for ReactionPoint {
     type Cx = FlowCx;
     fn from_spec(spec: &BcnRpSpec, cx: &FlowCx) -> Result<ReactionPoint, String> {
         let finite_pos = |x: f64| x > 0.0 && x.is_finite();
-        if !(finite_pos(spec.gi) && spec.gd > 0.0 && spec.gd < 1.0) {
-            return Err(format!("rp.bcn.gi must be positive and rp.bcn.gd in (0, 1), got {} and {}", spec.gi, spec.gd));
+        if !finite_pos(spec.gi) {
+            return Err(format!("rp.bcn.gi must be positive (and finite), got {}", spec.gi));
         }
-        if spec.ru_fraction.is_some_and(|k| !(finite_pos(k) && k <= 1.0)) {
-            return Err("rp.bcn.ru_fraction must be in (0, 1]".into());
+        if !(spec.gd > 0.0 && spec.gd < 1.0) {
+            return Err(format!("rp.bcn.gd must be in (0, 1), got {}", spec.gd));
         }
-        if spec.ru.0 == 0 || spec.min_rate.0 == 0 {
-            return Err("rp.bcn.ru and rp.bcn.min_rate must be positive".into());
+        if let Some(k) = spec.ru_fraction.filter(|&k| !(finite_pos(k) && k <= 1.0)) {
+            return Err(format!("rp.bcn.ru_fraction must be in (0, 1], got {k}"));
         }
-        if spec.min_rate.0 as f64 > cx.line_rate {
+        if spec.ru.0 == 0 {
+            return Err(format!("rp.bcn.ru must be positive, got {}", spec.ru));
+        }
+        if spec.min_rate.0 == 0 || spec.min_rate.0 as f64 > cx.line_rate {
             return Err(format!(
                 "rp.bcn.min_rate = {} b/s is above the line rate of the flow's source link ({} b/s): it must lie in (0, line rate]",
                 spec.min_rate.0, cx.line_rate

@@ -6,6 +6,7 @@
 use super::slot::{MarkingAqm, Np};
 use super::{CnpPacing, Marking, MarkingParams, NotificationPoint, NpParams, ReactionPoint, RpParams};
 use crate::core::rng::Rng;
+use crate::core::time::MAX_TIME;
 use crate::slots::spec::{FlowCx, FromSpec, QueueCx};
 use crate::units::{Amount, Bytes, Duration, Rate};
 use serde::{Deserialize, Serialize};
@@ -140,6 +141,12 @@ pub struct RpSpec {
 pub fn aqm(spec: Option<&MarkingSpec>, seed: u64, name: &str) -> Result<MarkingAqm, String> {
     let d = MarkingSpec { kmin: d_kmin(), kmax: d_kmax(), pmax: d_pmax() };
     let s = spec.unwrap_or(&d);
+    if s.kmin.0 > s.kmax.0 {
+        return Err(format!("queue.dcqcn.kmin = {} B must not be above queue.dcqcn.kmax = {} B", s.kmin.0, s.kmax.0));
+    }
+    if !(0.0..=1.0).contains(&s.pmax) {
+        return Err(format!("queue.dcqcn.pmax must be in [0, 1], got {}", s.pmax));
+    }
     let p = MarkingParams { kmin: s.kmin.0, kmax: s.kmax.0, pmax: s.pmax };
     p.validate().map_err(|e| format!("queue.dcqcn: {e}"))?;
     Ok(MarkingAqm { m: Marking::new(p), rng: Rng::stream(seed, "dcqcn", name) })
@@ -154,6 +161,23 @@ pub fn rp(s: &RpSpec, line_rate: f64) -> Result<ReactionPoint, String> {
             "rp.dcqcn.min_rate = {} b/s is above the line rate of the flow's source link ({line_rate} b/s): it must lie in (0, line rate]",
             s.min_rate.0
         ));
+    }
+    if !(s.g > 0.0 && s.g <= 1.0) {
+        return Err(format!("rp.dcqcn.g must be in (0, 1], got {}", s.g));
+    }
+    if !(0.0..=1.0).contains(&s.alpha_init) {
+        return Err(format!("rp.dcqcn.alpha_init must be in [0, 1], got {}", s.alpha_init));
+    }
+    for (key, d) in [("alpha_interval", s.alpha_interval), ("timer", s.timer)] {
+        if d.0 == 0 || d.0 > MAX_TIME {
+            return Err(format!("rp.dcqcn.{key} must be positive (and at most the simulator's largest time), got {d}"));
+        }
+    }
+    if s.byte_counter.0 == 0 {
+        return Err(format!("rp.dcqcn.byte_counter must be at least 1 B, got {}", s.byte_counter));
+    }
+    if s.min_rate.0 == 0 {
+        return Err(format!("rp.dcqcn.min_rate must be positive, got {}", s.min_rate));
     }
     let p = RpParams {
         line_rate,
@@ -195,22 +219,37 @@ impl FromSpec for MarkingAqm {
     type Spec = Option<MarkingSpec>;
     type Cx = QueueCx;
     fn from_spec(spec: &Option<MarkingSpec>, cx: &QueueCx) -> Result<MarkingAqm, String> {
-        if let (Some(s), Amount::Bytes(cap)) = (spec, cx.capacity) {
-            if s.kmin.0 >= cap {
-                return Err(format!("queue.dcqcn.kmin = {} B is not below the queue's capacity of {cap} B: the queue would drop before it marks", s.kmin.0));
+        if let Some(s) = spec {
+            if s.kmin.0 >= capacity_bytes(cx) {
+                return Err(format!("queue.dcqcn.kmin = {} B is not below the queue's capacity of {}: the queue would drop before it marks", s.kmin.0, capacity_words(cx)));
             }
         }
         aqm(spec.as_ref(), cx.seed, &cx.name)
     }
-    /// Kmax at or above a capacity in bytes: marking never reaches Pmax and 1 before the queue drops.
+    /// Kmax at or above the capacity: marking never reaches Pmax and 1 before the queue drops.
     fn warnings(spec: &Option<MarkingSpec>, cx: &QueueCx) -> Vec<String> {
-        match (spec, cx.capacity) {
-            (Some(s), Amount::Bytes(cap)) if s.kmax.0 >= cap && s.kmin.0 < cap => vec![format!(
-                "queue.dcqcn.kmax = {} B is not below the queue's capacity of {cap} B: the queue drops before marking reaches pmax",
-                s.kmax.0
+        let cap = capacity_bytes(cx);
+        match spec {
+            Some(s) if s.kmax.0 >= cap && s.kmin.0 < cap => vec![format!(
+                "queue.dcqcn.kmax = {} B is not below the queue's capacity of {}: the queue drops before marking reaches pmax",
+                s.kmax.0,
+                capacity_words(cx)
             )],
             _ => vec![],
         }
+    }
+}
+
+/// The queue's capacity in bytes (a frame counts `cx.frame` bytes): Kmin and Kmax are in bytes.
+fn capacity_bytes(cx: &QueueCx) -> u64 {
+    cx.capacity.bytes(cx.frame)
+}
+
+/// The capacity as the scenario gives it, with its bytes when it is given in frames.
+fn capacity_words(cx: &QueueCx) -> String {
+    match cx.capacity {
+        Amount::Bytes(b) => format!("{b} B"),
+        Amount::Frames(_) => format!("{} ({} B at simulation.frame_size = {} B)", cx.capacity, capacity_bytes(cx), cx.frame),
     }
 }
 

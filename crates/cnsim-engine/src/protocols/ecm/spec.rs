@@ -95,8 +95,15 @@ impl FromSpec for EcmCp {
     fn from_spec(spec: &EcmCpSpec, cx: &PortCx) -> Result<EcmCp, String> {
         let frame = cx.frame;
         let (qeq, qsc, qmc) = (spec.qeq.bytes(frame), spec.qsc.bytes(frame), spec.qmc.bytes(frame));
-        if !(qeq > 0 && qeq < qsc && qsc <= qmc && qmc <= MAX_QUEUE_BYTES) {
-            return Err(format!("cp.ecm needs 0 < qeq < qsc <= qmc <= {MAX_QUEUE_BYTES} B, got {}, {} and {}", spec.qeq, spec.qsc, spec.qmc));
+        // 0 < Qeq < Qsc ≤ Qmc ≤ 2^50 B: mild congestion above Qsc, severe above Qmc (Roeck 2007).
+        if qeq == 0 {
+            return Err(format!("cp.ecm.qeq must be positive, got {}", spec.qeq));
+        }
+        if qsc <= qeq {
+            return Err(format!("cp.ecm.qsc must be above cp.ecm.qeq = {}, got {}", spec.qeq, spec.qsc));
+        }
+        if qmc < qsc || qmc > MAX_QUEUE_BYTES {
+            return Err(format!("cp.ecm.qmc must be in [cp.ecm.qsc = {}, {MAX_QUEUE_BYTES} B], got {}", spec.qsc, spec.qmc));
         }
         // Qeq is the queue the CP steers to (Roeck 2007): a queue that cannot hold it drops first.
         if let Some(cap) = cx.capacity.filter(|c| qeq >= c.bytes(frame)) {
@@ -110,7 +117,7 @@ impl FromSpec for EcmCp {
         }
         let sample_interval = spec.sample_interval.bytes(frame);
         if sample_interval == 0 || sample_interval > i64::MAX as u64 / 2 {
-            return Err("cp.ecm.sample_interval must be positive (and below 2^62 B)".into());
+            return Err(format!("cp.ecm.sample_interval must be 1 B – 2^62 B, got {}", spec.sample_interval));
         }
         let p = CpParams {
             qeq,
@@ -131,18 +138,27 @@ impl FromSpec for ReactionPoint {
     type Spec = EcmRpSpec;
     type Cx = FlowCx;
     fn from_spec(spec: &EcmRpSpec, cx: &FlowCx) -> Result<ReactionPoint, String> {
-        let finite_pos = |x: f64| x > 0.0 && x.is_finite();
-        if !(finite_pos(spec.gi) && spec.gd > 0.0 && spec.gd < 1.0) {
-            return Err(format!("rp.ecm.gi must be positive and rp.ecm.gd in (0, 1), got {} and {}", spec.gi, spec.gd));
+        if !(spec.gi > 0.0 && spec.gi.is_finite()) {
+            return Err(format!("rp.ecm.gi must be positive (and finite), got {}", spec.gi));
         }
-        if spec.min_rate.0 == 0 || spec.td.0 == 0 {
-            return Err("rp.ecm.min_rate and rp.ecm.td must be positive".into());
+        if !(spec.gd > 0.0 && spec.gd < 1.0) {
+            return Err(format!("rp.ecm.gd must be in (0, 1), got {}", spec.gd));
+        }
+        // Rmin is the floor of a cut (Roeck 2007): above the line rate, no cut could reach it.
+        if spec.min_rate.0 == 0 || spec.min_rate.0 as f64 > cx.line_rate {
+            return Err(format!(
+                "rp.ecm.min_rate = {} b/s must lie in (0, line rate of the flow's source link ({} b/s)]",
+                spec.min_rate.0, cx.line_rate
+            ));
+        }
+        if spec.td.0 == 0 {
+            return Err(format!("rp.ecm.td must be positive, got {}", spec.td));
         }
         if !(spec.min_dec_factor >= 0.0 && spec.min_dec_factor < 1.0) {
             return Err(format!("rp.ecm.min_dec_factor must be in [0, 1), got {}", spec.min_dec_factor));
         }
         if spec.rtt.is_some_and(|d| d.0 == 0) {
-            return Err("rp.ecm.rtt must be positive (leave it out to measure it)".into());
+            return Err(format!("rp.ecm.rtt must be positive (leave it out to measure it), got {}", spec.rtt.unwrap_or_default()));
         }
         Ok(ReactionPoint::new(RpParams {
             line_rate: cx.line_rate,
@@ -157,5 +173,14 @@ impl FromSpec for ReactionPoint {
             rtt_drop: spec.rtt_drop,
             rtt: spec.rtt.map(|d| d.0),
         }))
+    }
+    /// A rate step (Ru per unit of positive feedback, Rd per Td of drift) above the line rate takes
+    /// the rate to the line rate in one step.
+    fn warnings(spec: &EcmRpSpec, cx: &FlowCx) -> Vec<String> {
+        [("ru", spec.ru), ("rd", spec.rd)]
+            .into_iter()
+            .filter(|(_, r)| r.0 as f64 > cx.line_rate)
+            .map(|(k, r)| format!("rp.ecm.{k} = {} b/s is above the line rate of the flow's source link ({} b/s): one step takes the rate to the line rate", r.0, cx.line_rate))
+            .collect()
     }
 }

@@ -62,8 +62,10 @@ impl FromSpec for Emcast {
         if !(s.ratio >= 1.0 && s.ratio <= 16.0) {
             return Err(format!("emcast.ratio must be in [1, 16], got {}", s.ratio));
         }
-        if s.interval.0 == 0 || s.rtt.0 == 0 || s.mtu.0 == 0 || s.base_rate.0 == 0 {
-            return Err("emcast.interval, rtt, mtu and base_rate must be positive".into());
+        for (key, zero, v) in [("interval", s.interval.0 == 0, s.interval.to_string()), ("rtt", s.rtt.0 == 0, s.rtt.to_string()), ("mtu", s.mtu.0 == 0, s.mtu.to_string()), ("base_rate", s.base_rate.0 == 0, s.base_rate.to_string())] {
+            if zero {
+                return Err(format!("emcast.{key} must be positive, got {v}"));
+            }
         }
         let p = EmcastParams {
             rates: (0..cx.levels).map(|i| s.base_rate.0 as f64 * s.ratio.powi(i as i32)).collect(),

@@ -71,7 +71,7 @@ impl FromSpec for EqcnReactionPoint {
     type Cx = FlowCx;
     fn from_spec(s: &EqcnRpSpec, cx: &FlowCx) -> Result<EqcnReactionPoint, String> {
         if s.fb_hat_reset == FbHatReset::Expire && s.fb_hat_expiry.0 == 0 {
-            return Err("rp.eqcn.fb_hat_expiry must be positive".into());
+            return Err(format!("rp.eqcn.fb_hat_expiry must be positive with fb_hat_reset = \"expire\", got {}", s.fb_hat_expiry));
         }
         let decrease = match s.decrease {
             EqcnDecrease::Saved => Decrease::Saved,

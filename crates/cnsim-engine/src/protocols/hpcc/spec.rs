@@ -72,26 +72,26 @@ impl FromSpec for HpccFlow {
 pub fn params(spec: &HpccSpec, line_rate: f64, path_rtt: Time) -> Result<Params, String> {
     let mss = frame_size(spec.mss, "hpcc.mss")?;
     if mss as u64 + DATA_HEADER_BYTES as u64 > MAX_FRAME {
-        return Err(format!("hpcc.mss must leave room for {DATA_HEADER_BYTES} B of headers in {MAX_FRAME} B"));
+        return Err(format!("hpcc.mss = {} must leave room for {DATA_HEADER_BYTES} B of headers in {MAX_FRAME} B: at most {} B", spec.mss, MAX_FRAME - DATA_HEADER_BYTES as u64));
     }
     if !(spec.eta > 0.0 && spec.eta <= 1.0) {
         return Err(format!("hpcc.eta must be in (0, 1], got {}", spec.eta));
     }
     let base_rtt = spec.base_rtt.map_or(path_rtt, |d| d.0);
     if base_rtt == 0 {
-        return Err("hpcc.base_rtt must be positive".into());
+        return Err(format!("hpcc.base_rtt must be positive, got {}", crate::units::Duration(base_rtt)));
     }
     if spec.rto.0 == 0 {
-        return Err("hpcc.rto must be positive".into());
+        return Err(format!("hpcc.rto must be positive, got {}", spec.rto));
     }
     if !(line_rate > 0.0) {
         return Err("hpcc needs a source with a positive line rate".into());
     }
     if spec.min_rate.0 == 0 || spec.min_rate.0 as f64 > line_rate {
-        return Err(format!("hpcc.min_rate must be positive and at most the source's line rate ({line_rate} b/s), got {}", spec.min_rate));
+        return Err(format!("hpcc.min_rate = {} b/s must lie in (0, line rate of the flow's source link ({line_rate} b/s)]", spec.min_rate.0));
     }
     let w_ai = match spec.w_ai {
-        Some(b) if b.0 == 0 => return Err("hpcc.w_ai must be positive".into()),
+        Some(b) if b.0 == 0 => return Err(format!("hpcc.w_ai must be positive, got {b}")),
         Some(b) => b.0 as f64,
         None => Params::artifact_w_ai(line_rate, base_rtt),
     };

@@ -70,11 +70,37 @@ impl FromSpec for PauseFc {
     type Spec = PauseTable;
     type Cx = FabricCx;
     fn from_spec(t: &PauseTable, cx: &FabricCx) -> Result<PauseFc, String> {
-        match t {
-            PauseTable::Pause(s) => cfg(s, false, "flow_control.pause", cx.frame),
-            PauseTable::Pfc(s) => cfg(s, true, "flow_control.pfc", cx.frame),
+        let (s, key, pfc) = table(t);
+        let c = cfg(s, pfc, key, cx.frame)?;
+        // An output queue that drops before it holds XOFF never pauses its upstream (egress
+        // trigger, Jiang & Jain 2007 §IV): the flow control would never act.
+        if let Some(cap) = cx.capacity.filter(|cap| c.trigger == Trigger::Egress && c.xoff >= cap.bytes(cx.frame)) {
+            return Err(format!("{key}.xoff = {} is not below the queue's capacity of {cap}: the queue drops before it pauses (trigger = \"egress\")", s.xoff));
         }
-        .map(PauseFc::new)
+        Ok(PauseFc::new(c))
+    }
+    /// XOFF at or above a switch port's queue capacity (ingress trigger: the bytes that entered
+    /// through one port reach it only when they fill more than one output queue), and XON equal to
+    /// XOFF (no hysteresis: XOFF and XON alternate with every frame at the threshold).
+    fn warnings(t: &PauseTable, cx: &FabricCx) -> Vec<String> {
+        let (s, key, _) = table(t);
+        let (xoff, xon) = (s.xoff.bytes(cx.frame), s.xon.bytes(cx.frame));
+        let mut out = vec![];
+        if let Some(cap) = cx.capacity.filter(|cap| s.trigger == TriggerSpec::Ingress && xoff >= cap.bytes(cx.frame)) {
+            out.push(format!("{key}.xoff = {} is not below the queue's capacity of {cap}: a port's queue drops before the bytes that entered through one port reach XOFF", s.xoff));
+        }
+        if cx.capacity.is_none() && xon == xoff {
+            out.push(format!("{key}.xon = {} equals {key}.xoff: with no hysteresis, XOFF and XON alternate with every frame at the threshold", s.xon));
+        }
+        out
+    }
+}
+
+/// The table, the key it was given under, and whether it is PFC.
+fn table(t: &PauseTable) -> (&PauseSpec, &'static str, bool) {
+    match t {
+        PauseTable::Pause(s) => (s, "flow_control.pause", false),
+        PauseTable::Pfc(s) => (s, "flow_control.pfc", true),
     }
 }
 
@@ -86,10 +112,10 @@ fn cfg(spec: &PauseSpec, pfc: bool, key: &str, frame: u64) -> Result<PauseCfg, S
         return Err(format!("{key}.xon ({}) must not be above {key}.xoff ({})", spec.xon, spec.xoff));
     }
     if spec.quanta == 0 {
-        return Err(format!("{key}.quanta must be positive (0 is XON)"));
+        return Err(format!("{key}.quanta must be 1–65535 (0 is XON), got {}", spec.quanta));
     }
     if spec.refresh.is_some_and(|r| r.0 == 0) {
-        return Err(format!("{key}.refresh must be positive"));
+        return Err(format!("{key}.refresh must be positive, got {}", spec.refresh.unwrap_or_default()));
     }
     let mut classes = 0u8;
     for &p in &spec.priorities {
@@ -122,7 +148,7 @@ mod tests {
     fn each_key_is_a_variant_and_picks_the_link_or_the_class() {
         for (key, name) in PauseTable::KEYS.iter().zip(["pause", "pfc"]) {
             let t: PauseTable = toml::from_str(&format!("[{key}]\nxoff = \"30 frames\"")).unwrap();
-            let fc = PauseFc::from_spec(&t, &FabricCx { frame: 1000 }).unwrap();
+            let fc = PauseFc::from_spec(&t, &FabricCx { frame: 1000, capacity: None }).unwrap();
             assert_eq!((fc.name(), fc.cfg.xoff), (name, 30_000));
         }
     }
@@ -130,7 +156,7 @@ mod tests {
     #[test]
     fn a_range_error_names_the_key_it_was_given_under() {
         let t: PauseTable = toml::from_str("[pfc]\nquanta = 0").unwrap();
-        let e = PauseFc::from_spec(&t, &FabricCx { frame: 1000 }).unwrap_err();
-        assert_eq!(e, "flow_control.pfc.quanta must be positive (0 is XON)");
+        let e = PauseFc::from_spec(&t, &FabricCx { frame: 1000, capacity: None }).unwrap_err();
+        assert_eq!(e, "flow_control.pfc.quanta must be 1–65535 (0 is XON), got 0");
     }
 }

@@ -182,7 +182,7 @@ impl FromSpec for QcnCp {
         }
         let sample_base = spec.sample_base.bytes(frame);
         if sample_base == 0 || sample_base > i64::MAX as u64 / 2 {
-            return Err("cp.qcn.sample_base must be positive (and below 2^62 B)".into());
+            return Err(format!("cp.qcn.sample_base must be 1 B – 2^62 B, got {}", spec.sample_base));
         }
         let p = CpParams {
             qeq,
@@ -218,11 +218,14 @@ pub fn rp_params(spec: &QcnRpSpec, line_rate: f64, key: &str) -> Result<RpParams
     if !(spec.min_dec_factor > 0.0 && spec.min_dec_factor <= 1.0) {
         return Err(format!("{key}.min_dec_factor must be in (0, 1], got {}", spec.min_dec_factor));
     }
-    if spec.min_rate.0 == 0 || spec.bc_limit.0 == 0 || spec.timer.0 == 0 {
-        return Err(format!("{key}.min_rate, {key}.bc_limit and {key}.timer must be positive"));
+    if spec.bc_limit.0 == 0 || spec.bc_limit.0 > i64::MAX as u64 / 2 {
+        return Err(format!("{key}.bc_limit must be 1 B – 2^62 B, got {}", spec.bc_limit));
+    }
+    if spec.timer.0 == 0 {
+        return Err(format!("{key}.timer must be positive, got {}", spec.timer));
     }
     // Rmin is the floor of a cut (802.1Qau §32.13.1): above the line rate, no cut could reach it.
-    if spec.min_rate.0 as f64 > line_rate {
+    if spec.min_rate.0 == 0 || spec.min_rate.0 as f64 > line_rate {
         return Err(format!(
             "{key}.min_rate = {} b/s is above the line rate of the flow's source link ({line_rate} b/s): it must lie in (0, line rate]",
             spec.min_rate.0
@@ -230,9 +233,6 @@ pub fn rp_params(spec: &QcnRpSpec, line_rate: f64, key: &str) -> Result<RpParams
     }
     if !(spec.drift_factor >= 1.0 && spec.drift_factor <= 2.0) {
         return Err(format!("{key}.drift_factor must be in [1, 2], got {}", spec.drift_factor));
-    }
-    if spec.bc_limit.0 > i64::MAX as u64 / 2 {
-        return Err(format!("{key}.bc_limit {} is too large", spec.bc_limit));
     }
     Ok(RpParams {
         variant: match spec.variant {

@@ -58,8 +58,12 @@ impl FromSpec for RedAqm {
     fn from_spec(spec: &Option<RedSpec>, cx: &QueueCx) -> Result<RedAqm, String> {
         let spec = spec.clone().unwrap_or_default();
         let ok = |x: f64| x.is_finite() && x >= 0.0;
-        if !ok(spec.min_th) || !ok(spec.max_th) || spec.max_th <= spec.min_th || spec.max_th > 1e9 {
-            return Err(format!("queue.red: need 0 ≤ min_th < max_th ≤ 1e9 packets, got {} and {}", spec.min_th, spec.max_th));
+        // 0 ≤ min_th < max_th ≤ 1e9 packets (Floyd & Jacobson 1993 §4).
+        if !ok(spec.min_th) || spec.min_th >= spec.max_th {
+            return Err(format!("queue.red.min_th must be in [0, queue.red.max_th = {}), got {}", spec.max_th, spec.min_th));
+        }
+        if !(ok(spec.max_th) && spec.max_th <= 1e9) {
+            return Err(format!("queue.red.max_th must be in (queue.red.min_th, 1e9] packets, got {}", spec.max_th));
         }
         if !(spec.w_q > 0.0 && spec.w_q <= 1.0) {
             return Err(format!("queue.red.w_q must be in (0, 1], got {}", spec.w_q));

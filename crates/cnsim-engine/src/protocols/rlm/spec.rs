@@ -51,12 +51,22 @@ impl FromSpec for Rlm {
         if !(s.loss_threshold > 0.0 && s.loss_threshold <= 1.0) {
             return Err(format!("rlm.loss_threshold must be in (0, 1], got {}", s.loss_threshold));
         }
-        let ok = (1.0..=100.0).contains(&s.alpha) && s.beta > 0.0 && s.beta <= 1.0 && s.gain > 0.0 && s.gain <= 1.0;
-        if !ok {
-            return Err("rlm: need alpha in [1, 100], beta and gain in (0, 1]".into());
+        if !(1.0..=100.0).contains(&s.alpha) {
+            return Err(format!("rlm.alpha must be in [1, 100], got {}", s.alpha));
         }
-        if s.join_timer.0 == 0 || s.detection_timer.0 == 0 || s.tick.0 == 0 || s.max_join_timer.0 < s.join_timer.0 {
-            return Err("rlm: join_timer, detection_timer and tick must be positive, max_join_timer ≥ join_timer".into());
+        if !(s.beta > 0.0 && s.beta <= 1.0) {
+            return Err(format!("rlm.beta must be in (0, 1], got {}", s.beta));
+        }
+        if !(s.gain > 0.0 && s.gain <= 1.0) {
+            return Err(format!("rlm.gain must be in (0, 1], got {}", s.gain));
+        }
+        for (key, d) in [("join_timer", s.join_timer), ("detection_timer", s.detection_timer), ("tick", s.tick)] {
+            if d.0 == 0 {
+                return Err(format!("rlm.{key} must be positive, got {d}"));
+            }
+        }
+        if s.max_join_timer.0 < s.join_timer.0 {
+            return Err(format!("rlm.max_join_timer must be at least rlm.join_timer = {}, got {}", s.join_timer, s.max_join_timer));
         }
         let p = RlmParams {
             layers: cx.levels,

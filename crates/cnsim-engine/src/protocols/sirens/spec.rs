@@ -82,7 +82,7 @@ fn request(s: &SirensFlowSpec) -> Result<(Mode, Probe, u8), String> {
         return Err(format!("sirens.req_data must be 0 or 1, got {}", s.req_data));
     }
     if s.max_age.0 == 0 {
-        return Err("sirens.max_age must be positive".into());
+        return Err(format!("sirens.max_age must be positive, got {}", s.max_age));
     }
     let mode = match s.mode {
         SirensModeSpec::Ttl => Mode::Ttl,
@@ -103,7 +103,7 @@ impl FromSpec for LinkMeter {
     type Cx = ();
     fn from_spec(s: &SirensRouterSpec, _: &()) -> Result<LinkMeter, String> {
         if s.window.0 == 0 {
-            return Err("sirens.window must be positive".into());
+            return Err(format!("sirens.window must be positive, got {}", s.window));
         }
         Ok(LinkMeter::new(s.window.0))
     }

@@ -100,14 +100,31 @@ pub fn params(s: &SwiftSpec) -> Result<SwiftParams, String> {
     if !(s.ai > 0.0 && s.ai <= 1000.0) {
         return Err(format!("swift.ai must be in (0, 1000], got {}", s.ai));
     }
-    if !(s.min_cwnd > 0.0 && s.min_cwnd <= s.init_cwnd && s.init_cwnd <= s.max_cwnd && s.max_cwnd <= 1e6) {
-        return Err("swift.min_cwnd, init_cwnd and max_cwnd must satisfy 0 < min_cwnd ≤ init_cwnd ≤ max_cwnd ≤ 10⁶".into());
+    // 0 < min_cwnd ≤ init_cwnd ≤ max_cwnd ≤ 10⁶ packets (Algorithm 1 clamps the window to
+    // [min_cwnd, max_cwnd]).
+    if !(s.min_cwnd > 0.0 && s.min_cwnd <= s.max_cwnd) {
+        return Err(format!("swift.min_cwnd must be in (0, swift.max_cwnd = {}], got {}", s.max_cwnd, s.min_cwnd));
     }
-    if !(s.fs_min_cwnd > 0.0 && s.fs_min_cwnd < s.fs_max_cwnd && s.fs_max_cwnd.is_finite()) {
-        return Err("swift.fs_min_cwnd must be positive and below swift.fs_max_cwnd".into());
+    if !(s.max_cwnd <= 1e6) {
+        return Err(format!("swift.max_cwnd must be at most 1e6 packets, got {}", s.max_cwnd));
     }
-    if s.base_target.0 == 0 || s.rto.0 == 0 || s.retx_reset_threshold == 0 {
-        return Err("swift.base_target, swift.rto and swift.retx_reset_threshold must be positive".into());
+    if !(s.init_cwnd >= s.min_cwnd && s.init_cwnd <= s.max_cwnd) {
+        return Err(format!("swift.init_cwnd must be in [swift.min_cwnd, swift.max_cwnd] = [{}, {}], got {}", s.min_cwnd, s.max_cwnd, s.init_cwnd));
+    }
+    if !(s.fs_min_cwnd > 0.0) {
+        return Err(format!("swift.fs_min_cwnd must be positive, got {}", s.fs_min_cwnd));
+    }
+    if !(s.fs_max_cwnd > s.fs_min_cwnd && s.fs_max_cwnd.is_finite()) {
+        return Err(format!("swift.fs_max_cwnd must be above swift.fs_min_cwnd = {} (and finite), got {}", s.fs_min_cwnd, s.fs_max_cwnd));
+    }
+    if s.base_target.0 == 0 {
+        return Err(format!("swift.base_target must be positive, got {}", s.base_target));
+    }
+    if s.rto.0 == 0 {
+        return Err(format!("swift.rto must be positive, got {}", s.rto));
+    }
+    if s.retx_reset_threshold == 0 {
+        return Err(format!("swift.retx_reset_threshold must be at least 1, got {}", s.retx_reset_threshold));
     }
     Ok(SwiftParams {
         ai: s.ai,
@@ -134,7 +151,7 @@ impl FromSpec for SwiftFlow {
         let mss = frame_size(s.mss, "swift.mss")?;
         frame_size(s.ack_size, "swift.ack_size")?;
         if mss as u64 + HEADER_BYTES as u64 > MAX_FRAME {
-            return Err(format!("swift.mss must leave room for {HEADER_BYTES} B of headers in {MAX_FRAME} B"));
+            return Err(format!("swift.mss = {} must leave room for {HEADER_BYTES} B of headers in {MAX_FRAME} B: at most {} B", s.mss, MAX_FRAME - HEADER_BYTES as u64));
         }
         Ok(SwiftFlow::new(p, s.init_cwnd, mss, s.rto.0, cx.app, s.ack_size.0 as u32))
     }

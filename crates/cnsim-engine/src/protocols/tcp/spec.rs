@@ -100,16 +100,20 @@ pub fn params(spec: &TcpSpec) -> Result<TcpParams, String> {
     let mss = frame_size(spec.mss, "tcp.mss")?;
     frame_size(spec.ack_size, "tcp.ack_size")?;
     if mss as u64 + HEADER_BYTES as u64 > MAX_FRAME {
-        return Err(format!("tcp.mss must leave room for 40 B of headers in {MAX_FRAME} B"));
+        return Err(format!("tcp.mss = {} must leave room for {HEADER_BYTES} B of headers in {MAX_FRAME} B: at most {} B", spec.mss, MAX_FRAME - HEADER_BYTES as u64));
     }
-    if spec.init_cwnd == 0 || spec.rwnd == 0 || spec.dupack_threshold == 0 {
-        return Err("tcp.init_cwnd, tcp.rwnd and tcp.dupack_threshold must be positive".into());
+    for (key, n) in [("init_cwnd", spec.init_cwnd), ("rwnd", spec.rwnd), ("dupack_threshold", spec.dupack_threshold)] {
+        if n == 0 {
+            return Err(format!("tcp.{key} must be at least 1 segment, got {n}"));
+        }
     }
     if !(spec.dctcp_g > 0.0 && spec.dctcp_g <= 1.0) {
         return Err(format!("tcp.dctcp_g must be in (0, 1], got {}", spec.dctcp_g));
     }
-    if spec.min_rto.0 == 0 || spec.max_rto.0 == 0 || spec.initial_rto.0 == 0 || spec.delack_timeout.0 == 0 {
-        return Err("tcp.min_rto, max_rto, initial_rto and delack_timeout must be positive".into());
+    for (key, d) in [("min_rto", spec.min_rto), ("max_rto", spec.max_rto), ("initial_rto", spec.initial_rto), ("delack_timeout", spec.delack_timeout)] {
+        if d.0 == 0 {
+            return Err(format!("tcp.{key} must be positive, got {d}"));
+        }
     }
     Ok(TcpParams {
         variant: match spec.variant {

@@ -28,6 +28,12 @@ impl FromSpec for Threshold {
             (Amount::Frames(k), Amount::Frames(cap)) if k >= cap => Err(format!(
                 "queue.threshold.k = {k} frames is not below the queue's capacity of {cap} frames: the queue would drop before it marks"
             )),
+            // A capacity in bytes holds `cap / frame` frames of simulation.frame_size.
+            (Amount::Frames(k), Amount::Bytes(cap)) if k.saturating_mul(cx.frame) >= cap => Err(format!(
+                "queue.threshold.k = {k} frames ({} B at simulation.frame_size = {} B) is not below the queue's capacity of {cap} B: the queue would drop before it marks",
+                k.saturating_mul(cx.frame),
+                cx.frame
+            )),
             (Amount::Frames(k), _) => Ok(Threshold::new(k)),
             (Amount::Bytes(_), _) => Err("queue.threshold.k must be given in frames (\"65 frames\")".into()),
         }

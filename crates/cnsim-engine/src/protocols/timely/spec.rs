@@ -115,21 +115,34 @@ pub fn params(s: &TimelySpec, line_rate: f64) -> Result<TimelyParams, String> {
     unit(s.alpha, "alpha")?;
     unit(s.beta, "beta")?;
     unit(s.patched_beta, "patched_beta")?;
-    if s.delta.0 == 0 || s.min_rate.0 == 0 || s.min_rate.0 as f64 > line_rate {
-        return Err(format!("timely.delta and timely.min_rate must be positive, min_rate at most the line rate ({line_rate} bit/s)"));
+    if s.delta.0 == 0 {
+        return Err(format!("timely.delta must be positive, got {}", s.delta));
     }
-    if s.min_rtt.0 == 0 || s.t_low.0 >= s.t_high.0 {
-        return Err("timely.min_rtt must be positive and timely.t_low below timely.t_high".into());
+    // The rate never falls below min_rate and never rises above the line rate (Algorithm 1).
+    if s.min_rate.0 == 0 || s.min_rate.0 as f64 > line_rate {
+        return Err(format!("timely.min_rate = {} b/s must lie in (0, line rate of the flow's source link ({line_rate} b/s)]", s.min_rate.0));
     }
-    if s.hai_threshold == 0 || !(s.hai_factor >= 1.0 && s.hai_factor <= 1000.0) {
-        return Err("timely.hai_threshold must be positive and timely.hai_factor in [1, 1000]".into());
+    if s.min_rtt.0 == 0 {
+        return Err(format!("timely.min_rtt must be positive, got {}", s.min_rtt));
     }
-    if s.segment.0 == 0 || s.rto.0 == 0 {
-        return Err("timely.segment and timely.rto must be positive".into());
+    if s.t_low.0 >= s.t_high.0 {
+        return Err(format!("timely.t_low = {} must be below timely.t_high = {}", s.t_low, s.t_high));
+    }
+    if s.hai_threshold == 0 {
+        return Err(format!("timely.hai_threshold must be at least 1, got {}", s.hai_threshold));
+    }
+    if !(s.hai_factor >= 1.0 && s.hai_factor <= 1000.0) {
+        return Err(format!("timely.hai_factor must be in [1, 1000], got {}", s.hai_factor));
+    }
+    if s.segment.0 == 0 {
+        return Err(format!("timely.segment must be positive, got {}", s.segment));
+    }
+    if s.rto.0 == 0 {
+        return Err(format!("timely.rto must be positive, got {}", s.rto));
     }
     let rtt_ref = s.rtt_ref.map_or(s.t_low.0, |d| d.0);
     if rtt_ref == 0 {
-        return Err("timely.rtt_ref must be positive".into());
+        return Err("timely.rtt_ref must be positive (it defaults to timely.t_low, which is 0 here)".into());
     }
     Ok(TimelyParams {
         variant: match s.variant {
@@ -161,12 +174,24 @@ impl FromSpec for TimelyFlow {
         let mss = frame_size(s.mss, "timely.mss")?;
         frame_size(s.ack_size, "timely.ack_size")?;
         if mss as u64 + HEADER_BYTES as u64 > MAX_FRAME {
-            return Err(format!("timely.mss must leave room for {HEADER_BYTES} B of headers in {MAX_FRAME} B"));
+            return Err(format!("timely.mss = {} must leave room for {HEADER_BYTES} B of headers in {MAX_FRAME} B: at most {} B", s.mss, MAX_FRAME - HEADER_BYTES as u64));
         }
         let init = s.init_rate.map_or(cx.line_rate, |r| r.0 as f64);
         if init <= 0.0 {
-            return Err("timely.init_rate must be positive".into());
+            return Err(format!("timely.init_rate must be positive, got {init} b/s"));
         }
         Ok(TimelyFlow::new(p, init, mss, s.rto.0, cx.app, s.ack_size.0 as u32))
+    }
+    /// A start rate outside [min_rate, line rate] starts at the nearer bound (the rate never leaves
+    /// it).
+    fn warnings(s: &TimelySpec, cx: &TransportCx) -> Vec<String> {
+        let line = cx.line_rate;
+        match s.init_rate.map(|r| r.0 as f64) {
+            Some(r) if r > line || r < s.min_rate.0 as f64 => vec![format!(
+                "timely.init_rate = {r} b/s is outside [timely.min_rate, line rate of the flow's source link] = [{}, {line}] b/s: the flow starts at the nearer bound",
+                s.min_rate.0
+            )],
+            _ => vec![],
+        }
     }
 }

@@ -1,0 +1,66 @@
+//! A reaction point that only ECN marks cut, on a path where no queue marks: its rate is never
+//! cut. A warning at the line of the flow's table (or its workload's), naming the reaction point
+//! and the queues of the path.
+
+use super::topology::port_name;
+use super::Ctx;
+use super::protocols::AQM_KEYS;
+use crate::net::frame::{Dest, NONE};
+use crate::net::node::Node;
+use crate::net::routing::{McastTable, Routes};
+use crate::registry::{Flow, Port};
+use std::ops::Range;
+
+/// The most ports of a path a warning names.
+const NAMED: usize = 6;
+
+/// Warns about each flow of `flows` (its table at `spans`) whose reaction point is cut only by
+/// marks and whose path has no queue with a queue management.
+pub fn warn(ctx: &Ctx, nodes: &[Node], ports: &[Port], flows: &[Flow], spans: &[Range<usize>], routes: &Routes, mcast: &McastTable) {
+    for (i, f) in flows.iter().enumerate() {
+        let Some(key) = f.rp.as_ref().and_then(|r| r.cut_by_marks_only()) else { continue };
+        let mut path = vec![];
+        match f.dst {
+            Dest::Node(d) => {
+                let mut u = f.src;
+                for _ in 0..nodes.len() {
+                    if u == d {
+                        break;
+                    }
+                    let p = routes.next_port(u as usize, d as usize, i as u32);
+                    if p == NONE {
+                        break;
+                    }
+                    path.push(p);
+                    u = ports[p as usize].peer_node;
+                }
+            }
+            Dest::Group(_) => path.extend(mcast.edges(i).map(|(_, p)| p)),
+        }
+        if path.iter().any(|&p| ports[p as usize].aqm.is_some()) {
+            continue;
+        }
+        let mut names: Vec<String> = path.iter().take(NAMED).map(|&p| port_name(nodes, ports, p as usize)).collect();
+        if path.len() > NAMED {
+            names.push(format!("… {} more", path.len() - NAMED));
+        }
+        ctx.warn(
+            spans.get(i).cloned(),
+            format!(
+                "flow {}: its reaction point (rp = {key}) is cut only by ECN marks, but no queue on its path ({}) marks (queue.discipline = {}): its rate is never cut",
+                f.name,
+                names.join(", "),
+                marking_disciplines()
+            ),
+        );
+    }
+}
+
+/// The queue managements' disciplines, last registered first: `"c", "b" or "a"`.
+fn marking_disciplines() -> String {
+    let keys: Vec<String> = AQM_KEYS.iter().rev().map(|k| format!("\"{k}\"")).collect();
+    match keys.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => keys.concat(),
+    }
+}
