@@ -5,7 +5,7 @@ use crate::core::time::Time;
 use crate::net::frame::Frame;
 use crate::net::telemetry::Stack;
 use crate::protocols::*;
-use crate::slots::transport::{Acked, Data, TransportMachine, TransportTimer};
+use crate::slots::transport::{Acked, Data, Poll, Received, TransportMachine, TransportTimer};
 use crate::slots::wire::Ctx;
 use super::protocols::occupants;
 use super::slot::slot;
@@ -15,7 +15,10 @@ use serde_json::Value;
 macro_rules! transport {
     ($($variant:ident($ty:ty),)+) => {
         slot! {
-            /// The closed-loop transport connection of a flow: one variant per protocol.
+            /// The closed-loop transport connection of a flow: one variant per protocol. Its tag
+            /// is a byte of its own (`repr(u8)`), so that a `match` reads it in one load instead
+            /// of deriving it from a niche in the first variant's fields.
+            #[repr(u8)]
             pub enum Transport: TransportMachine { $($variant($ty),)+ }
             #[inline] fn poll_send(&mut self, now: Time) -> Option<Data>;
             #[inline] fn stamp(&mut self, f: &mut Frame, now: Time);
@@ -33,6 +36,9 @@ macro_rules! transport {
             fn segment_bytes(&self) -> (u32, u32);
             fn ack_bytes(&self) -> u32;
             fn wire(&self, c: &mut Ctx);
+            #[inline] fn poll(&mut self, now: Time) -> Poll;
+            #[inline] fn receive(&mut self, f: &Frame, ack: &mut Frame, now: Time) -> Option<Received>;
+            #[inline] fn acked(&mut self, f: &Frame, stack: Option<&Stack>, now: Time) -> (Acked, Option<Time>);
         }
 
         impl Transport {

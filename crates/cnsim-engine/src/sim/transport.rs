@@ -7,7 +7,7 @@
 use super::{Event, Sim};
 use crate::core::time::Time;
 use crate::net::frame::{Dest, Frame, FrameId, FrameKind, NodeId, NONE};
-use crate::slots::transport::{Data, TransportTimer};
+use crate::slots::transport::{Data, Poll, TransportTimer};
 
 impl Sim {
     /// Timer `t` of flow `f`'s connection fired.
@@ -39,10 +39,9 @@ impl Sim {
                 return;
             }
             let (host, prio) = (self.senders[s as usize].host, self.senders[s as usize].prio);
-            let Some((f, d)) = self.next_segment(s, conns.clone(), now) else { return };
+            let Some((f, d, rto)) = self.next_segment(s, conns.clone(), now) else { return };
             let fl = &mut self.flows[f as usize];
             let rto_timer = fl.transport_timers[TransportTimer::Rto as usize];
-            let rto = fl.transport.as_ref().and_then(|t| t.timer(TransportTimer::Rto));
             let mut frame = Frame::new(FrameKind::Data, d.size, host, fl.dst, f, now);
             frame.seq = d.seq;
             frame.ecn = d.ecn;
@@ -69,9 +68,9 @@ impl Sim {
     }
 
     /// The connection of sender `s`'s connections `conns` that sends next: the first, from the one
-    /// whose turn it is, that its transport lets send now. A paced connection that may not send
-    /// yet has its pacing timer armed for when it may.
-    fn next_segment(&mut self, s: u32, conns: std::ops::Range<u32>, now: Time) -> Option<(u32, Data)> {
+    /// whose turn it is, that its transport lets send now, with its retransmission deadline after
+    /// it. A paced connection that may not send yet has its pacing timer armed for when it may.
+    fn next_segment(&mut self, s: u32, conns: std::ops::Range<u32>, now: Time) -> Option<(u32, Data, Option<Time>)> {
         let n = conns.len() as u32;
         let first = self.senders[s as usize].next_conn;
         for i in 0..n {
@@ -79,13 +78,16 @@ impl Sim {
             let f = conns.start + k;
             let fl = &mut self.flows[f as usize];
             let Some(t) = fl.transport.as_mut() else { continue };
-            if let Some(d) = t.poll_send(now) {
-                self.senders[s as usize].next_conn = (k + 1) % n;
-                return Some((f, d));
-            }
-            if let Some(at) = t.timer(TransportTimer::Pace) {
-                let id = fl.transport_timers[TransportTimer::Pace as usize];
-                self.arm(id, at);
+            match t.poll(now) {
+                Poll::Send { data, rto } => {
+                    self.senders[s as usize].next_conn = (k + 1) % n;
+                    return Some((f, data, rto));
+                }
+                Poll::Wait { pace: Some(at) } => {
+                    let id = fl.transport_timers[TransportTimer::Pace as usize];
+                    self.arm(id, at);
+                }
+                Poll::Wait { pace: None } => {}
             }
         }
         None
@@ -133,12 +135,12 @@ impl Sim {
         let now = self.now;
         let fl = &mut self.flows[f as usize];
         let timer = fl.transport_timers[TransportTimer::DelAck as usize];
+        let mut ack = Frame::new(FrameKind::Ack, 0, node, Dest::Node(fl.src), f, now);
         let Some(conn) = fl.transport.as_mut() else { return };
-        let Some(ack_due) = conn.on_data(frame, now) else { return };
-        let at = conn.timer(TransportTimer::DelAck);
-        self.set_timer(timer, at);
-        if ack_due {
-            self.send_ack(node, f, frame.prio);
+        let Some(r) = conn.receive(frame, &mut ack, now) else { return };
+        self.set_timer(timer, r.delack);
+        if r.ack_due {
+            self.send_ack_frame(node, f, ack, frame.prio);
         }
     }
 
@@ -150,6 +152,11 @@ impl Sim {
         if let Some(conn) = fl.transport.as_mut() {
             conn.write_ack(&mut frame, now);
         }
+        self.send_ack_frame(node, f, frame, prio);
+    }
+
+    /// Send `frame`, the acknowledgement flow `f`'s transport wrote, from its receiver at `node`.
+    fn send_ack_frame(&mut self, node: NodeId, f: u32, mut frame: Frame, prio: u8) {
         frame.prio = prio;
         self.c.ack_sent += 1;
         let id = self.frames.alloc(frame);
@@ -169,11 +176,8 @@ impl Sim {
         let fl = &mut self.flows[f as usize];
         let timers = fl.transport_timers;
         let Some(conn) = fl.transport.as_mut() else { return };
-        if let Some(t) = self.telemetry.as_ref().filter(|t| t.collects(f)) {
-            conn.on_telemetry(&t.stack(fid), now);
-        }
-        let acked = conn.on_ack(&frame, now);
-        let at = conn.timer(TransportTimer::Rto);
+        let stack = self.telemetry.as_ref().filter(|t| t.collects(f)).map(|t| t.stack(fid));
+        let (acked, at) = conn.acked(&frame, stack.as_ref(), now);
         if acked.completed {
             self.flows[f as usize].completed = now;
         }

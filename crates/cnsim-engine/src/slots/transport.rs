@@ -75,7 +75,29 @@ pub struct Acked {
     pub completed: bool,
 }
 
+/// What a source's connection answers when the engine asks it to send (`TransportMachine::poll`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Poll {
+    /// This data frame goes now; the retransmission timer is then due at `rto` (None: not armed).
+    Send { data: Data, rto: Option<Time> },
+    /// None may go now; ask again at `pace` (the pacing timer; None: when an input comes).
+    Wait { pace: Option<Time> },
+}
+
+/// What a data frame arriving at its receiver leads to (`TransportMachine::receive`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Received {
+    /// An acknowledgement is due now (`write_ack` makes it).
+    pub ack_due: bool,
+    /// The delayed-acknowledgement timer is then due at this time (None: not armed).
+    pub delack: Option<Time>,
+}
+
 /// What the engine asks of a closed-loop transport connection.
+///
+/// The engine calls the per-frame steps through the sequences at the end (`poll`, `receive`,
+/// `acked`), each one call on the slot's enum, so that a frame costs one `match` per event, not
+/// one per step; a protocol implements the steps and leaves the sequences as they are.
 pub trait TransportMachine {
     /// The names of its recorded series, by index (`series`).
     const SERIES: &'static [&'static str];
@@ -118,6 +140,38 @@ pub trait TransportMachine {
     /// What its frames' on-wire bytes need in a capture (`c.segment`, the writer of its data
     /// frames' headers; `c.mss`). Nothing by default: the cnsim data header.
     fn wire(&self, _c: &mut Ctx) {}
+
+    /// Source: `poll_send`, then the timer that follows it — the retransmission deadline after a
+    /// frame (`timer(Rto)`), or the pacing timer when none may go (`timer(Pace)`).
+    #[inline]
+    fn poll(&mut self, now: Time) -> Poll {
+        match self.poll_send(now) {
+            Some(data) => Poll::Send { data, rto: self.timer(TransportTimer::Rto) },
+            None => Poll::Wait { pace: self.timer(TransportTimer::Pace) },
+        }
+    }
+    /// Receiver: `on_data`, the delayed-acknowledgement timer (`timer(DelAck)`), then, if an
+    /// acknowledgement is due, `write_ack` into `ack` (the engine's frame for it, sent only then).
+    /// None if the frame carries none of this protocol's data.
+    #[inline]
+    fn receive(&mut self, f: &Frame, ack: &mut Frame, now: Time) -> Option<Received> {
+        let ack_due = self.on_data(f, now)?;
+        let delack = self.timer(TransportTimer::DelAck);
+        if ack_due {
+            self.write_ack(ack, now);
+        }
+        Some(Received { ack_due, delack })
+    }
+    /// Source: the acknowledgement's telemetry if it echoes any (`on_telemetry`), `on_ack`, then
+    /// the retransmission timer (`timer(Rto)`).
+    #[inline]
+    fn acked(&mut self, f: &Frame, stack: Option<&Stack>, now: Time) -> (Acked, Option<Time>) {
+        if let Some(s) = stack {
+            self.on_telemetry(s, now);
+        }
+        let acked = self.on_ack(f, now);
+        (acked, self.timer(TransportTimer::Rto))
+    }
 }
 
 /// A connection's application as a transport runs it: the bytes it hands over, its transactions
