@@ -178,20 +178,25 @@ impl TcpReceiver {
         if self.p.sack {
             // RFC 2018 §4: the first block holds the most recently received segment, then the
             // most recently reported other blocks; blocks already acknowledged drop out.
-            let mut kept: VecDeque<u32> = VecDeque::with_capacity(HISTORY);
+            // Kept in a fixed array and copied back into `recent` (within its capacity): no
+            // allocation per acknowledgement.
+            let mut kept = [0u32; HISTORY];
+            let mut len = 0;
             let mut n = 0;
             for &anchor in &self.recent {
                 let Some(b) = self.block(anchor) else { continue };
-                if kept.iter().any(|&k| self.block(k) == Some(b)) || kept.len() == HISTORY {
+                if kept[..len].iter().any(|&k| self.block(k) == Some(b)) || len == HISTORY {
                     continue;
                 }
-                kept.push_back(anchor);
+                kept[len] = anchor;
+                len += 1;
                 if n < 2 {
                     a.sack[n] = b;
                     n += 1;
                 }
             }
-            self.recent = kept;
+            self.recent.clear();
+            self.recent.extend(&kept[..len]);
         }
         a
     }
