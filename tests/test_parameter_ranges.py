@@ -145,8 +145,15 @@ def test_dcqcn_gains_and_marking_against_a_capacity_in_frames(tmp_path):
 
 
 def test_pause_xoff_the_queue_cannot_reach(tmp_path):
-    refused(tmp_path, N2, 'xoff = "400 frames"', 'trigger = "egress"\nxoff = "2000 frames"',
-            r"flow_control\.pfc\.xoff = 2000 frames is not below the queue's capacity of 2000 frames")
+    # Egress trigger, a capacity in bytes: the queue surely drops before it holds XOFF.
+    in_bytes = tmp_path / "n2-bytes.toml"
+    in_bytes.write_text(N2.read_text().replace('capacity = "2000 frames"', 'capacity = "2000000B"', 1))
+    refused(tmp_path, in_bytes, 'xoff = "400 frames"', 'trigger = "egress"\nxoff = "2000 frames"',
+            r"flow_control\.pfc\.xoff = 2000 frames is not below the queue's capacity of 2000000 ?B")
+    # A capacity in frames holds frames of any size: larger frames than frame_size reach XOFF.
+    warned(tmp_path, N2, 'xoff = "400 frames"', 'trigger = "egress"\nxoff = "2000 frames"',
+           r"flow_control\.pfc\.xoff = 2000 frames is not below the queue's capacity of 2000 frames",
+           r"frame_size = 1000 B")
     warned(tmp_path, N2, 'xoff = "400 frames"', 'xoff = "2000 frames"',
            r"flow_control\.pfc\.xoff = 2000 frames is not below the queue's capacity of 2000 frames")
     warned(tmp_path, N2, 'xon = "380 frames"', 'xon = "400 frames"', r"flow_control\.pfc\.xon = 400 frames equals flow_control\.pfc\.xoff")

@@ -73,21 +73,29 @@ impl FromSpec for PauseFc {
         let (s, key, pfc) = table(t);
         let c = cfg(s, pfc, key, cx.frame)?;
         // An output queue that drops before it holds XOFF never pauses its upstream (egress
-        // trigger, Jiang & Jain 2007 §IV): the flow control would never act.
-        if let Some(cap) = cx.capacity.filter(|cap| c.trigger == Trigger::Egress && c.xoff >= cap.bytes(cx.frame)) {
+        // trigger, Jiang & Jain 2007 §IV): the flow control would never act. Certain only for a
+        // capacity in bytes; one in frames holds frames of any size (`warnings`).
+        if let Some(cap) = cx.capacity.filter(|cap| c.trigger == Trigger::Egress && matches!(cap, Amount::Bytes(_)) && c.xoff >= cap.bytes(cx.frame)) {
             return Err(format!("{key}.xoff = {} is not below the queue's capacity of {cap}: the queue drops before it pauses (trigger = \"egress\")", s.xoff));
         }
         Ok(PauseFc::new(c))
     }
-    /// XOFF at or above a switch port's queue capacity (ingress trigger: the bytes that entered
-    /// through one port reach it only when they fill more than one output queue), and XON equal to
-    /// XOFF (no hysteresis: XOFF and XON alternate with every frame at the threshold).
+    /// XOFF at or above a switch port's queue capacity: ingress trigger (the bytes that entered
+    /// through one port reach it only when they fill more than one output queue) or egress with a
+    /// capacity in frames (frames larger than `simulation.frame_size` may still reach it); and XON
+    /// equal to XOFF (no hysteresis: XOFF and XON alternate with every frame at the threshold).
     fn warnings(t: &PauseTable, cx: &FabricCx) -> Vec<String> {
         let (s, key, _) = table(t);
         let (xoff, xon) = (s.xoff.bytes(cx.frame), s.xon.bytes(cx.frame));
         let mut out = vec![];
         if let Some(cap) = cx.capacity.filter(|cap| s.trigger == TriggerSpec::Ingress && xoff >= cap.bytes(cx.frame)) {
             out.push(format!("{key}.xoff = {} is not below the queue's capacity of {cap}: a port's queue drops before the bytes that entered through one port reach XOFF", s.xoff));
+        }
+        // Egress trigger, a capacity in frames: the queue holds that many frames of any size, so
+        // it reaches XOFF only if its frames are larger than `simulation.frame_size` (an error
+        // for a capacity in bytes, `from_spec`).
+        if let Some(cap) = cx.capacity.filter(|cap| s.trigger == TriggerSpec::Egress && matches!(cap, Amount::Frames(_)) && xoff >= cap.bytes(cx.frame)) {
+            out.push(format!("{key}.xoff = {} is not below the queue's capacity of {cap} (a frame counted as simulation.frame_size = {} B): the queue drops before it pauses unless its frames are larger (trigger = \"egress\")", s.xoff, cx.frame));
         }
         if cx.capacity.is_none() && xon == xoff {
             out.push(format!("{key}.xon = {} equals {key}.xoff: with no hysteresis, XOFF and XON alternate with every frame at the threshold", s.xon));
