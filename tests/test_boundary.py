@@ -62,12 +62,9 @@ PY = SRC.parents[2] / "python/cnsim"
 # What is still to move: the files outside each protocol's folder and registration that name it.
 # The test fails when a file appears here that is not listed (a new leak) and when a listed file no
 # longer names the protocol (the list must shrink with the code).
-# The Python entries that stay, and why (none is a catalogue the engine already declares):
+# The Python entry that stays, and why (it is not a catalogue the engine already declares):
 # - analysis.py: Jiang & Jain 2007's analytic BCN model (the public `cnsim.analysis.bcn_fluid`),
-#   the paper's equations rather than a registration;
-# - metrics.py: the summary's formulas (`FORMULAS`), among them those of the metrics a protocol
-#   declares (their names and the statistics they read), and what `ran` counts (DCTCP and TCP flows),
-#   Python's until the engine computes the summary itself (the mechanisms they need are the engine's).
+#   the paper's equations rather than a registration.
 # The engine file that stays, and why:
 # - protocols/qcn/spec.rs: `cp.qcn.eqcn_tie_break`, E-QCN's tie-break for the check QCN's congestion
 #   point runs on E-QCN-tagged frames (E-QCN has no congestion point of its own); the key is fixed by
@@ -78,15 +75,6 @@ DEBT: dict[str, set[str]] = {
     },
     "eqcn": {
         "engine:protocols/qcn/spec.rs",
-    },
-    "pause": {
-        "python:metrics.py",
-    },
-    "qcn": {
-        "python:metrics.py",
-    },
-    "tcp": {
-        "python:metrics.py",
     },
 }
 

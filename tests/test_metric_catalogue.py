@@ -5,7 +5,7 @@ and its window and unit agree with the declared kind and unit."""
 import pytest
 
 import cnsim
-from cnsim.metrics import CATALOGUE, DEFINITIONS, FORMULAS, MECHANISMS, summarize, summary_declarations
+from cnsim.metrics import CATALOGUE, DEFINITIONS, FORMULAS, MECHANISMS, protocol_summary, ran, summarize, summary_declarations
 
 # Kinds of engine statistics counted in the measurement window, and over the whole run.
 WINDOWED = {"counter-window", "time-average"}
@@ -45,13 +45,41 @@ def test_definitions_are_the_catalogue():
 
 
 def test_every_formula_has_a_declaration_and_every_declaration_a_formula():
-    """The engine declares the summary metrics, Python computes them: neither list may hold one the
-    other lacks, nor a metric twice."""
+    """The engine declares the summary metrics; Python computes its own ("formula": "python"), each
+    protocol's folder its own ("engine"): neither may lack one the other declares, nor hold a
+    metric twice."""
     declarations = [(d["scope"], d["name"]) for d in summary_declarations()]
     assert len(set(declarations)) == len(declarations)
-    assert sorted(set(FORMULAS) - set(declarations)) == []  # formulas without a declaration
-    assert sorted(set(declarations) - set(FORMULAS)) == []  # declarations without a formula
-    assert [(m.scope, m.metric) for m in CATALOGUE] == list(FORMULAS)
+    python = [(d["scope"], d["name"]) for d in summary_declarations() if d["formula"] == "python"]
+    assert sorted(set(FORMULAS) - set(python)) == []  # formulas without a declaration
+    assert sorted(set(python) - set(FORMULAS)) == []  # declarations without a formula
+    assert [(m.scope, m.metric) for m in CATALOGUE] == declarations
+
+
+def test_the_protocols_formulas_fill_every_entity_of_their_scope():
+    """Each "engine" metric is computed by the engine, for the run as a whole ("global") or for
+    every entity of its scope, and placed after the metric it follows in the definitions."""
+    stats = cnsim.run("scenarios/examples/incast-pause.toml", figures=False, progress=False).stats
+    values = protocol_summary(stats)["values"]
+    section = {"rp": "rps", "queue": "queues", "flow": "flows", "port": "ports"}
+    engine = [d for d in summary_declarations() if d["formula"] == "engine"]
+    assert engine
+    order = [(d["scope"], d["name"]) for d in summary_declarations()]
+    for d in engine:
+        if d["scope"] == "global":
+            assert d["name"] in values["global"]
+        else:
+            names = [e["name"] for e in stats.get(section[d["scope"]], [])]
+            assert all(d["name"] in values[d["scope"]][n] for n in names), d["name"]
+        assert order.index(tuple(d["follows"])) < order.index((d["scope"], d["name"]))
+    assert stats["ports"] and values["port"]
+
+
+def test_the_protocols_tallies_count_what_ran():
+    stats = {"flows": [{"name": "a", "tcp_goodput_bps": 1.0, "tcp_dctcp_alpha": 0.5},
+                       {"name": "b", "tcp_goodput_bps": 2.0, "tcp_dctcp_alpha": None}, {"name": "c"}]}
+    assert dict(protocol_summary(stats)["ran"]) == {"DCTCP flows": 1, "TCP flows": 1}
+    assert ran(stats) == "DCTCP flows ×1, TCP flows ×1"
 
 
 def test_every_needed_mechanism_is_known():

@@ -1,10 +1,13 @@
 """Summary metrics of a run, computed from the engine's stats document (`sim.stats_json()`).
 
 The engine declares every metric of `summary.json` — scope, window, unit, definition, the
-statistics it is computed from, the mechanism it needs — beside its raw statistics
-(`_core.summary_declarations()`: the engine's own, then each protocol's). This module holds only
-their formulas, keyed by (scope, name) in `FORMULAS`, and builds `CATALOGUE` from the declarations
-in that order; `summarize` copies it into `summary["definitions"]`, so each number states its window. Windows: `measure` is
+statistics it is computed from, the mechanism it needs — beside its raw statistics, in the
+summary's order (`_core.summary_declarations()`: the engine's own, and each protocol's placed after
+the metric it follows). A protocol's metrics are computed by their formulas in the protocol's
+folder (`_core.protocol_summary`, "formula": "engine"); this module holds the formulas of the
+engine's own, which no protocol owns, keyed by (scope, name) in `FORMULAS`, and builds `CATALOGUE`
+from the declarations; `summarize` copies it into `summary["definitions"]`, so each number states
+its window. Windows: `measure` is
 [simulation.measure_from, end of run], `run` is [0, end of run]. Rates are over frame *copies*
 (one per wire, as the engine counts them). A metric whose denominator is zero is `null`.
 
@@ -105,15 +108,14 @@ def shown(scope: str, metrics, present: set[str]) -> list:
 
 def ran(stats: dict) -> str:
     """What ran, in a few words: the reaction points' protocols, congestion points, marking
-    queues, (DC)TCP flows, transfers and ports with flow control, with their numbers ("" for
-    plain traffic)."""
+    queues, what the protocols count of theirs (`_core.protocol_summary`'s "ran": DCTCP and TCP
+    flows), transfers and ports with flow control, with their numbers ("" for plain traffic)."""
     protocols = Counter(rp.get("protocol", "rp") for rp in stats.get("rps", []))
     parts = [f"{name} reaction points ×{n}" for name, n in protocols.items()]
     counts = {
         "congestion points": sum(1 for q in stats.get("queues", []) if q.get("cp")),
         "marking queues": sum(1 for q in stats.get("queues", []) if q.get("aqm")),
-        "DCTCP flows": sum(1 for f in stats.get("flows", []) if f.get("tcp_dctcp_alpha") is not None),
-        "TCP flows": sum(1 for f in stats.get("flows", []) if "tcp_goodput_bps" in f and f.get("tcp_dctcp_alpha") is None),
+        **dict(protocol_summary(stats)["ran"]),
         "transfers": sum(1 for f in stats.get("flows", []) if "size_bytes" in f),
         "ports with flow control": len(stats.get("ports", [])),
     }
@@ -133,12 +135,45 @@ def metric_declarations() -> list[dict]:
 
 def summary_declarations() -> list[dict]:
     """Every summary metric, declared once in the engine (by the engine itself and by each
-    protocol): [{scope, name, window, unit, definition, engine, needs}]."""
+    protocol), in the summary's order: [{scope, name, window, unit, definition, engine, needs,
+    formula, follows}] — `formula` "python" (this module's `FORMULAS`) or "engine" (a protocol's,
+    `protocol_summary`), `follows` the (scope, name) an "engine" one follows."""
+    return list(_declarations())
+
+
+@functools.cache
+def _declarations() -> tuple[dict, ...]:
     import json
 
     from . import _core
 
-    return json.loads(_core.summary_declarations())
+    return tuple(json.loads(_core.summary_declarations()))
+
+
+def protocol_summary(stats: dict) -> dict:
+    """The protocols' summary metrics of a run, computed in the engine by their formulas from the
+    stats document: {"values": {"global": {name: value}, scope: {entity: {name: value}}}, "ran":
+    [[what, count]]} (`_core.protocol_summary`)."""
+    import json
+
+    from . import _core
+
+    return json.loads(_core.protocol_summary(json.dumps(stats)))
+
+
+def _placed(scope: str, entry: dict, values: dict) -> dict:
+    """`entry`, an entry of `scope` computed by `FORMULAS`, with the protocols' metrics of that
+    scope, `values` (name → value), each after the metric its declaration follows when that is of
+    `scope` and in the entry, first otherwise — in the declarations' order."""
+    items = list(entry.items())
+    for d in _declarations():
+        if d["scope"] != scope or d["formula"] != "engine" or d["name"] not in values:
+            continue
+        after_scope, after = d["follows"]
+        keys = [k for k, _ in items]
+        at = keys.index(after) + 1 if after_scope == scope and after in keys else 0
+        items.insert(at, (d["name"], values[d["name"]]))
+    return dict(items)
 
 
 def jain(values: list[float]) -> float | None:
@@ -158,10 +193,9 @@ def _mean(values: list[float]) -> float | None:
 
 
 def _rp(rp: dict) -> dict:
-    # A BCN reaction point names its first feedback `first_message_s` and its limiters
-    # `regulators_created` (protocols/bcn/ METRICS); QCN and E-QCN use the names below.
+    # A reaction point that names its limiters `regulators_created` (BCN's, protocols/bcn/
+    # METRICS) counts them as the others' `limiters_created`.
     return {
-        "first_cnm_s": rp["first_cnm_s"] if "first_cnm_s" in rp else rp.get("first_message_s"),
         "cr_mean_mbps": rp["cr_mean_bps"] / MBPS,
         "cr_std_mbps": rp["cr_std_bps"] / MBPS,
         "feedback_received": rp["feedback_received_window"],
@@ -188,11 +222,9 @@ def _queue(queue: dict, window_s: float) -> dict:
 
 
 def _flow(flow: dict) -> dict:
-    goodput = flow.get("tcp_goodput_bps")
     return {
         "source_loss_pct": _pct(flow["source_dropped"], flow["frames_generated"]),
         "throughput_mbps": sum(r["throughput_bps"] for r in flow["receivers"]) / MBPS,
-        "goodput_mbps": goodput / MBPS if goodput is not None else None,
         "loss_pct": _pct(flow.get("dropped_window", 0), flow.get("injected_window", 0) + flow.get("replicated_window", 0)),
         **({"slowdown": _slowdown(flow)} if "size_bytes" in flow else {}),
         "receivers": {
@@ -228,11 +260,6 @@ def fct_buckets(stats: dict) -> dict:
     return out
 
 
-def _port(port: dict) -> dict:
-    return {"pause_sent": port["pause_sent"], "pause_received": port["pause_received"],
-            "paused_s": max(port["paused_s_window"], default=0.0)}
-
-
 def summarize(stats: dict) -> dict:
     """The summary of a run: {"window", "global", "rps", "queues", "flows", "ports",
     "definitions"} ("ports": the ports of a run with flow control).
@@ -241,19 +268,23 @@ def summarize(stats: dict) -> dict:
     """
     time = stats["time"]
     window = stats["window"]
-    rps = {rp["name"]: _rp(rp) for rp in stats["rps"]}
-    queues = {q["name"]: _queue(q, time["window_s"]) for q in stats["queues"]}
-    flows = {f["name"]: _flow(f) for f in stats["flows"]}
-    ports = {p["name"]: _port(p) for p in stats.get("ports", [])}
+    values = protocol_summary(stats)["values"]
+
+    def entries(scope: str, section: list[dict], formula) -> dict:
+        by_entity = values.get(scope, {})
+        return {e["name"]: _placed(scope, formula(e), by_entity.get(e["name"], {})) for e in section}
+
+    rps = entries("rp", stats["rps"], _rp)
+    queues = entries("queue", stats["queues"], lambda q: _queue(q, time["window_s"]))
+    flows = entries("flow", stats["flows"], _flow)
+    ports = entries("port", stats.get("ports", []), lambda p: {})
 
     # CR metrics are per session (Mliki et al. 2016a §3: a multiple-unicast session's CR = min r_i); a
     # unicast or multicast session has one RP, so its session CR is that RP's CR.
     sessions = {s["name"]: _session(s) for s in stats.get("sessions", [])} or rps
     cr_means = [s["cr_mean_mbps"] for s in sessions.values()]
-    first_cnms = [rp["first_cnm_s"] for rp in rps.values() if rp["first_cnm_s"] is not None]
     throughputs = [r["throughput_mbps"] for f in flows.values() for r in f["receivers"].values()]
     cps = [q for q in stats["queues"] if q["cp"]]
-    qcn = [q for q in cps if "cp_fb_negative_window" in q]
     main_cp = max(cps, key=lambda q: q["arrivals"])["name"] if cps else None
     main = queues.get(main_cp or "", {})
 
@@ -266,20 +297,17 @@ def summarize(stats: dict) -> dict:
             },
             "run": {"from_s": 0.0, "to_s": time["end_s"], "length_s": time["end_s"]},
         },
-        "global": {
+        "global": _placed("global", {
             "feedback_rate_pct": _pct(window["feedback_sent"], window["data_injected"]),
             "loss_rate_pct": _pct(window["data_dropped"], window["data_injected"] + window["data_replicated"]),
             "source_loss_pct": _pct(window["data_source_dropped"], window["data_generated"]),
             "total_loss_pct": _pct(window["data_source_dropped"] + window["data_dropped"],
                                    window["data_generated"] + window["data_replicated"]),
-            "fb_negative_samples_pct": (_pct(sum(q["cp_fb_negative_window"] for q in qcn), window["data_injected"])
-                                        if qcn else None),
             "feedback_per_cp_frame_pct": _pct(sum(q["feedback_sent_window"] for q in cps),
                                               sum(q["arrivals_window"] for q in cps)),
             "feedback_busiest_cp_pct": max((_pct(q["feedback_sent_window"], q["arrivals_window"]) for q in cps
                                             if q["arrivals_window"]), default=None),
             "feedback_per_delivered_pct": _pct(window["feedback_sent"], window["data_delivered"]),
-            "first_cnm_s": min(first_cnms, default=None),
             "cr_mean_mbps": _mean(cr_means),
             "cr_std_mbps": _mean([s["cr_std_mbps"] for s in sessions.values()]),
             "cr_spread_mbps": pstdev(cr_means) if cr_means else None,
@@ -289,7 +317,7 @@ def summarize(stats: dict) -> dict:
             "cr_min_mbps": min((x["cr_min_bps"] / MBPS for x in stats.get("sessions", []) or stats["rps"]), default=None),
             "main_cp": main_cp,
             **{k: main.get(k) for k in MAIN_CP_METRICS},
-        },
+        }, values.get("global", {})),
         "rps": rps,
         "queues": queues,
         "flows": flows,
@@ -349,18 +377,17 @@ def switch_metrics(stats: dict) -> dict:
 
 
 def _formulas() -> dict[tuple[str, str], object]:
-    """(scope, name) → the function whose formula computes it, in `summary["definitions"]`'s order."""
-    global_ = ["feedback_rate_pct", "loss_rate_pct", "source_loss_pct", "total_loss_pct", "fb_negative_samples_pct",
-               "feedback_per_cp_frame_pct", "feedback_busiest_cp_pct", "feedback_per_delivered_pct", "first_cnm_s",
-               "cr_mean_mbps", "cr_std_mbps", "cr_spread_mbps", "jain_cr", "jain_throughput", "throughput_mean_mbps",
+    """(scope, name) → the function whose formula computes it: the engine's own summary metrics
+    (those a protocol declares are computed in its folder, `protocol_summary`)."""
+    global_ = ["feedback_rate_pct", "loss_rate_pct", "source_loss_pct", "total_loss_pct",
+               "feedback_per_cp_frame_pct", "feedback_busiest_cp_pct", "feedback_per_delivered_pct", "cr_mean_mbps", "cr_std_mbps", "cr_spread_mbps", "jain_cr", "jain_throughput", "throughput_mean_mbps",
                "cr_min_mbps", "main_cp", *MAIN_CP_METRICS]
     by_scope = [
         ("global", summarize, global_),
-        ("rp", _rp, ["first_cnm_s", "cr_mean_mbps", "cr_std_mbps", "feedback_received", "limiters_created"]),
+        ("rp", _rp, ["cr_mean_mbps", "cr_std_mbps", "feedback_received", "limiters_created"]),
         ("queue", _queue, ["q_mean_frames", "q_std_frames", "q_dev_from_qeq_frames", "utilisation", "arrivals", "drops",
                            "feedback_sent"]),
-        ("flow", _flow, ["source_loss_pct", "throughput_mbps", "goodput_mbps", "loss_pct"]),
-        ("port", _port, ["pause_sent", "pause_received", "paused_s"]),
+        ("flow", _flow, ["source_loss_pct", "throughput_mbps", "loss_pct"]),
         ("receiver", _flow, ["throughput_mbps"]),
         ("flow", _slowdown, ["slowdown"]),
         ("fct bucket", fct_buckets, ["flows", "completed", "slowdown_median", "slowdown_p99"]),
@@ -373,9 +400,8 @@ FORMULAS = _formulas()
 
 @functools.cache
 def _catalogue() -> tuple[Metric, ...]:
-    declared = {(d["scope"], d["name"]): d for d in summary_declarations()}
     return tuple(Metric(d["name"], d["scope"], d["window"], d["unit"], d["definition"], tuple(d["engine"]), d["needs"])
-                 for key in FORMULAS if (d := declared.get(key)) is not None)
+                 for d in _declarations())
 
 
 def global_metrics() -> list[str]:
@@ -384,7 +410,7 @@ def global_metrics() -> list[str]:
 
 
 def __getattr__(name: str):
-    """`CATALOGUE` (the `Metric`s, in `FORMULAS`' order), `DEFINITIONS` (their rows), `MECHANISMS`,
+    """`CATALOGUE` (the `Metric`s, in the declarations' order), `DEFINITIONS` (their rows), `MECHANISMS`,
     `IMPLIED` and `MARKERS`, read from the engine's declarations on first use: importing this module
     does not load the engine."""
     if name == "MECHANISMS":

@@ -88,10 +88,37 @@ pub fn metric_declarations() -> Value {
     json!(crate::report::METRICS.iter().chain(crate::registry::metrics::protocols()).collect::<Vec<_>>())
 }
 
-/// Every summary metric declaration, the engine's then the protocols', as JSON (scope, name,
-/// window, unit, definition, engine, needs).
+/// Every summary metric declaration, in `summary.json`'s order (`summaries`), as JSON (scope,
+/// name, window, unit, definition, engine, needs; `formula`: "engine" for a protocol's, computed
+/// by `registry::metrics::protocol_summary`, "python" for the engine's own, computed by
+/// python/cnsim/metrics.py; `follows`: a protocol's metric's `Formula::follows`, else null).
 pub fn summary_declarations() -> Value {
-    json!(crate::report::SUMMARIES.iter().chain(crate::registry::metrics::summaries()).collect::<Vec<_>>())
+    json!(summaries().iter().map(|s| {
+        let mut v = json!(s);
+        v["formula"] = json!(if s.formula.is_some() { "engine" } else { "python" });
+        v["follows"] = json!(s.formula.map(|f| [f.follows.0, f.follows.1]));
+        v
+    }).collect::<Vec<_>>())
+}
+
+/// The protocols' summary metrics of a run and what of them ran
+/// (`registry::metrics::protocol_summary`), from its stats document as JSON text, as JSON text.
+pub fn protocol_summary(stats: &str) -> Result<String, String> {
+    let stats: Value = serde_json::from_str(stats).map_err(|e| format!("stats document: {e}"))?;
+    Ok(crate::registry::metrics::protocol_summary(&stats).to_string())
+}
+
+/// Every summary metric, in `summary.json`'s order: the engine's (`report::SUMMARIES`), each
+/// protocol's, in the registry's order, placed right after the metric its formula follows
+/// (`Formula::follows`; at the end if there is none such, which a test forbids).
+pub fn summaries() -> Vec<&'static crate::slots::metrics::Summary> {
+    let mut out: Vec<_> = crate::report::SUMMARIES.iter().collect();
+    for s in crate::registry::metrics::summaries() {
+        let follows = s.formula.map(|f| f.follows);
+        let at = out.iter().position(|d| Some((d.scope, d.name)) == follows).map_or(out.len(), |i| i + 1);
+        out.insert(at, s);
+    }
+    out
 }
 
 /// Every mechanism a summary metric may need, the engine's then the protocols', as JSON (name,
@@ -104,4 +131,43 @@ pub fn mechanisms() -> Value {
 /// JSON (document, scope, old, new).
 pub fn renamed_outputs() -> Value {
     json!(crate::report::RENAMED.iter().chain(crate::registry::metrics::renamed()).collect::<Vec<_>>())
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::Value;
+
+    #[test]
+    fn each_protocol_summary_follows_the_metric_it_names() {
+        let order: Vec<(&str, &str)> = super::summaries().iter().map(|s| (s.scope, s.name)).collect();
+        assert_eq!(order.len(), crate::report::SUMMARIES.len() + crate::registry::metrics::summaries().count());
+        for s in crate::registry::metrics::summaries() {
+            let f = s.formula.expect("a protocol's summary metric has a formula");
+            let at = order.iter().position(|&d| d == (s.scope, s.name)).unwrap();
+            let after = order.iter().position(|&d| d == f.follows).unwrap_or_else(|| panic!("{}.{} follows {:?}: no such metric", s.scope, s.name, f.follows));
+            assert!(after < at, "{}.{}", s.scope, s.name);
+        }
+    }
+
+    #[test]
+    fn a_stats_document_read_back_keeps_every_float() {
+        // Python writes each float in its shortest form; the formulas must read the same number.
+        let xs = ["936.4927966195579", "10824.651137048819", "9.570041975611893", "10270.288949437156", "5e-324", "1.7976931348623157e308"];
+        let text = format!(r#"{{"ports": [{}]}}"#, xs.iter().map(|x| format!(r#"{{"name": "{x}", "paused_s_window": [{x}]}}"#)).collect::<Vec<_>>().join(", "));
+        let out: Value = serde_json::from_str(&super::protocol_summary(&text).unwrap()).unwrap();
+        for x in xs {
+            assert_eq!(out["values"]["port"][x]["paused_s"].as_f64(), Some(x.parse::<f64>().unwrap()), "{x}");
+        }
+        assert!(super::protocol_summary("{").unwrap_err().starts_with("stats document: "));
+    }
+
+    #[test]
+    fn the_declarations_say_whose_formula_computes_each() {
+        let v = super::summary_declarations();
+        let all = v.as_array().unwrap();
+        assert!(all.iter().all(|d| d["formula"] == "python" || d["formula"] == "engine"));
+        let engine = all.iter().filter(|d| d["formula"] == "engine").count();
+        assert_eq!(engine, crate::registry::metrics::summaries().count());
+        assert!(all.iter().filter(|d| d["formula"] == "engine").all(|d| d["follows"].as_array().is_some_and(|f| f.len() == 2)));
+    }
 }

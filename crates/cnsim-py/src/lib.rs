@@ -52,11 +52,19 @@ fn metric_declarations() -> String {
     cnsim_engine::describe::metric_declarations().to_string()
 }
 
-/// Every summary metric the engine and its protocols declare, as JSON (scope, name, window, unit,
-/// definition, engine, needs); python/cnsim/metrics.py holds their formulas.
+/// Every summary metric the engine and its protocols declare, in the summary's order, as JSON
+/// (scope, name, window, unit, definition, engine, needs, formula, follows);
+/// python/cnsim/metrics.py holds the formulas of the engine's own ("formula": "python").
 #[pyfunction]
 fn summary_declarations() -> String {
     cnsim_engine::describe::summary_declarations().to_string()
+}
+
+/// The protocols' summary metrics of a run and what of them ran, from its stats document (JSON),
+/// by their formulas in their folders, as JSON ({"values": {SCOPE: …}, "ran": [[what, count]]}).
+#[pyfunction]
+fn protocol_summary(stats: &str) -> PyResult<String> {
+    cnsim_engine::describe::protocol_summary(stats).map_err(pyo3::exceptions::PyValueError::new_err)
 }
 
 /// Every protocol's fabric presets, as JSON (name, protocol, doc, toml, needs_base_rtt):
@@ -299,6 +307,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(describe, m)?)?;
     m.add_function(wrap_pyfunction!(metric_declarations, m)?)?;
     m.add_function(wrap_pyfunction!(summary_declarations, m)?)?;
+    m.add_function(wrap_pyfunction!(protocol_summary, m)?)?;
     m.add_function(wrap_pyfunction!(fabric_presets, m)?)?;
     m.add_function(wrap_pyfunction!(fabric_base_rtt, m)?)?;
     m.add_function(wrap_pyfunction!(run_bench, m)?)?;

@@ -2,9 +2,11 @@
 //! document and `cnsim._core.metric_declarations()` list them, after the engine's own
 //! (`report::METRICS`): each protocol's `PROTOCOL.metrics`, in the registry's order. Likewise
 //! its summary metrics (`slots::metrics::Summary`), after `report::SUMMARIES`, and its renamed
-//! outputs (`slots::metrics::Renamed`), after `report::RENAMED`.
+//! outputs (`slots::metrics::Renamed`), after `report::RENAMED`. And the protocols' part of a
+//! run's summary, computed by their formulas (`protocol_summary`).
 
-use crate::slots::metrics::{Mechanism, Metric, Renamed, Summary};
+use crate::slots::metrics::{marked, Mechanism, Metric, Renamed, Summary};
+use serde_json::{json, Map, Value};
 
 /// The protocols' declarations, in the registry's order.
 pub fn protocols() -> impl Iterator<Item = &'static Metric> {
@@ -24,4 +26,86 @@ pub fn renamed() -> impl Iterator<Item = &'static Renamed> {
 /// The protocols' mechanisms, in the registry's order.
 pub fn mechanisms() -> impl Iterator<Item = &'static Mechanism> {
     super::PROTOCOLS.iter().flat_map(|p| p.mechanisms)
+}
+
+/// The protocols' summary metrics of a run, by their formulas (`Summary::formula`), from its stats
+/// document `stats` (as the engine writes it, or a stored one read with today's names):
+/// `{"values": {"global": {NAME: value}, SCOPE: {ENTITY: {NAME: value}}}, "ran": [[WHAT, count]]}`
+/// — every entity of each metric's section gets it (null where it does not apply), "ran" holds
+/// every protocol's `Tally` in the registry's order, zeros included. A missing section has no
+/// entity; a missing statistic gives null.
+pub fn protocol_summary(stats: &Value) -> Value {
+    let mut global = Map::new();
+    let mut scopes = Map::new();
+    for s in summaries() {
+        let Some(f) = s.formula else { continue };
+        match s.section() {
+            None => {
+                global.insert(s.name.to_string(), (f.value)(stats, stats));
+            }
+            Some(section) => {
+                let by_entity = scopes.entry(s.scope).or_insert_with(|| json!({}));
+                for entry in entries(stats, section) {
+                    let name = entry["name"].as_str().unwrap_or_default();
+                    by_entity[name][s.name] = (f.value)(entry, stats);
+                }
+            }
+        }
+    }
+    scopes.insert("global".to_string(), Value::Object(global));
+    let ran: Vec<Value> = super::PROTOCOLS.iter().flat_map(|p| p.tallies).map(|t| {
+        let (section, key) = t.marks.split_once('.').unwrap_or((t.marks, ""));
+        let n = entries(stats, section).iter().filter(|e| marked(e, key) && (t.unless.is_empty() || !marked(e, t.unless))).count();
+        json!([t.what, n])
+    }).collect();
+    json!({"values": scopes, "ran": ran})
+}
+
+/// The entries of a section of the stats document (none if it is missing or not a list).
+fn entries<'a>(stats: &'a Value, section: &str) -> &'a [Value] {
+    stats[section].as_array().map(Vec::as_slice).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_protocol_summary_has_a_formula_for_a_scope_it_can_fill() {
+        for s in summaries() {
+            let f = s.formula.unwrap_or_else(|| panic!("{}.{} has no formula", s.scope, s.name));
+            assert!(s.scope == "global" || s.section().is_some(), "{}.{}: scope {}", s.scope, s.name, s.scope);
+            assert!(!f.follows.1.is_empty());
+        }
+    }
+
+    #[test]
+    fn the_formulas_compute_from_the_stats_document() {
+        let stats = json!({
+            "window": {"data_injected": 8},
+            "rps": [{"name": "a", "first_cnm_s": 0.5}, {"name": "b", "first_message_s": 0.25}, {"name": "c", "first_cnm_s": null}],
+            "queues": [{"name": "q", "cp": true, "cp_fb_negative_window": 2}, {"name": "r", "cp": false, "cp_fb_negative_window": 5}],
+            "flows": [{"name": "f", "tcp_goodput_bps": 2.5e6, "tcp_dctcp_alpha": null}, {"name": "g"}],
+            "ports": [{"name": "p", "pause_sent": 3, "pause_received": 1, "paused_s_window": [0.5, 2.0, 1.0]}, {"name": "o", "paused_s_window": []}],
+        });
+        let out = protocol_summary(&stats);
+        let v = &out["values"];
+        assert_eq!(v["global"]["first_cnm_s"], json!(0.25));
+        assert_eq!(v["global"]["fb_negative_samples_pct"], json!(25.0)); // only a CP's count
+        assert_eq!(v["rp"]["b"]["first_cnm_s"], json!(0.25));
+        assert_eq!(v["rp"]["c"]["first_cnm_s"], Value::Null);
+        assert_eq!(v["flow"]["f"]["goodput_mbps"], json!(2.5));
+        assert_eq!(v["flow"]["g"]["goodput_mbps"], Value::Null);
+        assert_eq!(v["port"]["p"], json!({"pause_sent": 3, "pause_received": 1, "paused_s": 2.0}));
+        assert_eq!(v["port"]["o"], json!({"pause_sent": null, "pause_received": null, "paused_s": 0.0}));
+        assert_eq!(out["ran"], json!([["DCTCP flows", 0], ["TCP flows", 1]]));
+    }
+
+    #[test]
+    fn a_document_without_sections_gives_nulls_and_no_entity() {
+        let out = protocol_summary(&json!({}));
+        assert_eq!(out["values"]["global"]["first_cnm_s"], Value::Null);
+        assert_eq!(out["values"]["global"]["fb_negative_samples_pct"], Value::Null);
+        assert_eq!(out["values"]["port"], json!({}));
+    }
 }

@@ -4,6 +4,7 @@
 //! (`cnsim._core.metric_declarations()`), so a metric is defined in one place.
 
 use serde::Serialize;
+use serde_json::Value;
 
 #[derive(Clone, Copy, Debug, Serialize)]
 pub struct Metric {
@@ -20,10 +21,11 @@ pub struct Metric {
     pub doc: &'static str,
 }
 
-/// A summary metric: a number of `summary.json` that Python derives from the stats document
-/// (a rate, a Jain index, a queue's mean in frames). Declared here as the statistics are, once,
-/// by the engine (`report::SUMMARIES`) or by the protocol it belongs to (its `PROTOCOL.summaries`);
-/// python/cnsim/metrics.py holds only its formula, keyed by `scope` and `name`.
+/// A summary metric: a number of `summary.json` derived from the stats document (a rate, a Jain
+/// index, a queue's mean in frames). Declared here as the statistics are, once, by the engine
+/// (`report::SUMMARIES`) or by the protocol it belongs to (its `PROTOCOL.summaries`). The engine's
+/// own are computed by python/cnsim/metrics.py's formulas, keyed by `scope` and `name`; a
+/// protocol's by its `formula`, in its folder (`report::protocol_summary`).
 #[derive(Clone, Copy, Debug, Serialize)]
 pub struct Summary {
     /// Where it is in the summary: "global", "rp", "queue", "flow", "port", "receiver" or
@@ -39,6 +41,68 @@ pub struct Summary {
     pub engine: &'static [&'static str],
     /// The mechanism a run must have for it to mean something (metrics.py's `MECHANISMS`).
     pub needs: Option<&'static str>,
+    /// A protocol's metric: how it is computed and where it stands (None for the engine's own,
+    /// whose formulas are Python's).
+    #[serde(skip)]
+    pub formula: Option<Formula>,
+}
+
+/// How a protocol's summary metric is computed from the stats document, and where it stands in
+/// `summary.json`.
+#[derive(Clone, Copy, Debug)]
+pub struct Formula {
+    /// The summary metric, `(scope, name)`, it follows in `summary.json`'s definitions (an
+    /// engine's or an earlier protocol's). In its entity's entry it follows that metric when the
+    /// metric is of its own scope and the entry has it, and comes first otherwise.
+    pub follows: (&'static str, &'static str),
+    /// Its value: `entry` is the entity's entry in the stats document (`Summary::section`), the
+    /// document itself for "global"; `stats` is the whole document. A statistic it reads is one
+    /// of its `Summary::engine` paths; a missing one gives null, never a panic.
+    pub value: fn(entry: &Value, stats: &Value) -> Value,
+}
+
+impl Summary {
+    /// The section of the stats document whose entries a metric of this scope is computed for
+    /// (None for "global", computed once, and for the scopes only Python's formulas fill:
+    /// "receiver", "fct bucket").
+    pub fn section(&self) -> Option<&'static str> {
+        match self.scope {
+            "rp" => Some("rps"),
+            "queue" => Some("queues"),
+            "flow" => Some("flows"),
+            "port" => Some("ports"),
+            _ => None,
+        }
+    }
+}
+
+/// A count of what ran, for the line that says so (`cnsim.metrics.ran`: "DCTCP flows ×4"): the
+/// entries of a section of the stats document that have a key and lack another. Declared by the
+/// protocol whose entities they are (its `PROTOCOL.tallies`).
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Tally {
+    /// What is counted, plural: "DCTCP flows".
+    pub what: &'static str,
+    /// The entries counted: "flows.KEY", those of section `flows` whose KEY is neither null nor
+    /// false (as `Mechanism::marks`).
+    pub marks: &'static str,
+    /// A key the entries counted must not have (absent, null or false); empty for none.
+    pub unless: &'static str,
+}
+
+/// Whether `entry`'s `key` is there, neither null nor false (`Mechanism::marks`' test).
+pub fn marked(entry: &Value, key: &str) -> bool {
+    !matches!(entry.get(key), None | Some(Value::Null) | Some(Value::Bool(false)))
+}
+
+/// `num / den × 100` as Python computes it (the engine's summary formulas are Python's: the same
+/// number, bit for bit), null when `den` is 0 or either is missing. Counters are integers, exact
+/// in an f64 below 2^53, so their quotient is Python's correctly rounded one.
+pub fn pct(num: &Value, den: &Value) -> Value {
+    match (num.as_f64(), den.as_f64()) {
+        (Some(n), Some(d)) if d != 0.0 => Value::from(n / d * 100.0),
+        _ => Value::Null,
+    }
 }
 
 /// A mechanism a run may have — congestion points, reaction points, a protocol's own — which a

@@ -1,5 +1,6 @@
 //! What a protocol registers, once, in its own folder (its `PROTOCOL` constant): the tag-area
-//! owners it writes frames under, its metric and summary declarations, the frame kinds a capture selects and
+//! owners it writes frames under, its metric and summary declarations (a summary metric with its
+//! formula), what of it ran it counts, the frame kinds a capture selects and
 //! the bytes it writes for them, the kinds of trace rows it records with their fields, and the
 //! fabric presets that put it on every queue and flow of a generated fabric (`Fabric`). The
 //! registry collects every protocol's `PROTOCOL` from its one line per protocol
@@ -8,7 +9,7 @@
 //! (`tap::capture`, `tap::wire`, `tap::trace`, `registry::metrics`). Capture and trace are off the hot path: these are
 //! tables of function pointers, read only while a tap is on.
 
-use super::metrics::{Mechanism, Metric, Renamed, Summary};
+use super::metrics::{Mechanism, Metric, Renamed, Summary, Tally};
 use super::trace::{Field, Fields};
 use super::wire::Ctx;
 use crate::core::time::Time;
@@ -23,8 +24,10 @@ pub struct Protocol {
     /// each with a name; no two protocols share a value.
     pub owners: &'static [(&'static str, Proto)],
     pub metrics: &'static [Metric],
-    /// The summary metrics Python derives from its statistics.
+    /// Its summary metrics, each with its formula (`Summary::formula`).
     pub summaries: &'static [Summary],
+    /// What of it ran, counted for the line that says so (`Tally`).
+    pub tallies: &'static [Tally],
     /// The mechanisms of its own that its summary metrics need (`Summary::needs`).
     pub mechanisms: &'static [Mechanism],
     /// Outputs renamed since they were written in its words, which stored results still hold.
@@ -60,7 +63,7 @@ pub struct Protocol {
 impl Protocol {
     /// A protocol that registers nothing but its name (fill the rest with `..`).
     pub const fn named(name: &'static str) -> Self {
-        Protocol { name, owners: &[], metrics: &[], summaries: &[], mechanisms: &[], renamed: &[], frames: &[], data_tags: &[], events: &[], frame_events: &[], counted: &[], at_destination: &[], old_keys: &[], elects: &[], telemetry: false, bench: None, fabrics: &[] }
+        Protocol { name, owners: &[], metrics: &[], summaries: &[], tallies: &[], mechanisms: &[], renamed: &[], frames: &[], data_tags: &[], events: &[], frame_events: &[], counted: &[], at_destination: &[], old_keys: &[], elects: &[], telemetry: false, bench: None, fabrics: &[] }
     }
 }
 

@@ -21,6 +21,7 @@ pub mod slot;
 pub mod spec;
 pub mod wire;
 mod register;
+mod summary;
 pub use register::PROTOCOL;
 
 use crate::core::time::{tx_time, Time};
@@ -191,13 +192,6 @@ pub const METRICS: &[Metric] = &[
     Metric { scope: "ports", name: "pause_received", unit: "frames", kind: "counter", doc: "PAUSE/PFC frames received for this port's transmitter" },
     Metric { scope: "ports", name: "paused_s", unit: "s", kind: "counter", doc: "time this port's transmitter was paused, per priority (list of 8)" },
     Metric { scope: "ports", name: "paused_s_window", unit: "s", kind: "counter-window", doc: "time paused in the window, per priority (list of 8)" },
-];
-
-/// PAUSE's summary metrics (`slots::metrics::Summary`), listed in its `PROTOCOL`.
-pub const SUMMARIES: &[crate::slots::metrics::Summary] = &[
-    crate::slots::metrics::Summary { scope: "port", name: "pause_sent", window: "run", unit: "frames", definition: "PAUSE/PFC frames the port sent", engine: &["ports.pause_sent"], needs: Some("pause") },
-    crate::slots::metrics::Summary { scope: "port", name: "pause_received", window: "run", unit: "frames", definition: "PAUSE/PFC frames the port received", engine: &["ports.pause_received"], needs: Some("pause") },
-    crate::slots::metrics::Summary { scope: "port", name: "paused_s", window: "measure", unit: "s", definition: "longest time any priority of the port's transmitter was paused, in the window", engine: &["ports.paused_s_window"], needs: Some("pause") },
 ];
 
 #[cfg(test)]

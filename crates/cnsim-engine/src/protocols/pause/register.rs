@@ -2,7 +2,8 @@
 //! frames as a capture selects and writes them, and its trace rows (a PAUSE sent by a port,
 //! received by its neighbour; their fields come from the flow-control slot: quanta and classes).
 
-use super::{wire, METRICS, SUMMARIES};
+use super::summary::SUMMARIES;
+use super::{wire, METRICS};
 use crate::net::frame::{FrameKind, Proto};
 use crate::slots::metrics::Mechanism;
 use crate::slots::register::{CaptureKind, FrameEvents, Protocol, TraceKind};

@@ -10,6 +10,7 @@ pub mod rp;
 pub mod slot;
 pub mod wire;
 mod register;
+mod summary;
 pub use register::PROTOCOL;
 
 pub use cp::{CongestionPoint, CpParams, Sample, Sampling};
@@ -50,13 +51,4 @@ pub const METRICS: &[Metric] = &[
     Metric { scope: "series", name: "rp_cr_bps.FLOW", unit: "bit/s", kind: "series", doc: "current rate CR of a flow's RP" },
     Metric { scope: "series", name: "rp_tr_bps.FLOW", unit: "bit/s", kind: "series", doc: "target rate TR of a flow's RP" },
     Metric { scope: "series", name: "session_cr_bps.SOURCE", unit: "bit/s", kind: "series", doc: "session rate min over the source's RPs (multiple unicast, Mliki et al. 2016a §3)" },
-];
-
-/// QCN's summary metrics (`slots::metrics::Summary`), listed in its `PROTOCOL`: those read from
-/// the statistics it declares in `METRICS` and named after its CNMs (the other feedback protocols'
-/// congestion points fill the same statistics).
-pub const SUMMARIES: &[crate::slots::metrics::Summary] = &[
-    crate::slots::metrics::Summary { scope: "global", name: "first_cnm_s", window: "run", unit: "s", definition: "earliest `first_cnm_s` over the RPs", engine: &["rps.first_cnm_s", "rps.first_message_s"], needs: Some("cp") },
-    crate::slots::metrics::Summary { scope: "rp", name: "first_cnm_s", window: "run", unit: "s", definition: "time the RP received its first CNM", engine: &["rps.first_cnm_s", "rps.first_message_s"], needs: Some("cp") },
-    crate::slots::metrics::Summary { scope: "global", name: "fb_negative_samples_pct", window: "measure", unit: "%", definition: "Σ cp_fb_negative_window over the QCN CP queues / window.data_injected × 100: samples with Fb < 0, on `feedback_rate_pct`'s scale; above it because a sample whose Fb is negative by less than one quantum (QntzFb = 0) sends no CNM (docs/modelling.md); null without a QCN CP", engine: &["queues.cp_fb_negative_window", "window.data_injected"], needs: Some("qcn") },
 ];

@@ -2,7 +2,8 @@
 //! capture selects and writes them, and its trace rows (CNM sent by a CP, CNM received at the
 //! flow's source); and its part in the fixed benchmark, the congestion control it runs with.
 
-use super::{wire, METRICS, SUMMARIES};
+use super::summary::SUMMARIES;
+use super::{wire, METRICS};
 use crate::net::frame::{Frame, FrameKind, Proto};
 use crate::slots::metrics::{Mechanism, Renamed};
 use crate::slots::register::{AtDestination, Bench, Counted, CaptureKind, Fabric, FrameEvents, OldKey, Protocol, TraceKind};

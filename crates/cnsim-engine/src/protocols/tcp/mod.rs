@@ -58,6 +58,7 @@ pub mod wire;
 mod receiver;
 mod sender;
 mod register;
+mod summary;
 pub use register::PROTOCOL;
 
 pub use receiver::TcpReceiver;
@@ -279,11 +280,6 @@ pub const METRICS: &[Metric] = &[
     Metric { scope: "flows", name: "tcp_transaction_latency_s", unit: "s", kind: "time-average", doc: "mean time from a transaction's start to its last byte acknowledged, in the window" },
     Metric { scope: "series", name: "tcp_cwnd_segments.FLOW", unit: "segments", kind: "series", doc: "congestion window of a TCP flow's sender" },
     Metric { scope: "series", name: "tcp_srtt_s.FLOW", unit: "s", kind: "series", doc: "smoothed RTT of a TCP flow's sender (NaN before the first RTT sample)" },
-];
-
-/// TCP's summary metrics (`slots::metrics::Summary`), listed in its `PROTOCOL`.
-pub const SUMMARIES: &[crate::slots::metrics::Summary] = &[
-    crate::slots::metrics::Summary { scope: "flow", name: "goodput_mbps", window: "measure", unit: "Mb/s", definition: "TCP flows: bytes acknowledged in the window × 8 ÷ window (`tcp_goodput_bps`); null for other flows", engine: &["flows.tcp_goodput_bps"], needs: Some("tcp") },
 ];
 
 /// The series a TCP flow records (`TcpSender::series` gives their values), each named

@@ -2,7 +2,8 @@
 //! selects and writes them (its data segments' headers: `TransportMachine::wire`), and the
 //! benchmark case it runs.
 
-use super::{wire, METRICS, SUMMARIES};
+use super::summary::{SUMMARIES, TALLIES};
+use super::{wire, METRICS};
 use crate::net::frame::{FrameKind, Proto};
 use crate::slots::metrics::{Mechanism, Renamed};
 use crate::slots::register::{Bench, CaptureKind, Fabric, Protocol};
@@ -17,6 +18,7 @@ pub const PROTOCOL: Protocol = Protocol {
     owners: &[("tcp", Proto::Tcp)],
     metrics: METRICS,
     summaries: SUMMARIES,
+    tallies: TALLIES,
     frames: &[CaptureKind { name: "ack", bit: 4, kind: FrameKind::Ack, owners: &[], pcap: Some(|f, c, _, b| wire::pcap_ack(f, c, b)) }],
     // DCTCP (RFC 8257) is TCP with `ecn = "dctcp"` over step marking: K = 65 frames, Alizadeh et
     // al. 2010 §3.5's value at 10 Gb/s (`queue = { threshold = { k = … } }` sets another).
