@@ -51,7 +51,8 @@ REGISTRATION = {"registry/protocols.rs", "protocols/mod.rs"}
 # its reason, and the folder is not counted against the protocol it builds on.
 BUILDS_ON = {
     "eqcn": ("qcn", "E-QCN (Mliki et al. 2016b) extends QCN's reaction point: it wraps QCN's RP, "
-                    "reads QCN's CNMs and its table holds QCN's keys"),
+                    "reads QCN's CNMs, its table holds QCN's keys, and it writes QCN's CP table with its "
+                    "tie-break key"),
     "ecm": ("bcn", "ECM, BCN's successor (Roeck 2007), keeps BCN's rate-regulator tag with CPID "
                    "association (bcn::Rrt, bcn::Association) and its association key"),
     "dcqcn": ("pause", "DCQCN runs on a lossless RoCEv2 fabric (Zhu et al. 2015 §2): its fabric preset "
@@ -65,16 +66,9 @@ PY = SRC.parents[2] / "python/cnsim"
 # The Python entry that stays, and why (it is not a catalogue the engine already declares):
 # - analysis.py: Jiang & Jain 2007's analytic BCN model (the public `cnsim.analysis.bcn_fluid`),
 #   the paper's equations rather than a registration.
-# The engine file that stays, and why:
-# - protocols/qcn/spec.rs: `cp.qcn.eqcn_tie_break`, E-QCN's tie-break for the check QCN's congestion
-#   point runs on E-QCN-tagged frames (E-QCN has no congestion point of its own); the key is fixed by
-#   the scenario format.
 DEBT: dict[str, set[str]] = {
     "bcn": {
         "python:analysis.py",
-    },
-    "eqcn": {
-        "engine:protocols/qcn/spec.rs",
     },
 }
 

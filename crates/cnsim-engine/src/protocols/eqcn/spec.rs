@@ -1,9 +1,12 @@
 //! E-QCN's reaction point from its scenario table, `rp = { eqcn = … }` (Mliki et al. 2016b
 //! Algorithm 1). The table is QCN's with three keys more (`EqcnRpSpec`, written with QCN's
-//! `qcn_rp_spec!`); its QCN keys are checked as QCN's, under `rp.eqcn`.
+//! `qcn_rp_spec!`); its QCN keys are checked as QCN's, under `rp.eqcn`. And its key in QCN's
+//! congestion-point table, `cp.qcn.eqcn_tie_break` (`QcnCpSpec`, written with QCN's
+//! `qcn_cp_spec!`): E-QCN has no congestion point of its own, QCN's runs Algorithm 2 on E-QCN's
+//! frames (`Protocol::elects`).
 
 use super::{Decrease, EqcnReactionPoint, EqcnRp, Reset};
-use crate::protocols::qcn::spec::{qcn_rp_spec, rp_params, rp_warnings, ProbeSpec, QcnRpSpec, PROBES_NEED_UNICAST};
+use crate::protocols::qcn::spec::{qcn_cp_spec, qcn_rp_spec, rp_params, rp_warnings, ProbeSpec, QcnRpSpec, PROBES_NEED_UNICAST};
 use crate::protocols::qcn::ReactionPoint;
 use crate::slots::spec::{FlowCx, FromSpec};
 use crate::units::Duration;
@@ -28,6 +31,13 @@ pub enum FbHatReset {
     OnRelease,
     Expire,
 }
+
+qcn_cp_spec!(QcnCpSpec, tie_break: eqcn_tie_break {
+    /// E-QCN frames: on equal |Fb| only the CP whose CPID the RP selected sends (Mliki et al. 2016b §4),
+    /// default true.
+    #[serde(default = "crate::defaults::d_true")]
+    pub eqcn_tie_break: bool,
+});
 
 qcn_rp_spec!(EqcnRpSpec {
     /// Which value the decrease uses (Mliki et al. 2016b Algorithm 1 leaves it open), default "saved".
@@ -90,5 +100,19 @@ impl FromSpec for EqcnReactionPoint {
     }
     fn needs_unicast(s: &EqcnRpSpec) -> Option<&'static str> {
         (s.probe != ProbeSpec::None).then_some(PROBES_NEED_UNICAST)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::QcnCpSpec;
+
+    #[test]
+    fn qcns_cp_table_holds_the_tie_break_key_in_its_place() {
+        assert!(QcnCpSpec::default().eqcn_tie_break);
+        assert!(!toml::from_str::<QcnCpSpec>("eqcn_tie_break = false").unwrap().eqcn_tie_break);
+        // still one table with unknown keys refused, the key among QCN's in its place
+        let err = toml::from_str::<QcnCpSpec>("qe = 1").unwrap_err().to_string();
+        assert!(err.contains("`sample_dropped`, `eqcn_tie_break`, `cnm_on_any_negative_fb`"), "{err}");
     }
 }

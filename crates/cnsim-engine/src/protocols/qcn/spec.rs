@@ -4,10 +4,8 @@
 //! (docs/scenarios.md) and unknown keys are errors. Each table builds its slot's state here
 //! (`FromSpec`), with range checks whose messages name the key.
 
-use super::slot::QcnCp;
-use super::{CongestionPoint, CpParams, ProbeMode, ReactionPoint, RpParams, RpVariant, Sampling};
-use crate::core::rng::Rng;
-use crate::slots::spec::{frame_size, FlowCx, FromSpec, PortCx, MAX_QUEUE_BYTES};
+use super::{ProbeMode, ReactionPoint, RpParams, RpVariant};
+use crate::slots::spec::{frame_size, FlowCx, FromSpec};
 use crate::units::{Amount, Bytes, Duration, Rate};
 use serde::{Deserialize, Serialize};
 
@@ -45,50 +43,109 @@ pub enum QoldSpec {
     OnFeedback,
 }
 
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct QcnCpSpec {
-    /// Equilibrium queue Qeq, default 26000 B (802.1Qau); the seeds use 25/50/75 frames.
-    #[serde(default = "d_qeq")]
-    pub qeq: Amount,
-    /// W, default 2.
-    #[serde(default = "crate::defaults::d_w")]
-    pub w: f64,
-    #[serde(default)]
-    pub sampling: SamplingSpec,
-    /// Bytes between samples at QntzFb = 0 (table sampling), default 150000 B.
-    #[serde(default = "crate::defaults::d_sample_base")]
-    pub sample_base: Amount,
-    /// U(0.85, 1.15) jitter on sampling intervals, default true.
-    #[serde(default = "crate::defaults::d_true")]
-    pub jitter: bool,
-    #[serde(default)]
-    pub qold: QoldSpec,
-    /// CNM frame size, default 64 B (a minimum-size Ethernet frame: the seeds do not give it; a CNM
-    /// with 64 B of encapsulated MSDU would be 106 B — set it here).
-    #[serde(default = "crate::defaults::d_min_frame")]
-    pub cnm_size: Bytes,
-    /// Shorten the sampling interval as QntzFb grows (the 802.1Qau table), default true; false:
-    /// always `sample_base` (Roeck 2007: "Oversampling disabled").
-    #[serde(default = "crate::defaults::d_true")]
-    pub oversampling: bool,
-    /// Also evaluate data frames that the full queue drops, default true.
-    #[serde(default = "crate::defaults::d_true")]
-    pub sample_dropped: bool,
-    /// E-QCN frames: on equal |Fb| only the CP whose CPID the RP selected sends (Mliki et al. 2016b §4),
-    /// default true.
-    #[serde(default = "crate::defaults::d_true")]
-    pub eqcn_tie_break: bool,
-    /// Send a CNM for every sample with Fb < 0 (QntzFb at least 1), as Mliki et al. 2016a/b §2.1
-    /// word it; default false: 802.1Qau sends nothing when |Fb| is below one quantum (QntzFb = 0).
-    #[serde(default)]
-    pub cnm_on_any_negative_fb: bool,
+/// QCN's congestion-point table, `[cp.qcn]`, with `$extra`: the keys of a protocol whose data
+/// frames' tags elect the CP to answer them (`Protocol::elects`), among them `$tie_break`, the
+/// tie-break on equal feedback (`QcnCp::tie_break`), placed after `sample_dropped`. The table is
+/// written once, where those keys are declared (E-QCN's folder, whose frames QCN's CP answers by
+/// Mliki et al. 2016b Algorithm 2), as a protocol extending QCN's reaction point writes its table
+/// with `qcn_rp_spec!`; with it, `FromSpec for QcnCp`.
+macro_rules! qcn_cp_spec {
+    ($(#[$m:meta])* $name:ident, tie_break: $tie_break:ident { $($extra:tt)* }) => {
+        $(#[$m])*
+        #[derive(Clone, Debug, serde::Deserialize, serde::Serialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct $name {
+            /// Equilibrium queue Qeq, default 26000 B (802.1Qau); the seeds use 25/50/75 frames.
+            #[serde(default = "crate::protocols::qcn::spec::d_qeq")]
+            pub qeq: $crate::units::Amount,
+            /// W, default 2.
+            #[serde(default = "crate::defaults::d_w")]
+            pub w: f64,
+            #[serde(default)]
+            pub sampling: $crate::protocols::qcn::spec::SamplingSpec,
+            /// Bytes between samples at QntzFb = 0 (table sampling), default 150000 B.
+            #[serde(default = "crate::defaults::d_sample_base")]
+            pub sample_base: $crate::units::Amount,
+            /// U(0.85, 1.15) jitter on sampling intervals, default true.
+            #[serde(default = "crate::defaults::d_true")]
+            pub jitter: bool,
+            #[serde(default)]
+            pub qold: $crate::protocols::qcn::spec::QoldSpec,
+            /// CNM frame size, default 64 B (a minimum-size Ethernet frame: the seeds do not give it; a CNM
+            /// with 64 B of encapsulated MSDU would be 106 B — set it here).
+            #[serde(default = "crate::defaults::d_min_frame")]
+            pub cnm_size: $crate::units::Bytes,
+            /// Shorten the sampling interval as QntzFb grows (the 802.1Qau table), default true; false:
+            /// always `sample_base` (Roeck 2007: "Oversampling disabled").
+            #[serde(default = "crate::defaults::d_true")]
+            pub oversampling: bool,
+            /// Also evaluate data frames that the full queue drops, default true.
+            #[serde(default = "crate::defaults::d_true")]
+            pub sample_dropped: bool,
+            $($extra)*
+            /// Send a CNM for every sample with Fb < 0 (QntzFb at least 1), as Mliki et al. 2016a/b §2.1
+            /// word it; default false: 802.1Qau sends nothing when |Fb| is below one quantum (QntzFb = 0).
+            #[serde(default)]
+            pub cnm_on_any_negative_fb: bool,
+        }
+        impl Default for $name {
+            fn default() -> Self {
+                toml::from_str("").expect("defaults")
+            }
+        }
+
+        /// `[cp.qcn]` → the congestion point of the port `cx.name`.
+        impl $crate::slots::spec::FromSpec for $crate::protocols::qcn::slot::QcnCp {
+            type Spec = $name;
+            type Cx = $crate::slots::spec::PortCx;
+            fn from_spec(spec: &$name, cx: &$crate::slots::spec::PortCx) -> Result<Self, String> {
+                use $crate::protocols::qcn::spec::{QoldSpec, SamplingSpec};
+                use $crate::protocols::qcn::{CongestionPoint, CpParams, Sampling};
+                use $crate::slots::spec::{frame_size, MAX_QUEUE_BYTES};
+                let frame = cx.frame;
+                let qeq = spec.qeq.bytes(frame);
+                if qeq == 0 || qeq > MAX_QUEUE_BYTES {
+                    return Err(format!("cp.qcn.qeq must be between 1 B and {MAX_QUEUE_BYTES} B, got {}", spec.qeq));
+                }
+                // Qeq is the queue the CP steers to (802.1Qau §32.8.1): a queue that cannot hold Qeq drops
+                // before it reaches it, and every sample finds Qoff < 0.
+                if let Some(cap) = cx.capacity.filter(|c| qeq >= c.bytes(frame)) {
+                    return Err(format!("cp.qcn.qeq = {} is not below the queue's capacity of {cap}: the queue would drop before it reaches Qeq", spec.qeq));
+                }
+                if !(spec.w >= 0.0 && spec.w.is_finite() && spec.w <= 1e6) {
+                    return Err(format!("cp.qcn.w must be a number in [0, 1e6], got {}", spec.w));
+                }
+                let sample_base = spec.sample_base.bytes(frame);
+                if sample_base == 0 || sample_base > i64::MAX as u64 / 2 {
+                    return Err(format!("cp.qcn.sample_base must be 1 B – 2^62 B, got {}", spec.sample_base));
+                }
+                let p = CpParams {
+                    qeq,
+                    w: spec.w,
+                    sampling: match spec.sampling {
+                        SamplingSpec::Table => Sampling::Table,
+                        SamplingSpec::EveryFrame => Sampling::EveryFrame,
+                    },
+                    sample_base,
+                    jitter: spec.jitter,
+                    oversampling: spec.oversampling,
+                    qold_on_feedback: spec.qold == QoldSpec::OnFeedback,
+                    cnm_on_any_negative_fb: spec.cnm_on_any_negative_fb,
+                };
+                Ok(Self {
+                    cp: CongestionPoint::new(p),
+                    rng: $crate::core::rng::Rng::stream(cx.seed, "cp", &cx.name),
+                    cnm_size: frame_size(spec.cnm_size, "cp.qcn.cnm_size")?,
+                    sample_dropped: spec.sample_dropped,
+                    tie_break: spec.$tie_break,
+                    protocols: cx.protocols,
+                    c_w0: Default::default(),
+                })
+            }
+        }
+    };
 }
-impl Default for QcnCpSpec {
-    fn default() -> Self {
-        toml::from_str("").expect("defaults")
-    }
-}
+pub(crate) use qcn_cp_spec;
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]
 #[serde(rename_all = "kebab-case")]
@@ -160,53 +217,6 @@ pub enum ProbeSpec {
     Cp,
     SubPath,
     Path,
-}
-
-/// `[cp.qcn]` → the congestion point of the port `cx.name`.
-impl FromSpec for QcnCp {
-    type Spec = QcnCpSpec;
-    type Cx = PortCx;
-    fn from_spec(spec: &QcnCpSpec, cx: &PortCx) -> Result<QcnCp, String> {
-        let frame = cx.frame;
-        let qeq = spec.qeq.bytes(frame);
-        if qeq == 0 || qeq > MAX_QUEUE_BYTES {
-            return Err(format!("cp.qcn.qeq must be between 1 B and {MAX_QUEUE_BYTES} B, got {}", spec.qeq));
-        }
-        // Qeq is the queue the CP steers to (802.1Qau §32.8.1): a queue that cannot hold Qeq drops
-        // before it reaches it, and every sample finds Qoff < 0.
-        if let Some(cap) = cx.capacity.filter(|c| qeq >= c.bytes(frame)) {
-            return Err(format!("cp.qcn.qeq = {} is not below the queue's capacity of {cap}: the queue would drop before it reaches Qeq", spec.qeq));
-        }
-        if !(spec.w >= 0.0 && spec.w.is_finite() && spec.w <= 1e6) {
-            return Err(format!("cp.qcn.w must be a number in [0, 1e6], got {}", spec.w));
-        }
-        let sample_base = spec.sample_base.bytes(frame);
-        if sample_base == 0 || sample_base > i64::MAX as u64 / 2 {
-            return Err(format!("cp.qcn.sample_base must be 1 B – 2^62 B, got {}", spec.sample_base));
-        }
-        let p = CpParams {
-            qeq,
-            w: spec.w,
-            sampling: match spec.sampling {
-                SamplingSpec::Table => Sampling::Table,
-                SamplingSpec::EveryFrame => Sampling::EveryFrame,
-            },
-            sample_base,
-            jitter: spec.jitter,
-            oversampling: spec.oversampling,
-            qold_on_feedback: spec.qold == QoldSpec::OnFeedback,
-            cnm_on_any_negative_fb: spec.cnm_on_any_negative_fb,
-        };
-        Ok(QcnCp {
-            cp: CongestionPoint::new(p),
-            rng: Rng::stream(cx.seed, "cp", &cx.name),
-            cnm_size: frame_size(spec.cnm_size, "cp.qcn.cnm_size")?,
-            sample_dropped: spec.sample_dropped,
-            tie_break: spec.eqcn_tie_break,
-            protocols: cx.protocols,
-            c_w0: Default::default(),
-        })
-    }
 }
 
 /// A QCN reaction point's table (`rp.qcn`, or E-QCN's QCN keys) under `key` → its parameters at a
