@@ -46,7 +46,7 @@ def test_net_and_sim_name_no_protocol():
 ALIASES = {"qcn": {"cnm"}, "dcqcn": {"cnp"}, "pause": {"pfc"}, "tcp": {"dctcp"}}
 # `threshold` is also the core's word for a queue threshold: step marking is found by its path and type.
 PATTERNS = {"threshold": re.compile(r"\bthreshold::|\bThreshold\b")}
-REGISTRATION = {"registry/protocols.rs", "protocols/mod.rs"}
+REGISTRATION = {"registry/protocols.rs"}
 # A protocol built on another names it in its own folder: each such dependency is declared here, with
 # its reason, and the folder is not counted against the protocol it builds on.
 BUILDS_ON = {

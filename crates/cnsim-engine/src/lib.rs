@@ -17,7 +17,21 @@ mod defaults;
 pub mod describe;
 mod lint;
 pub mod net;
-pub mod protocols;
+/// The protocols: one folder each, holding a sans-IO state machine. It is given a frame, a timer
+/// expiry or a send opportunity with the current time (and owns its random stream), and answers
+/// with what the engine must do — a frame to send, a timer to arm — never touching the event loop.
+/// Each implements the traits of its slots (`crate::slots`); the engine reaches it only through the
+/// slot enums of `crate::registry` (static dispatch, no `dyn` on the hot path); docs/architecture.md
+/// says how to add one. Its module is declared here from the registry's one line per protocol
+/// (`occupants!(Protocol => …)`): the crate root declares every module, and no file of
+/// `protocols/` names the registry.
+pub mod protocols {
+    /// `pub mod NAME;` for each protocol's folder, `protocols/NAME/`.
+    macro_rules! folders {
+        ($($m:ident,)*) => { $(pub mod $m;)* };
+    }
+    crate::registry::protocols::occupants!(Protocol => folders);
+}
 pub mod registry;
 pub mod report;
 pub mod scenario;

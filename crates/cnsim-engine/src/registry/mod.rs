@@ -74,6 +74,18 @@ mod tests {
     use crate::net::frame::Proto;
 
     #[test]
+    fn every_folder_of_protocols_is_a_registered_protocol() {
+        // The crate root declares `protocols::NAME` from the registry's lines: a folder without
+        // one would not be compiled at all.
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/protocols");
+        let mut folders: Vec<String> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+        folders.sort();
+        let mut names: Vec<&str> = PROTOCOLS.iter().map(|p| p.name).collect();
+        names.sort();
+        assert_eq!(folders, names);
+    }
+
+    #[test]
     fn each_protocol_registers_once_and_tag_area_owners_keep_their_bytes() {
         let names: Vec<_> = PROTOCOLS.iter().map(|p| p.name).collect();
         assert!(names.iter().enumerate().all(|(i, n)| !names[..i].contains(n)), "{names:?}");
