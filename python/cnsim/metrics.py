@@ -128,7 +128,7 @@ def metric_declarations() -> list[dict]:
     engine itself and by each protocol): [{scope, name, unit, kind, doc}]."""
     import json
 
-    from . import _core  # here, not at import: the summary is computed without the engine
+    from . import _core  # here, not at import: importing this module does not load the engine
 
     return json.loads(_core.metric_declarations())
 
@@ -264,7 +264,9 @@ def summarize(stats: dict) -> dict:
     """The summary of a run: {"window", "global", "rps", "queues", "flows", "ports",
     "definitions"} ("ports": the ports of a run with flow control).
 
-    Pure and JSON-serialisable; `stats` is the parsed `sim.stats_json()` document.
+    Pure and JSON-serialisable; `stats` is the parsed `sim.stats_json()` document (a stored one
+    too, read with today's names): the engine computes the protocols' metrics from it
+    (`protocol_summary`), this module the rest.
     """
     time = stats["time"]
     window = stats["window"]
