@@ -35,6 +35,34 @@ def scenario() -> dict[str, float]:
 
 
 def header_bytes(name: str) -> int:
-    """A protocol's `HEADER_BYTES` (`protocols/<name>/wire.rs`), a sum of integer terms."""
-    m = re.search(r"pub const HEADER_BYTES: u32 = ([\d +]+);", (SRC / "protocols" / name / "wire.rs").read_text())
-    return sum(int(x) for x in m.group(1).split("+"))
+    """A protocol's `HEADER_BYTES` (`protocols/<name>/wire.rs`)."""
+    return constant(name, "HEADER_BYTES", "wire.rs")
+
+
+def constant(protocol: str, name: str, file: str = "mod.rs") -> int:
+    """An integer `const` of `protocols/<protocol>/<file>`: sums and products of literals and of other
+    constants (looked up in the engine's sources, `as` casts dropped)."""
+    text = (SRC / "protocols" / protocol / file).read_text()
+    return _eval(name, text)
+
+
+def _eval(name: str, text: str) -> int:
+    m = re.search(rf"\bconst {name}: \w+ = ([^;]+);", text)
+    if m is None:
+        for f in SRC.rglob("*.rs"):
+            m = re.search(rf"\bconst {name}: \w+ = ([^;]+);", f.read_text())
+            if m:
+                break
+    expr = re.sub(r"\bas \w+", "", m.group(1))
+    expr = re.sub(r"(?:\w+::)+(\w+)", r"\1", expr)
+    expr = re.sub(r"\b([A-Z][A-Z0-9_]*)\b", lambda c: str(_eval(c.group(1), text)), expr)
+    if not re.fullmatch(r"[\d\s+*()]+", expr):
+        raise ValueError(f"const {name}: cannot evaluate {m.group(1)!r}")
+    return eval(expr)  # literals, + and * only (checked above)
+
+
+def artifact_w_ai_divisor() -> float:
+    """HPCC's default W_AI is B·T over this (`Params::artifact_w_ai` in protocols/hpcc/mod.rs)."""
+    text = (SRC / "protocols" / "hpcc" / "mod.rs").read_text()
+    body = text.split("fn artifact_w_ai", 1)[1].split("}", 1)[0]
+    return float(re.search(r"line_rate / ([\d.]+)", body).group(1))
