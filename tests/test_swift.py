@@ -12,8 +12,11 @@ over C, so the N windows (packets) sum to RTT·C/S.
   fs(t*·C/(N·S)), computed below.
 - Delay above the target (Algorithm 1): while the delay is below the target each flow adds ai/cwnd
   per ACK, ai packets per RTT, and the N flows ai·N; the first ACK that reports the delay above the
-  target comes back one RTT after the queue crossed it (by one frame). So the delay peaks at most
-  E = (N·⌈ai⌉ + 1)·T_f above the target, and its mean excess is at most E.
+  target comes back one RTT after the queue crossed it (by one frame): the queue grows by at most
+  E = (N·⌈ai⌉ + 1)·T_f of delay past the target before the flows cut. The excess is a sawtooth that
+  peaks about there (the recorded samples reach t* + E within a fraction of a frame: a flow's next
+  packet after the crossing may wait up to its own gap, so E bounds the peak only to within that) and
+  the mean excess is below the peak: at most E.
 - Delay below the target: a decrease on a fresh sample d cuts every window by β·(d − t)/d, the bytes
   in flight with them, so the delay lands at t + (1 − β)(d − t), still above t. Only a cut on a stale
   sample (one RTT old, the one before the last cut) undershoots: from the peak t* + E, cuts that each

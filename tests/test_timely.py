@@ -6,12 +6,15 @@ as RTT_ref, the segment per completion event, mss; Swift-free TIMELY headers; th
 - Zhu et al. (CoNEXT 2016 §4): between T_low and T_high TIMELY's law (Mittal et al. 2015, Algorithm 1)
   reacts to the RTT's gradient only, and below T_low adds δ: any split of the link whose sum holds the
   queue still is a fixed point, and nothing in the law pulls the rates toward equal. Each flow updates
-  once per completion event (segment bytes acknowledged), so its additive steps come at a rate
-  proportional to its own rate and keep the ratio of the two rates. So where the flows end depends on
-  where they started: the flow that starts faster stays faster, its final share of the goodput is not
-  drawn toward ½ (at least its starting share s0 = r_fast / (r_fast + r_slow)), so Jain's index is at
-  most J(s0) = 1 / (2·(s0² + (1 − s0)²)); and swapping the two starts swaps the two ends (within one
-  completion event's bytes over the window).
+  once per completion event (segment bytes acknowledged), so its additive steps (δ below T_low, where
+  this scenario's RTT mostly is) come at a rate proportional to its own rate and keep the ratio of the
+  two rates; its gradient cuts, also per event, favour the slower flow, and hyper-active increase,
+  reached after five events, the faster. So where the flows end depends on where they started; the
+  claim checked is the absence of a pull toward ½: the flow that starts faster ends with at least its
+  starting share s0 = r_fast / (r_fast + r_slow), so Jain's index is at most
+  J(s0) = 1 / (2·(s0² + (1 − s0)²)) (a one-sided claim: a unique fair fixed point, as the patch has,
+  would fail it); and swapping the two starts swaps the two ends (within one completion event's bytes
+  over the window).
 - Zhu et al. §5: the patched law, rate ← δ·(1 − w) + rate·(1 − β'·w·e) with e = (RTT − RTT_ref)/RTT_ref,
   has one fixed point, the fair share R* = C·F/(F + overhead)/N (F = mss + headers: the paced rate
   counts the frame, the link also its preamble and gap). With the gradient about 0 (w = ½) the
