@@ -7,10 +7,11 @@ ranges keep the file short: E1.., A1.., C1.., H1... Routing is ECMP (`[routing] 
 `ecmp=False`: each flow is hashed onto one of the (k/2)² core paths between pods, rather than all
 of them sharing the smallest-named one.
 
-`cc=NAME` runs the fabric under one congestion control: a *fabric preset* that a protocol
-declares in its registration (the engine's `slots::register::Fabric`), read here by name and
-written into the queues, the top-level tables and every flow or workload. `fabric_presets()` lists
-them; docs/scenarios.md ("One fabric, every congestion control") says what each writes.
+`cc=NAME` runs the fabric under one congestion control: it writes the scenario key `[fabric] cc =
+NAME` (and `longest_path`, the links of the fabric's longest path), and the engine applies that
+*fabric preset*, which a protocol declares in its registration (`slots::register::Fabric`), to the
+queues, the top-level tables and every flow or workload when it loads the file. `fabric_presets()`
+lists them; docs/scenarios.md ("One fabric, every congestion control") says what each writes.
 """
 
 import json
@@ -20,9 +21,8 @@ from . import _core
 from .scenario import to_toml
 
 # The longest path of a k-ary fat tree (k ≥ 2): host, edge, aggregation, core, aggregation, edge,
-# host — six links. A preset's "{base_rtt}" is this path's base RTT.
+# host — six links (`[fabric] longest_path`). A preset's "{base_rtt}" is this path's base RTT.
 LONGEST_PATH_HOPS = 6
-BASE_RTT = "{base_rtt}"
 
 
 def fabric_presets() -> dict[str, dict]:
@@ -33,29 +33,6 @@ def fabric_presets() -> dict[str, dict]:
         out[p["name"]] = {"protocol": p["protocol"], "doc": p["doc"], "toml": tomllib.loads(p["toml"]),
                           "needs_base_rtt": p["needs_base_rtt"]}
     return out
-
-
-def _filled(value, base_rtt: str | None):
-    """`value` with every string "{base_rtt}" replaced by `base_rtt`."""
-    if isinstance(value, dict):
-        return {k: _filled(v, base_rtt) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_filled(v, base_rtt) for v in value]
-    return base_rtt if value == BASE_RTT else value
-
-
-def fabric(cc: str | None, *, rate: str, delay: str, overhead: str | None) -> dict:
-    """Preset `cc`'s tables (`queue`, `tables`, `flow`, `workload`; {} for None) for a fat tree of
-    links of `rate`, `delay` and `overhead`, its "{base_rtt}" filled in with the fabric's longest
-    base RTT (`_core.fabric_base_rtt`: a full data frame's wire time and propagation at each hop
-    out, an acknowledgement's back)."""
-    if cc is None:
-        return {}
-    presets = fabric_presets()
-    if cc not in presets:
-        raise ValueError(f"cc must be one of {', '.join(sorted(presets))}, not {cc!r}")
-    base_rtt = _core.fabric_base_rtt(cc, rate, delay, overhead, LONGEST_PATH_HOPS)
-    return _filled(presets[cc]["toml"], base_rtt)
 
 
 def fat_tree(k: int, *, rate: str = "10Gbps", delay: str = "1us", duration: str = "1ms",
@@ -77,17 +54,21 @@ def fat_tree(k: int, *, rate: str = "10Gbps", delay: str = "1us", duration: str 
     n_hosts = k * half * half
     if flow is not None and (workload or cc):
         raise ValueError("flow gives the permutation's flows: not with workload or cc")
-    preset = fabric(cc, rate=rate, delay=delay, overhead=overhead)
-    own = preset.get("queue", {})
-    if queue and "discipline" in own and queue.get("discipline", own["discipline"]) != own["discipline"]:
+    presets = fabric_presets()
+    if cc is not None and cc not in presets:
+        raise ValueError(f"cc must be one of {', '.join(sorted(presets))}, not {cc!r}")
+    own = presets[cc]["toml"] if cc is not None else {}
+    preset_queue = own.get("queue", {})
+    if queue and "discipline" in preset_queue and queue.get("discipline", preset_queue["discipline"]) != preset_queue["discipline"]:
         raise ValueError(f"queue and cc={cc!r} both set the queues' discipline: choose one")
-    queue = {"capacity": capacity, **own, **(queue or {})}
+    queue = {"capacity": capacity, **(queue or {})}
     link = {"rate": rate, "delay": delay, **({"overhead": overhead} if overhead else {})}
     doc: dict = {
         "simulation": {"duration": duration, "record_interval": "0s"},
+        # The congestion control: the engine writes the preset's keys where the file has none.
+        **({"fabric": {"cc": cc, "longest_path": LONGEST_PATH_HOPS}} if cc is not None else {}),
         "defaults": {"link": link, "queue": queue},
         "routing": {"ecmp": ecmp},
-        **preset.get("tables", {}),
         "switch": [{"names": [f"E1..E{n_edge}", f"A1..A{n_agg}", f"C1..C{n_core}"]}],
         "host": [{"names": f"H1..H{n_hosts}"}],
         "link": [],
@@ -101,11 +82,12 @@ def fat_tree(k: int, *, rate: str = "10Gbps", delay: str = "1us", duration: str 
         i = a % half
         doc["link"].append({"between": [f"A{a + 1}", f"C{i * half + 1}..C{(i + 1) * half}"]})
     if workload:
+        # Without `traffic`, the engine's default ("transfer") or the preset's.
         doc["workload"] = [{"hosts": [f"H1..H{n_hosts}"], "sizes": workload, "load": load, "start": "0s",
-                            "stop": duration, "traffic": "transfer", **preset.get("workload", {})}]
+                            "stop": duration}]
     else:
-        traffic = flow if flow is not None else {"traffic": {"kind": "cbr", "rate": traffic_rate},
-                                                 **preset.get("flow", {})}
+        cbr = {} if "traffic" in own.get("flow", {}) else {"traffic": {"kind": "cbr", "rate": traffic_rate}}
+        traffic = flow if flow is not None else cbr
         doc["flow"] = [{"from": f"H{h + 1}", "to": f"H{(h + n_hosts // 2) % n_hosts + 1}", **traffic}
                        for h in range(n_hosts)]
     return to_toml(doc)

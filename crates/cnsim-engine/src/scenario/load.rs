@@ -70,7 +70,7 @@ pub fn load(text: &str, path: &str, overrides: &[(String, String)], seed: Option
         if is_blank(text) {
             return Err(src.err(None, EMPTY));
         }
-        if let Ok(scenario) = toml::from_str::<Scenario>(text) {
+        if let Ok(scenario) = toml::from_str::<Scenario>(text).map_err(drop).and_then(|s| if s.fabric.is_none() { Ok(s) } else { Err(()) }) {
             return Ok(Loaded { scenario, text: text.to_string(), orig: text.to_string(), path: path.to_string() });
         }
     }
@@ -87,6 +87,9 @@ pub fn load(text: &str, path: &str, overrides: &[(String, String)], seed: Option
     if doc.as_table().is_empty() {
         return Err(src.err(None, EMPTY));
     }
+    super::fabric::apply(&mut doc, &src)?;
+    let text = doc.to_string();
+    let src = Source { path, text: &text, orig: text_in };
     if let Some((needle, msg)) = old_syntax(&doc) {
         let at = text.find(needle).map(|i| i..i + needle.len());
         return Err(src.err(at, msg));

@@ -2,6 +2,7 @@
 //! name the file, line and key. The schema is documented in docs/scenarios.md.
 
 mod error;
+mod fabric;
 mod keyed;
 mod load;
 pub(crate) mod model;
@@ -10,6 +11,7 @@ mod slots;
 mod transport;
 
 pub use error::ScenarioError;
+pub use fabric::{preset_names, presets};
 pub use load::{load, Loaded};
 pub use model::*;
 pub use names::{count, expand};

@@ -129,6 +129,10 @@ macro_rules! scenario {
             /// Unicast routing: `[routing] ecmp = true` spreads flows over equal-cost paths.
             #[serde(default)]
             pub routing: RoutingSpec,
+            /// `[fabric] cc = NAME`: the fabric preset applied when the file was loaded
+            /// (`scenario::fabric`).
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub fabric: Option<FabricSpec>,
             $(
                 /// A router-feedback protocol's table for the routers (e.g. `[sirens]`): its meter on
                 /// every router output port; absent: routers write none of its data.
@@ -285,6 +289,18 @@ impl Default for Simulation {
     fn default() -> Self {
         toml::from_str("").expect("defaults")
     }
+}
+
+/// `[fabric]`: the fabric preset that runs the scenario under a congestion control, applied when
+/// the file is loaded (`scenario::fabric`).
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct FabricSpec {
+    /// A fabric preset's name (`cnsim.generators.fabric_presets()`).
+    pub cc: String,
+    /// The links on the fabric's longest path between two hosts; required by a preset that writes
+    /// the fabric's base RTT (HPCC's `base_rtt`).
+    pub longest_path: Option<u64>,
 }
 
 /// `[routing]`: how unicast frames choose among shortest paths.
