@@ -141,6 +141,23 @@ def test_every_skipped_block_says_why():
             assert reason is None or len(reason.split()) >= 3, f"{page.relative_to(ROOT)}:{line}: say why it is not run"
 
 
+SHOWN = {"text", "toml", "json", "rust", "lua", "yaml", "csv"}
+
+
+def test_every_block_names_a_language_the_test_knows():
+    """A block without a language, or in one the runner does not run (```bash), would escape it:
+    every block is run (sh, python) or shown (text, a file's format)."""
+    for page in PAGES:
+        inside = False
+        for n, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
+            if not line.lstrip().startswith("```"):
+                continue
+            if not inside:
+                lang = line.lstrip()[3:].strip()
+                assert lang in SHOWN | {"sh", "python"}, f"{page.relative_to(ROOT)}:{n}: a block in {lang or 'no language'!r}"
+            inside = not inside
+
+
 def test_the_conventions_are_stated_for_writers():
     assert "<!-- not run:" in (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
 

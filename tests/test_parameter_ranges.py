@@ -40,7 +40,7 @@ def test_a_red_min_th_the_queue_cannot_reach_is_refused_with_its_line(tmp_path):
     text = DCTCP.read_text() + f'\n[[port]]\nat = "SW>D"\nqueue = {red.replace("MIN", "25")}\n'
     (tmp_path / "red.toml").write_text(text)
     line = text.count("\n", 0, text.index("queue = { capacity = \"20 frames\"")) + 1
-    with pytest.raises(_core.ScenarioError, match=rf"red\.toml:{line - 1}:\d+: .*min_th = 25 packets is not below the "
+    with pytest.raises(_core.ScenarioError, match=rf"red\.toml:{line}:\d+: .*min_th = 25 packets is not below the "
                                                   r"queue's capacity of 20 frames"):
         check(tmp_path / "red.toml")
     (tmp_path / "red.toml").write_text(text.replace("min_th = 25", "min_th = 5"))
@@ -98,7 +98,7 @@ def refused(tmp_path, src: Path, old: str, new: str, *parts: str):
         check(tmp_path / src.name)
     msg = str(e.value)
     assert re.match(rf".*{re.escape(src.name)}:\d+:\d+: ", msg), msg
-    # The key's table (a flow's: its first line) or, for a `defaults` table, the link that takes it.
+    # Some line of the file (`refused_at` checks it is the key's own).
     assert 1 <= int(re.search(rf"{re.escape(src.name)}:(\d+):", msg).group(1)) <= text.count("\n") + 1, msg
     for p in parts:
         assert re.search(p, msg), (p, msg)
@@ -178,3 +178,47 @@ def test_an_incast_outside_its_ranges_is_refused(tmp_path):
     refused(tmp_path, fat, sized, incast.format(16, "10KB", "1ms"), r"incast\.senders must be in 1\.\.=15", r"got 16")
     refused(tmp_path, fat, sized, incast.format(4, "0B", "1ms"), r"incast\.size must be positive, got 0 ?B")
     refused(tmp_path, fat, sized, incast.format(4, "10KB", "0s"), r"incast\.period must be positive, got 0")
+
+
+def line_of(text: str, what: str) -> int:
+    return text.count("\n", 0, text.index(what)) + 1
+
+
+def refused_at(tmp_path, src: Path, old: str, new: str, key_line: str, *parts: str):
+    """As `refused`, and the error names the line of `key_line` (the offending key's own line)."""
+    msg = refused(tmp_path, src, old, new, *parts)
+    text = (tmp_path / src.name).read_text()
+    assert re.match(rf".*{re.escape(src.name)}:{line_of(text, key_line)}:\d+: ", msg), (line_of(text, key_line), msg)
+
+
+def test_a_range_error_in_a_flow_s_inline_transport_names_the_key_s_line(tmp_path):
+    refused_at(tmp_path, DCTCP, 'tcp = { ecn = "dctcp", rwnd = 10000 }', 'tcp = {\n  ecn = "dctcp",\n  rwnd = 0,\n}',
+               "rwnd = 0", r"tcp\.rwnd", r"got 0")
+
+
+def test_a_range_error_in_a_flow_s_inline_reaction_point_names_the_key_s_line(tmp_path):
+    refused_at(tmp_path, N2, 'rp = { dcqcn = { cnp_pacing = "window" } }',
+               'rp = { dcqcn = {\n  cnp_pacing = "window",\n  min_rate = "100Gbps",\n} }',
+               'min_rate = "100Gbps"', r"rp\.dcqcn\.min_rate = 100000000000 b/s is above the line rate")
+
+
+def test_a_range_error_in_a_workload_s_inline_table_names_the_key_s_line(tmp_path):
+    fat = SC / "examples/websearch-fattree.toml"
+    refused_at(tmp_path, fat, 'traffic = "transfer"\n', 'traffic = "transfer"\nrp = { dcqcn = { g = 2.0 } }\n',
+               "g = 2.0", r"rp\.dcqcn\.g must be in \(0, 1\], got 2")
+
+
+def test_a_range_error_in_a_queue_discipline_s_table_names_the_key_s_line(tmp_path):
+    red = 'queue = { capacity = "20 frames", discipline = "red", red = {\n  max_th = 40,\n  min_th = 25,\n} }'
+    # A port's queue, a link's queue, and the `[defaults]` queue a link takes.
+    refused_at(tmp_path, DCTCP, "[[flow]]", f'[[port]]\nat = "SW>D"\n{red}\n\n[[flow]]', "min_th = 25",
+               r"queue\.red\.min_th = 25 packets is not below the queue's capacity of 20 frames")
+    refused_at(tmp_path, N2, 'between = ["SW", "R"]', f'between = ["SW", "R"]\n{red}', "min_th = 25", r"min_th = 25 packets")
+    refused_at(tmp_path, N2, 'queue = { capacity = "2000 frames", discipline = "dcqcn", dcqcn = { kmin = "5KB", kmax = "200KB", pmax = 0.01 } }',
+               'queue = { capacity = "2000 frames", discipline = "dcqcn", dcqcn = {\n  kmin = "5KB",\n  kmax = "200KB",\n  pmax = 2.0,\n} }',
+               "pmax = 2.0", r"queue\.dcqcn\.pmax must be in \[0, 1\], got 2")
+
+
+def test_a_range_error_in_a_port_s_congestion_point_names_the_key_s_line(tmp_path):
+    refused_at(tmp_path, STAR, "[cp.qcn]", '[[port]]\nat = "Switch1>R2"\ncp = { qcn = {\n  w = 2.0,\n  qeq = "500 frames",\n} }\n\n[cp.qcn]',
+               'qeq = "500 frames"', r"cp\.qcn\.qeq = 500 frames is not below the queue's capacity")

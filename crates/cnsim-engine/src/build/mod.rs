@@ -56,6 +56,20 @@ impl Ctx<'_> {
             w.push(at);
         }
     }
+    /// Where a message about the table holding `anchor` points: at the key it begins with
+    /// (`rp.dcqcn.min_rate = …`), written in that table or inline below it, else at `anchor`.
+    pub fn at_key(&self, anchor: Range<usize>, msg: &str) -> Range<usize> {
+        self.loaded.source().key_near(anchor.start, topology::key_of(msg)).unwrap_or(anchor)
+    }
+    /// As [`Ctx::at_key`], for a table that may take the key from `[defaults]` (a link's queue).
+    pub fn at_key_or_defaults(&self, anchor: Range<usize>, msg: &str) -> Range<usize> {
+        let src = self.loaded.source();
+        let key = topology::key_of(msg);
+        src.key_near(anchor.start, key)
+            .or_else(|| src.key_under("defaults", key))
+            .or_else(|| src.path_span(&format!("defaults.{key}")))
+            .unwrap_or(anchor)
+    }
     /// Expand a spanned name list (ranges allowed).
     pub fn expand(&self, names: &Spanned<Names>) -> R<Vec<String>> {
         let mut v = vec![];

@@ -114,8 +114,8 @@ pub fn links(ctx: &Ctx, nodes: &mut [Node], fc: Option<&FcGen>) -> R<Vec<Port>> 
                     let mut port = new_port(u, v, peer, rate, delay + nodes[v].latency, overhead as u32, qdisc);
                     let pname = format!("{}>{}", nodes[u].name, nodes[v].name);
                     let mut warn = vec![];
-                    port.aqm = protocols::aqm(queue, rate, frame, sc.simulation.seed, &pname, &mut warn).map_err(|m| ctx.err(l.between.span(), m))?;
-                    warn.into_iter().for_each(|w| ctx.warn(Some(l.between.span()), w));
+                    port.aqm = protocols::aqm(queue, rate, frame, sc.simulation.seed, &pname, &mut warn).map_err(|m| ctx.err(ctx.at_key_or_defaults(l.between.span(), &m), m))?;
+                    warn.into_iter().for_each(|w| ctx.warn(Some(ctx.at_key_or_defaults(l.between.span(), &w)), w));
                     if loss > 0.0 {
                         let name = format!("{}>{}", nodes[u].name, nodes[v].name);
                         port.loss = Some((loss, crate::core::rng::Rng::stream(sc.simulation.seed, "loss", &name)));
@@ -152,16 +152,16 @@ pub fn port_settings(ctx: &Ctx, nodes: &[Node], ports: &mut [Port], fc: Option<&
                     return Err(ctx.err(ps.at.span(), format!("no link {us}>{vs}")));
                 };
                 if let Some(q) = &ps.queue {
-                    check_capacity(q.capacity).map_err(|m| ctx.err(ps.at.span(), m))?;
+                    check_capacity(q.capacity).map_err(|m| ctx.err(ctx.at_key(ps.at.span(), &m), m))?;
                     ports[p as usize].qdisc = Qdisc::new(discipline(q, fc), q.capacity, frame);
                     let pname = format!("{us}>{vs}");
                     let mut warn = vec![];
-                    ports[p as usize].aqm = protocols::aqm(q, ports[p as usize].rate_bps, frame, seed, &pname, &mut warn).map_err(|m| ctx.err(ps.at.span(), m))?;
-                    warn.into_iter().for_each(|w| ctx.warn(Some(ps.at.span()), w));
+                    ports[p as usize].aqm = protocols::aqm(q, ports[p as usize].rate_bps, frame, seed, &pname, &mut warn).map_err(|m| ctx.err(ctx.at_key(ps.at.span(), &m), m))?;
+                    warn.into_iter().for_each(|w| ctx.warn(Some(ctx.at_key(ps.at.span(), &w)), w));
                 }
                 if let Some(o) = &ps.oscillate {
                     let port = &mut ports[p as usize];
-                    port.osc = Some(oscillation(o, port.rate_bps).map_err(|m| ctx.err(ps.at.span(), format!("port {us}>{vs}: {m}")))?);
+                    port.osc = Some(oscillation(o, port.rate_bps).map_err(|m| ctx.err(ctx.at_key(ps.at.span(), &m), format!("port {us}>{vs}: {m}")))?);
                     // Legal, but surely not meant: "slower" above the link's rate, or after the run.
                     if o.rate.0 > port.rate_bps {
                         ctx.warn(Some(ps.at.span()), format!("oscillate.rate = {} b/s is above the link's rate ({} b/s): the port serves faster while \"on\"", o.rate.0, port.rate_bps));
@@ -194,7 +194,7 @@ pub fn port_settings(ctx: &Ctx, nodes: &[Node], ports: &mut [Port], fc: Option<&
         if let Some((slot, span)) = port_cp[p].clone() {
             let name = port_name(nodes, ports, p);
             // At the `[[port]]` that gives the table, else at the key of `[cp]`.
-            let at = |m: &str| span.clone().or_else(|| src.path_span(key_of(m)));
+            let at = |m: &str| span.clone().map(|s| ctx.at_key(s, m)).or_else(|| src.path_span(key_of(m)));
             let capacity = Some(ports[p].qdisc.capacity);
             let mut warn = vec![];
             ports[p].cp = protocols::cp(slot, frame, seed, &name, capacity, &mut warn).map_err(|m| src.err(at(&m), format!("[[port]] {name}: {m}")))?;

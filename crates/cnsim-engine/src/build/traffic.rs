@@ -99,13 +99,13 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
             }
         };
         let (start, mut stop) = (when(&fs.start, 0)?, when(&fs.stop, Time::MAX)?);
-        let in_flow = |m: String| ctx.err(fs.from.span(), format!("flow from {sname}: {m}"));
+        let in_flow = |m: String| ctx.err(ctx.at_key(fs.from.span(), &m), format!("flow from {sname}: {m}"));
         // Legal, but surely not meant: a source that never starts, or sends faster than its link.
         if lint && start >= duration.0 {
             ctx.warn(Some(fs.from.span()), format!("flow from {sname}: start = {} is not before the end of the run (simulation.duration = {duration}): it sends nothing", crate::units::Duration(start)));
         }
         if let Some(r) = fs.traffic.rate.filter(|r| lint && r.0 > line_rate) {
-            ctx.warn(Some(fs.from.span()), format!("traffic.rate = {} b/s is above the line rate of the flow's source link ({line_rate} b/s): frames wait at the source", r.0));
+            ctx.warn(Some(ctx.at_key(fs.from.span(), "traffic.rate")), format!("traffic.rate = {} b/s is above the line rate of the flow's source link ({line_rate} b/s): frames wait at the source", r.0));
         }
         // A finite transfer's size; it ends with its last byte, so it takes no stop.
         let transfer = match fs.traffic.kind {
@@ -136,7 +136,7 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
             Some((slot, cx)) => {
                 let (payload, headers) = protocols::transport(slot, cx).map_err(in_flow)?.segment_bytes();
                 if lint {
-                    protocols::transport_warnings(slot, cx).into_iter().for_each(|w| ctx.warn(Some(fs.from.span()), format!("flow from {sname}: {w}")));
+                    protocols::transport_warnings(slot, cx).into_iter().for_each(|w| ctx.warn(Some(ctx.at_key(fs.from.span(), &w)), format!("flow from {sname}: {w}")));
                 }
                 Some(payload + headers)
             }
@@ -167,7 +167,7 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
         let mut warn = vec![];
         let make_rp = protocols::rp(&fs.rp, line_rate as f64, &mut warn).map_err(in_flow)?;
         if lint {
-            warn.into_iter().for_each(|w| ctx.warn(Some(fs.from.span()), w));
+            warn.into_iter().for_each(|w| ctx.warn(Some(ctx.at_key(fs.from.span(), &w)), w));
         }
         let make_np = protocols::np(&fs.rp).map_err(in_flow)?;
         if let Some(m) = protocols::rp_needs_unicast(&fs.rp).filter(|_| mode != Mode::Unicast) {

@@ -111,7 +111,7 @@ impl Source<'_> {
     }
 
     /// The span of the header `[table]`.
-    fn header_span(&self, table: &str) -> Option<Range<usize>> {
+    pub(super) fn header_span(&self, table: &str) -> Option<Range<usize>> {
         let mut offset = 0;
         for line in self.text.split_inclusive('\n') {
             let t = line.trim_start();

@@ -8,6 +8,7 @@ mod load;
 pub(crate) mod model;
 mod names;
 mod slots;
+mod spans;
 mod transport;
 
 pub use error::ScenarioError;
