@@ -145,3 +145,7 @@ def test_a_sweep_grid_over_the_key_runs_every_preset(tmp_path):
     assert sorted(d["fabric.cc"]) == names
     assert d["error"].isna().all(), d["error"].tolist()
     assert d["events"].nunique() == len(names), d[["fabric.cc", "events"]]
+    # each run kept its FCT table, and scripts/cc_sweep.py makes its table from that sweep
+    table = cc_sweep.table(tmp_path / "sw")
+    assert sorted(table.index) == names
+    assert all(int(d.split("/")[1]) > 0 for d in table["<100KB done"]), table

@@ -86,7 +86,8 @@ def sweep(
     one), and must be new, empty or a sweep's.
 
     `keep` (with `out`): what each run keeps beside its row, in `out/runs/<key>/` — "tables"
-    (default: `flows.parquet`, `queues.parquet`, `rps.parquet`, the per-entity summaries) and
+    (default: `flows.parquet`, `queues.parquet`, `rps.parquet`, the per-entity summaries, and
+    `fct.parquet`, the FCT slowdown per flow-size bucket, for a run with transfers) and
     "series" (`series.parquet`, the run's time series); `keep=()` keeps the rows only.
     `cnsim.sweep.run_files(out)` lists them per run.
 
@@ -592,6 +593,8 @@ def run_one(task: tuple) -> dict:
         if "tables" in keep:
             for scope in ("flows", "queues", "rps"):
                 files[scope] = result.table(scope).reset_index()
+            if summary.get("fct"):  # a run with transfers: its FCT slowdown per size bucket
+                files["fct"] = result.table("fct").reset_index()
         if "series" in keep:
             files["series"] = result.series_frame
         row["_files"] = files
