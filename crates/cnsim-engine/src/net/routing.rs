@@ -182,6 +182,11 @@ pub fn ecmp_index(salt: u64, flow: u32, u: usize, n: u32) -> usize {
     (mix64(salt ^ ((flow as u64) << 32 | u as u64 & 0xffff_ffff)) % n as u64) as usize
 }
 
+/// A class-column entry at or above this (and not NONE) is `EXC + j`: the entry is the `j`-th of
+/// the column's own exceptions. Ports and set indexes stay below it (the table's size is bounded far
+/// below 2³¹ entries by `build/mod.rs`'s `MAX_ROUTE_ENTRIES`).
+const EXC: u32 = 1 << 31;
+
 /// Unicast next hops towards the routing targets.
 #[derive(Default)]
 pub struct Routes {
@@ -190,20 +195,28 @@ pub struct Routes {
     attach: Vec<(u32, u32, u32)>,
     /// Column of each node that is a routing target (NONE otherwise).
     col: Vec<u32>,
-    ncols: usize,
+    /// Twin classes (one column of `next` each).
+    nclasses: usize,
     /// Row of each node in `next`: NONE for the single-link hosts of `attach`, which have none.
     row: Vec<u32>,
-    /// `next[row * ncols + col]`: without ECMP, the output port at the row's node towards the
-    /// column's target; with ECMP, the index in `sets` of its equal-cost ports. NONE when there is none.
+    /// `next[row * nclasses + class]`: without ECMP, the output port at the row's node towards
+    /// every target of the class; with ECMP, the index in `sets` of its equal-cost ports; NONE when
+    /// there is none; `EXC + j` at the rows where the class's targets differ (their neighbours and
+    /// themselves), whose entry is the `j`-th of the target's column in `exc`.
     next: Vec<u32>,
+    /// Per column: where its exceptions start in `exc`.
+    exc_start: Vec<u32>,
+    /// The columns' exceptions, each column's in its class's order of exception rows.
+    exc: Vec<u32>,
     /// ECMP only: equal-cost port sets, each its count then its ports; identical sets stored once.
     sets: Vec<u32>,
     /// ECMP only: the hash's seed, drawn from the run's seed.
     salt: u64,
     ecmp: bool,
-    /// Per destination: (attachment switch, its port to the host, column) — one load per hop.
-    dest: Vec<(u32, u32, u32)>,
-    /// Breadth-first searches the build ran (a column's twin needs none).
+    /// Per destination: (attachment switch, its port to the host, column, the column's class) —
+    /// one load per hop.
+    dest: Vec<(u32, u32, u32, u32)>,
+    /// Breadth-first searches the build ran (one per twin class).
     searches: usize,
 }
 
@@ -228,6 +241,54 @@ fn twin_class(nodes: &[Node], fabric: &Fabric, t: usize) -> Option<Vec<u32>> {
         k.sort_unstable();
         k
     })
+}
+
+/// The targets grouped in twin classes (each target its own class unless `share`): per class its
+/// members (in the order of `targets`, the first searched) and its exception rows' nodes — none for
+/// a class of one, else its members' common neighbours (once each) then the members.
+struct Classes {
+    /// Per column (index in `targets`): its class.
+    of: Vec<u32>,
+    members: Vec<Vec<usize>>,
+    exceptions: Vec<Vec<usize>>,
+}
+
+impl Classes {
+    fn new(nodes: &[Node], fabric: &Fabric, targets: &[usize], share: bool) -> Classes {
+        let mut c = Classes { of: Vec::with_capacity(targets.len()), members: vec![], exceptions: vec![] };
+        let mut by_peers: HashMap<Vec<u32>, usize> = HashMap::new();
+        for &t in targets {
+            let key = share.then(|| twin_class(nodes, fabric, t)).flatten();
+            let k = match key.as_ref().and_then(|k| by_peers.get(k)) {
+                Some(&k) => k,
+                None => {
+                    c.members.push(vec![]);
+                    let mut peers = key.clone().unwrap_or_default();
+                    peers.dedup();
+                    c.exceptions.push(peers.into_iter().map(|v| v as usize).collect());
+                    if let Some(key) = key {
+                        by_peers.insert(key, c.members.len() - 1);
+                    }
+                    c.members.len() - 1
+                }
+            };
+            c.members[k].push(t);
+            c.of.push(k as u32);
+        }
+        for (m, e) in c.members.iter().zip(&mut c.exceptions) {
+            if m.len() < 2 {
+                e.clear();
+            } else {
+                e.extend_from_slice(m);
+            }
+        }
+        c
+    }
+
+    /// Entries of the table: rows × classes, and per column its class's exceptions.
+    fn entries(&self, rows: usize) -> usize {
+        rows * self.members.len() + self.of.iter().map(|&k| self.exceptions[k as usize].len()).sum::<usize>()
+    }
 }
 
 /// Table entries from offered ports: without ECMP the tie-break's port, with it the index of the
@@ -271,11 +332,13 @@ fn target(attach: &[(u32, u32, u32)], d: usize) -> usize {
 }
 
 impl Routes {
-    /// The table's size in entries for the routes of `dests`: rows × columns.
+    /// The table's size in entries for the routes of `dests`: rows × twin classes, plus each
+    /// column's exceptions.
     pub fn size_for<S: Slots>(nodes: &[Node], ports: &[Port<S>], dests: &[usize]) -> usize {
         let attach = attachments(nodes, ports);
+        let fabric = Fabric::new(nodes, ports, &attach);
         let rows = attach.iter().filter(|a| a.0 == NONE).count();
-        rows * targets(&attach, dests).len()
+        Classes::new(nodes, &fabric, &targets(&attach, dests), true).entries(rows)
     }
 
     /// Routes from every node to each host of `dests`: one port per entry, or with `ecmp =
@@ -284,8 +347,8 @@ impl Routes {
         Routes::build_with(nodes, ports, dests, ecmp, true)
     }
 
-    /// `build`, with `share` the columns of twins (`twins`) derived from one search, or without
-    /// it a search per column (the reference the tests compare the shared columns with).
+    /// `build`, with `share` twin targets sharing one class column (one search), or without it a
+    /// column and a search per target (the reference the tests compare the shared columns with).
     pub(crate) fn build_with<S: Slots>(nodes: &[Node], ports: &[Port<S>], dests: &[usize], ecmp: Option<u64>, share: bool) -> Routes {
         let n = nodes.len();
         let attach = attachments(nodes, ports);
@@ -297,70 +360,87 @@ impl Routes {
             r.row[u] = i as u32;
         }
         let targets = targets(&attach, dests);
-        r.ncols = targets.len();
-        r.next = vec![NONE; rows.len() * r.ncols];
+        let classes = Classes::new(nodes, &fabric, &targets, share);
+        r.nclasses = classes.members.len();
+        r.next = vec![NONE; rows.len() * r.nclasses];
         let mut sets = SetIndex::default();
         let mut search = Search::new(n, &fabric);
-        // Per twin class (the sorted fabric neighbours of its members): the column of its first member.
-        let mut first: HashMap<Vec<u32>, usize> = HashMap::new();
-        for (c, &t) in targets.iter().enumerate() {
-            r.col[t] = c as u32;
-            let (ncols, ecmp) = (r.ncols, r.ecmp);
-            let twin = share.then(|| twin_class(nodes, &fabric, t)).flatten();
-            if let Some(&c0) = twin.as_ref().and_then(|k| first.get(k)) {
-                r.twin_column(nodes, ports, &fabric, &rank, &mut sets, (targets[c0], c0), (t, c));
-                continue;
-            }
-            if let Some(k) = twin {
-                first.insert(k, c);
-            }
+        let (nclasses, ecmp) = (r.nclasses, r.ecmp);
+        for (k, members) in classes.members.iter().enumerate() {
             r.searches += 1;
             let (row, next, table) = (&r.row, &mut r.next, &mut r.sets);
-            search.run(nodes, &fabric, &rank, t, |u, offered| {
-                next[row[u] as usize * ncols + c] = sets.entry(table, ecmp, offered);
+            search.run(nodes, &fabric, &rank, members[0], |u, offered| {
+                next[row[u] as usize * nclasses + k] = sets.entry(table, ecmp, offered);
             });
+            for (j, &v) in classes.exceptions[k].iter().enumerate() {
+                r.next[r.row[v] as usize * nclasses + k] = EXC + j as u32;
+            }
         }
-        r.dest = (0..n).map(|d| (attach[d].0, attach[d].1, r.col[target(&attach, d)])).collect();
+        r.exc_start = Vec::with_capacity(targets.len());
+        for (c, &t) in targets.iter().enumerate() {
+            r.col[t] = c as u32;
+            r.exc_start.push(r.exc.len() as u32);
+            let k = classes.of[c] as usize;
+            for &v in &classes.exceptions[k] {
+                let e = r.twin_entry(nodes, ports, &fabric, &rank, &mut sets, v, t);
+                r.exc.push(e);
+            }
+        }
+        r.dest = (0..n)
+            .map(|d| {
+                let c = r.col[target(&attach, d)];
+                (attach[d].0, attach[d].1, c, if c == NONE { NONE } else { classes.of[c as usize] })
+            })
+            .collect();
         r.attach = attach;
         r
     }
 
-    /// Column `c` of target `t`, a twin of `t0` (its column `c0` already made): `t0`'s column but
-    /// at their common neighbours, which reach `t` on their one link to it, at `t0`, which reaches
-    /// `t` through every common neighbour, and at `t` itself, which has no entry.
+    /// The entry at `v` towards `t`, where `v` is an exception row of `t`'s class (a common
+    /// neighbour of its members, or a member): a neighbour reaches `t` on its links to it; another
+    /// member through every common neighbour (every path to `t` enters it from one); `t` has none.
     #[allow(clippy::too_many_arguments)]
-    fn twin_column<S: Slots>(&mut self, nodes: &[Node], ports: &[Port<S>], fabric: &Fabric, rank: &[u32], sets: &mut SetIndex, (t0, c0): (usize, usize), (t, c): (usize, usize)) {
-        let ncols = self.ncols;
-        for row in 0..self.next.len() / ncols.max(1) {
-            self.next[row * ncols + c] = self.next[row * ncols + c0];
+    fn twin_entry<S: Slots>(&mut self, nodes: &[Node], ports: &[Port<S>], fabric: &Fabric, rank: &[u32], sets: &mut SetIndex, v: usize, t: usize) -> u32 {
+        if v == t {
+            return NONE;
         }
-        for &(v, back) in fabric.of(t) {
-            let e = sets.entry(&mut self.sets, self.ecmp, &mut [(rank[t], back)]);
-            self.next[self.row[v as usize] as usize * ncols + c] = e;
+        let mut offered: Vec<(u32, u32)> = fabric.of(t).iter().filter(|&&(w, _)| w as usize == v).map(|&(_, back)| (rank[t], back)).collect();
+        if offered.is_empty() {
+            // `v` is another member: its ports to its fabric neighbours, the class's common ones.
+            offered = nodes[v]
+                .ports
+                .iter()
+                .map(|&p| (ports[p as usize].peer_node as usize, p))
+                .filter(|&(w, _)| fabric.of(v).iter().any(|&(x, _)| x as usize == w))
+                .map(|(w, p)| (rank[w], p))
+                .collect();
         }
-        let mut offered: Vec<(u32, u32)> = nodes[t0]
-            .ports
-            .iter()
-            .map(|&p| (ports[p as usize].peer_node as usize, p))
-            .filter(|&(v, _)| fabric.of(t0).iter().any(|&(w, _)| w as usize == v))
-            .map(|(v, p)| (rank[v], p))
-            .collect();
-        self.next[self.row[t0] as usize * ncols + c] = sets.entry(&mut self.sets, self.ecmp, &mut offered);
-        self.next[self.row[t] as usize * ncols + c] = NONE;
+        sets.entry(&mut self.sets, self.ecmp, &mut offered)
+    }
+
+    /// The entry at row `r` for column `c` of class `k`: the class column's, or the column's own
+    /// exception where the class column says so.
+    #[inline]
+    fn entry(&self, r: usize, c: usize, k: usize) -> u32 {
+        let e = self.next[r * self.nclasses + k];
+        if e < EXC || e == NONE {
+            return e;
+        }
+        self.exc[self.exc_start[c] as usize + (e - EXC) as usize]
     }
 
     /// Does a frame at the attachment switch `a` reach column `c`'s target (or is `a` the target)?
     /// A single-link host on `a` reaches it exactly then: it sends on its one link.
     #[inline]
-    fn reaches(&self, a: usize, c: usize) -> bool {
-        self.col[a] as usize == c || self.next[self.row[a] as usize * self.ncols + c] != NONE
+    fn reaches(&self, a: usize, c: usize, k: usize) -> bool {
+        self.col[a] as usize == c || self.entry(self.row[a] as usize, c, k) != NONE
     }
 
     /// The output port at `u` for a frame of flow `flow` towards host `d` (NONE when unreachable
     /// or not a target). Without ECMP the flow does not matter; with it, every flow reaches `d`.
     #[inline]
     pub fn next_port(&self, u: usize, d: usize, flow: u32) -> u32 {
-        let (s, p, c) = self.dest[d];
+        let (s, p, c, k) = self.dest[d];
         if u == s as usize {
             return p;
         }
@@ -370,9 +450,9 @@ impl Routes {
         let r = self.row[u];
         if r == NONE {
             let (a, _, up) = self.attach[u];
-            return if self.reaches(a as usize, c as usize) { up } else { NONE };
+            return if self.reaches(a as usize, c as usize, k as usize) { up } else { NONE };
         }
-        let e = self.next[r as usize * self.ncols + c as usize];
+        let e = self.entry(r as usize, c as usize, k as usize);
         if !self.ecmp || e == NONE {
             return e;
         }
@@ -384,7 +464,7 @@ impl Routes {
 
     /// The equal-cost ports at `u` towards host `d` (one without ECMP; empty when unreachable).
     pub fn choices(&self, u: usize, d: usize) -> &[u32] {
-        let (s, _, c) = self.dest[d];
+        let (s, _, c, k) = self.dest[d];
         if u == s as usize {
             return std::slice::from_ref(&self.dest[d].1);
         }
@@ -394,12 +474,16 @@ impl Routes {
         let r = self.row[u];
         if r == NONE {
             let a = self.attach[u].0 as usize;
-            return if self.reaches(a, c as usize) { std::slice::from_ref(&self.attach[u].2) } else { &[] };
+            return if self.reaches(a, c as usize, k as usize) { std::slice::from_ref(&self.attach[u].2) } else { &[] };
         }
-        let i = r as usize * self.ncols + c as usize;
-        match self.next[i] {
+        let i = r as usize * self.nclasses + k as usize;
+        let e = match self.next[i] {
+            e if e < EXC || e == NONE => &self.next[i],
+            e => &self.exc[self.exc_start[c as usize] as usize + (e - EXC) as usize],
+        };
+        match *e {
             NONE => &[],
-            _ if !self.ecmp => std::slice::from_ref(&self.next[i]),
+            _ if !self.ecmp => std::slice::from_ref(e),
             e => {
                 let e = e as usize;
                 &self.sets[e + 1..e + 1 + self.sets[e] as usize]
@@ -423,12 +507,12 @@ impl Routes {
         Some(path)
     }
 
-    /// Entries of the table (rows × columns).
+    /// Entries of the table: rows × twin classes, and the columns' exceptions.
     pub fn entries(&self) -> usize {
-        self.next.len()
+        self.next.len() + self.exc.len()
     }
 
-    /// Breadth-first searches over the fabric the build ran: one per column but for twins.
+    /// Breadth-first searches over the fabric the build ran: one per twin class.
     pub fn searches(&self) -> usize {
         self.searches
     }
@@ -440,7 +524,7 @@ impl Routes {
 
     /// Bytes the tables take.
     pub fn memory(&self) -> usize {
-        4 * (self.next.len() + self.sets.len() + self.col.len() + self.row.len() + 3 * self.attach.len() + 3 * self.dest.len())
+        4 * (self.next.len() + self.exc.len() + self.exc_start.len() + self.sets.len() + self.col.len() + self.row.len() + 3 * self.attach.len() + 4 * self.dest.len())
     }
 }
 
