@@ -2,7 +2,7 @@
 //! without ECMP.
 
 use crate::net::node::NodeKind;
-use crate::net::routing::{bfs, Routes};
+use crate::net::routing::{bfs, Columns, Routes};
 use crate::sim::Sim;
 
 /// A scenario text built (`crate::simulation` without the crate root).
@@ -147,23 +147,43 @@ fn a_fat_trees_table_is_its_switches_by_its_pods_plus_a_few_entries_per_edge_swi
 }
 
 #[test]
-fn a_fat_trees_routing_build_writes_entries_in_proportion_to_its_hosts() {
-    // The build's work, as table entries written and searches run, at three sizes: entries grow
-    // as the hosts (k³), searches as their cube root (one per pod).
+fn a_fat_trees_routing_build_grows_as_its_hosts() {
+    // The build's work (links read, entries written, ports read to make an entry: `Routes::work`)
+    // and its table's entries at three sizes, each 8× the hosts of the one before. Linear in the
+    // hosts gives 8× the work; a search per pod (k searches of the k³ links, hosts^4/3) would give
+    // 16×; the bound is their geometric mean, so either side fails the other's test.
+    let bound = (8.0f64 * 16.0).sqrt();
     let work: Vec<(usize, usize, usize)> = [8, 16, 32]
         .iter()
         .map(|&k| {
             let s = fat_tree_k(k, "[routing]\necmp = true");
             let hosts = s.nodes.iter().filter(|n| n.kind == NodeKind::Host).count();
-            (hosts, s.routes.entries(), s.routes.searches())
+            (hosts, s.routes.entries(), s.routes.work())
         })
         .collect();
     for w in work.windows(2) {
-        let ((h0, e0, s0), (h1, e1, s1)) = (w[0], w[1]);
+        let ((h0, e0, w0), (h1, e1, w1)) = (w[0], w[1]);
         assert_eq!(h1, 8 * h0);
         assert_eq!(e1 * h0, e0 * h1, "entries {e0} then {e1} for hosts {h0} then {h1}");
-        assert_eq!(s1, 2 * s0);
+        let ratio = w1 as f64 / w0 as f64;
+        assert!(ratio < bound, "work {w0} then {w1} (×{ratio:.2}) for 8× the hosts");
     }
+}
+
+#[test]
+fn a_search_per_pod_would_fail_the_growth_bound() {
+    // The bound above separates the two: the same fat trees' work with a search per class
+    // (what any fabric that is not a fat tree gets) grows faster than it allows.
+    let bound = (8.0f64 * 16.0).sqrt();
+    let work: Vec<usize> = [8, 16]
+        .iter()
+        .map(|&k| {
+            let s = fat_tree_k(k, "");
+            let hosts: Vec<usize> = (0..s.nodes.len()).filter(|&u| s.nodes[u].kind == NodeKind::Host).collect();
+            Routes::build_searched(&s.nodes, &s.ports, &hosts, Some(7)).work()
+        })
+        .collect();
+    assert!(work[1] as f64 / work[0] as f64 > bound, "{work:?}");
 }
 
 #[test]
@@ -184,8 +204,8 @@ fn the_ecmp_salt_comes_from_the_seed() {
 fn same_routes_as_a_search_per_column(s: &Sim) {
     let hosts: Vec<usize> = (0..s.nodes.len()).filter(|&u| s.nodes[u].kind == NodeKind::Host).collect();
     for ecmp in [None, Some(7)] {
-        let shared = Routes::build_with(&s.nodes, &s.ports, &hosts, ecmp, true);
-        let searched = Routes::build_with(&s.nodes, &s.ports, &hosts, ecmp, false);
+        let shared = Routes::build(&s.nodes, &s.ports, &hosts, ecmp);
+        let searched = Routes::build_with(&s.nodes, &s.ports, &hosts, ecmp, Columns::PerTarget);
         // Fewer entries (a class column and exceptions for the twins' columns), the same port sets.
         assert!(shared.entries() <= searched.entries());
         assert_eq!(shared.set_bytes(), searched.set_bytes());
@@ -201,7 +221,7 @@ fn same_routes_as_a_search_per_column(s: &Sim) {
 }
 
 #[test]
-fn a_fat_trees_twin_edge_switches_share_a_search_with_the_same_routes() {
+fn a_fat_trees_routes_from_its_tiers_are_a_search_per_targets() {
     for k in [4, 6, 8] {
         same_routes_as_a_search_per_column(&fat_tree_k(k, ""));
     }
@@ -223,13 +243,19 @@ fn twins_in_an_irregular_fabric_share_a_search_with_the_same_routes() {
 }
 
 #[test]
-fn a_fat_tree_takes_one_search_per_pod_not_per_edge_switch() {
-    // k pods of k/2 twin edge switches: 4, 8, 16 searches for k = 4, 8, 16 (a search per column
-    // would be 8, 32, 128): the searches grow as the hosts' cube root, the whole search work
-    // (searches × the k³ fabric links) as k⁴, about hosts^4/3.
+fn a_fat_tree_takes_no_search_and_a_fabric_that_is_almost_one_a_search_per_class() {
+    // A fat tree's columns come from its tiers (net/updown.rs); take one core link away and it is
+    // no longer one (a core switch misses a pod): a search per twin class (pod), the same routes
+    // as a search per target.
     for k in [4, 8, 16] {
         let s = fat_tree_k(k, "[routing]\necmp = true");
-        assert_eq!(s.routes.searches(), k, "k = {k}");
+        assert_eq!(s.routes.searches(), 0, "k = {k}");
         assert_eq!(s.routes.entries(), 7 * k * k * k / 4, "k = {k}");
+    }
+    for k in [4, 6] {
+        let text = fat_tree_k_text(k, "").replacen(&format!("between = [\"A1\", \"C1..C{}\"]", k / 2), &format!("between = [\"A1\", \"C2..C{}\"]", k / 2), 1);
+        let s = sim(&text, None);
+        assert_eq!(s.routes.searches(), k, "k = {k}");
+        same_routes_as_a_search_per_column(&s);
     }
 }

@@ -11,6 +11,7 @@ pub mod port;
 pub mod qdisc;
 pub mod routing;
 pub mod telemetry;
+mod updown;
 
 /// The types a port, a flow, its receivers and a multi-rate endpoint hold in their protocol slots.
 /// `net` only stores them; the layer that lists the protocols (`registry`) names them, so the

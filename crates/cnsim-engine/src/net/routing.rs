@@ -39,6 +39,7 @@
 use super::frame::NONE;
 use super::node::{Node, NodeKind};
 use super::port::Port;
+use super::updown::{FatTree, Hop};
 use super::Slots;
 use std::collections::{HashMap, VecDeque};
 
@@ -128,11 +129,13 @@ struct Search {
     /// each of its fabric ports at most once).
     count: Vec<u32>,
     offered: Vec<(u32, u32)>,
+    /// Links read, over every run.
+    work: usize,
 }
 
 impl Search {
     fn new(n: usize, fabric: &Fabric) -> Search {
-        Search { dist: vec![u32::MAX; n], queue: VecDeque::new(), count: vec![0; n], offered: vec![(0, 0); fabric.links.len()] }
+        Search { dist: vec![u32::MAX; n], queue: VecDeque::new(), count: vec![0; n], offered: vec![(0, 0); fabric.links.len()], work: 0 }
     }
 
     /// Hand `found` each node reached from `t` (but `t`) with its equal-cost ports towards `t` as
@@ -151,6 +154,7 @@ impl Search {
                     continue; // hosts never forward
                 }
             }
+            self.work += fabric.of(v).len() + 1;
             for &(u, back) in fabric.of(v) {
                 let u = u as usize;
                 if self.dist[u] == u32::MAX {
@@ -218,6 +222,22 @@ pub struct Routes {
     dest: Vec<(u32, u32, u32, u32)>,
     /// Breadth-first searches the build ran (one per twin class).
     searches: usize,
+    /// The build's work: links its searches or the fat tree's recognition read, entries written,
+    /// ports read to make an entry (`Routes::work`).
+    work: usize,
+}
+
+/// How a build makes its columns.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Columns {
+    /// A column and a search per target (the reference the tests compare the others with).
+    PerTarget,
+    /// A column and a search per twin class, each member's own entries as exceptions (what a
+    /// fabric that is not a fat tree gets from `FromTiers`; only the tests ask for it directly).
+    #[cfg_attr(not(test), allow(dead_code))]
+    PerClass,
+    /// As `PerClass`, but a fat tree's class columns from its tiers, without a search.
+    FromTiers,
 }
 
 /// The column targets `dests` need: each host's switch when it hangs off one, sorted, once each.
@@ -344,12 +364,17 @@ impl Routes {
     /// Routes from every node to each host of `dests`: one port per entry, or with `ecmp =
     /// Some(salt)` the equal-cost ports, chosen per flow by the hash of the module doc.
     pub fn build<S: Slots>(nodes: &[Node], ports: &[Port<S>], dests: &[usize], ecmp: Option<u64>) -> Routes {
-        Routes::build_with(nodes, ports, dests, ecmp, true)
+        Routes::build_with(nodes, ports, dests, ecmp, Columns::FromTiers)
     }
 
-    /// `build`, with `share` twin targets sharing one class column (one search), or without it a
-    /// column and a search per target (the reference the tests compare the shared columns with).
-    pub(crate) fn build_with<S: Slots>(nodes: &[Node], ports: &[Port<S>], dests: &[usize], ecmp: Option<u64>, share: bool) -> Routes {
+    /// `build` with a search per twin class even on a fat tree (what the growth test compares with).
+    #[cfg(test)]
+    pub(crate) fn build_searched<S: Slots>(nodes: &[Node], ports: &[Port<S>], dests: &[usize], ecmp: Option<u64>) -> Routes {
+        Routes::build_with(nodes, ports, dests, ecmp, Columns::PerClass)
+    }
+
+    /// `build`, its columns made as `columns` says.
+    pub(crate) fn build_with<S: Slots>(nodes: &[Node], ports: &[Port<S>], dests: &[usize], ecmp: Option<u64>, columns: Columns) -> Routes {
         let n = nodes.len();
         let attach = attachments(nodes, ports);
         let fabric = Fabric::new(nodes, ports, &attach);
@@ -360,29 +385,65 @@ impl Routes {
             r.row[u] = i as u32;
         }
         let targets = targets(&attach, dests);
-        let classes = Classes::new(nodes, &fabric, &targets, share);
+        let classes = Classes::new(nodes, &fabric, &targets, columns != Columns::PerTarget);
         r.nclasses = classes.members.len();
         r.next = vec![NONE; rows.len() * r.nclasses];
         let mut sets = SetIndex::default();
-        let mut search = Search::new(n, &fabric);
-        let (nclasses, ecmp) = (r.nclasses, r.ecmp);
-        for (k, members) in classes.members.iter().enumerate() {
-            r.searches += 1;
-            let (row, next, table) = (&r.row, &mut r.next, &mut r.sets);
-            search.run(nodes, &fabric, &rank, members[0], |u, offered| {
-                next[row[u] as usize * nclasses + k] = sets.entry(table, ecmp, offered);
-            });
-            for (j, &v) in classes.exceptions[k].iter().enumerate() {
-                r.next[r.row[v] as usize * nclasses + k] = EXC + j as u32;
+        let fat_tree = if columns == Columns::FromTiers { FatTree::recognise(nodes, ports, &attach, |u| fabric.of(u)) } else { None };
+        match &fat_tree {
+            Some(tree) => r.fat_tree_columns(nodes, ports, tree, &classes, &rank, &mut sets),
+            None => r.searched_columns(nodes, &fabric, &classes, &rank, &mut sets),
+        }
+        for (k, exceptions) in classes.exceptions.iter().enumerate() {
+            for (j, &v) in exceptions.iter().enumerate() {
+                r.next[r.row[v] as usize * r.nclasses + k] = EXC + j as u32;
             }
         }
         r.exc_start = Vec::with_capacity(targets.len());
+        // A member's entry towards another member of its class: every port into the fabric (all
+        // lead to the class's common neighbours), the same whichever the other: made once.
+        let mut member_entry: Vec<Option<u32>> = vec![None; n];
+        let mut to_t: Vec<(u32, u32)> = vec![];
         for (c, &t) in targets.iter().enumerate() {
             r.col[t] = c as u32;
             r.exc_start.push(r.exc.len() as u32);
             let k = classes.of[c] as usize;
+            // The class's common neighbours (sorted by node) reach `t` on their links to it.
+            to_t.clear();
+            to_t.extend_from_slice(fabric.of(t));
+            to_t.sort_unstable();
+            let mut links = to_t.iter().peekable();
             for &v in &classes.exceptions[k] {
-                let e = r.twin_entry(nodes, ports, &fabric, &rank, &mut sets, v, t);
+                r.work += 1;
+                let mut offered = vec![];
+                while let Some(&&(w, back)) = links.peek().filter(|l| l.0 as usize <= v) {
+                    if w as usize == v {
+                        offered.push((rank[t], back));
+                    }
+                    links.next();
+                }
+                let e = if v == t {
+                    NONE
+                } else if !offered.is_empty() {
+                    sets.entry(&mut r.sets, r.ecmp, &mut offered)
+                } else {
+                    match member_entry[v] {
+                        Some(e) => e,
+                        None => {
+                            let mut offered: Vec<(u32, u32)> = nodes[v]
+                                .ports
+                                .iter()
+                                .map(|&p| (ports[p as usize].peer_node as usize, p))
+                                .filter(|&(w, _)| attach[w].0 == NONE)
+                                .map(|(w, p)| (rank[w], p))
+                                .collect();
+                            r.work += offered.len();
+                            let e = sets.entry(&mut r.sets, r.ecmp, &mut offered);
+                            member_entry[v] = Some(e);
+                            e
+                        }
+                    }
+                };
                 r.exc.push(e);
             }
         }
@@ -396,26 +457,54 @@ impl Routes {
         r
     }
 
-    /// The entry at `v` towards `t`, where `v` is an exception row of `t`'s class (a common
-    /// neighbour of its members, or a member): a neighbour reaches `t` on its links to it; another
-    /// member through every common neighbour (every path to `t` enters it from one); `t` has none.
-    #[allow(clippy::too_many_arguments)]
-    fn twin_entry<S: Slots>(&mut self, nodes: &[Node], ports: &[Port<S>], fabric: &Fabric, rank: &[u32], sets: &mut SetIndex, v: usize, t: usize) -> u32 {
-        if v == t {
-            return NONE;
+    /// The class columns from a search per class, from its first member (module doc).
+    fn searched_columns(&mut self, nodes: &[Node], fabric: &Fabric, classes: &Classes, rank: &[u32], sets: &mut SetIndex) {
+        let mut search = Search::new(nodes.len(), fabric);
+        let (nclasses, ecmp) = (self.nclasses, self.ecmp);
+        for (k, members) in classes.members.iter().enumerate() {
+            self.searches += 1;
+            let (row, next, table) = (&self.row, &mut self.next, &mut self.sets);
+            search.run(nodes, fabric, rank, members[0], |u, offered| {
+                next[row[u] as usize * nclasses + k] = sets.entry(table, ecmp, offered);
+            });
         }
-        let mut offered: Vec<(u32, u32)> = fabric.of(t).iter().filter(|&&(w, _)| w as usize == v).map(|&(_, back)| (rank[t], back)).collect();
-        if offered.is_empty() {
-            // `v` is another member: its ports to its fabric neighbours, the class's common ones.
-            offered = nodes[v]
-                .ports
-                .iter()
-                .map(|&p| (ports[p as usize].peer_node as usize, p))
-                .filter(|&(w, _)| fabric.of(v).iter().any(|&(x, _)| x as usize == w))
-                .map(|(w, p)| (rank[w], p))
-                .collect();
+        self.work += search.work;
+    }
+
+    /// The class columns of a fat tree from its tiers (`net/updown.rs`), without a search: each
+    /// row's ports up are made into an entry once, a core's port into a pod once per pod.
+    fn fat_tree_columns<S: Slots>(&mut self, nodes: &[Node], ports: &[Port<S>], tree: &FatTree, classes: &Classes, rank: &[u32], sets: &mut SetIndex) {
+        self.work += tree.work;
+        let mut up: Vec<Option<u32>> = vec![None; nodes.len()];
+        let rows: Vec<usize> = (0..nodes.len()).filter(|&u| self.row[u] != NONE).collect();
+        for (k, members) in classes.members.iter().enumerate() {
+            let pod = tree.pod_of(members[0]);
+            let alone = (members.len() == 1).then_some(members[0]);
+            for &u in &rows {
+                self.work += 1;
+                let e = match tree.hop(u, pod, alone) {
+                    Hop::None => NONE,
+                    Hop::Up => match up[u] {
+                        Some(e) => e,
+                        None => {
+                            let mut offered: Vec<(u32, u32)> = tree.up(nodes, ports, u).into_iter().map(|(v, p)| (rank[v], p)).collect();
+                            self.work += offered.len();
+                            let e = sets.entry(&mut self.sets, self.ecmp, &mut offered);
+                            up[u] = Some(e);
+                            e
+                        }
+                    },
+                    Hop::Port(v, p) => sets.entry(&mut self.sets, self.ecmp, &mut [(rank[v], p)]),
+                    Hop::Target => {
+                        let t = members[0];
+                        let mut offered: Vec<(u32, u32)> = nodes[u].ports.iter().filter(|&&p| ports[p as usize].peer_node as usize == t).map(|&p| (rank[t], p)).collect();
+                        self.work += nodes[u].ports.len();
+                        sets.entry(&mut self.sets, self.ecmp, &mut offered)
+                    }
+                };
+                self.next[self.row[u] as usize * self.nclasses + k] = e;
+            }
         }
-        sets.entry(&mut self.sets, self.ecmp, &mut offered)
     }
 
     /// The entry at row `r` for column `c` of class `k`: the class column's, or the column's own
@@ -515,6 +604,12 @@ impl Routes {
     /// Breadth-first searches over the fabric the build ran: one per twin class.
     pub fn searches(&self) -> usize {
         self.searches
+    }
+
+    /// The build's work (links read, entries written, ports read to make an entry): what grows
+    /// with the fabric, counted rather than timed.
+    pub fn work(&self) -> usize {
+        self.work
     }
 
     /// Bytes the ECMP sets take (0 without ECMP).
