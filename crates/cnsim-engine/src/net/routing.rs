@@ -2,21 +2,23 @@
 //! deterministic tie-break by node name; multicast over the shortest-path tree from each source.
 //! Hosts never forward: paths run through switches and routers only.
 //!
-//! Memory and work stay linear in the fabric per routing target, never nodes²: only hosts that are
-//! an end of some flow are targets, and a host with a single link to a switch is reached through
-//! that switch's column (the paths to it and to its switch agree everywhere but at the switch),
-//! so a fat tree needs one column per edge switch. Such a host also has no row: it sends on its one
-//! link whenever its switch reaches the target. The table is therefore (switches, routers and hosts
-//! with several links) × columns, and each column is one breadth-first search over the *fabric* —
-//! every node but the single-link hosts, which never forward and are never a column's target.
+//! Memory and work stay linear in the fabric per twin class of targets, never nodes²: only hosts
+//! that are an end of some flow are targets, and a host with a single link to a switch is reached
+//! through that switch (the paths to it and to its switch agree everywhere but at the switch). Such
+//! a host also has no row: it sends on its one link whenever its switch reaches the target. The
+//! table has a row per switch, router and host with several links.
 //!
-//! **Twins share a search.** Two column targets that forward and whose fabric neighbours are the same
+//! **Twins share a column.** Two targets that forward and whose fabric neighbours are the same
 //! switches (a fat tree's edge switches of one pod) have the same routes at every node but those
-//! neighbours, which reach each on their one link to it, and the two themselves, each of which reaches
-//! the other through every common neighbour: every path to either enters it from a common neighbour,
-//! and only they have it as a neighbour. So the first of a class of twins gets a search, and the
-//! others a copy of its column with those entries set — a fat tree takes k searches, one per pod,
-//! instead of k²/2, and its build is a copy of the table (k⁴ entries) rather than k⁵ steps.
+//! neighbours, which reach each on their one link to it, and the two themselves, each of which
+//! reaches the other through every common neighbour: every path to either enters it from a common
+//! neighbour, and only they have it as a neighbour. So a class of twins has one column, and each
+//! member its own entries at those rows (its *exceptions*); the class column holds `EXC + j` there,
+//! `j` the row's place among the class's exception rows, and a lookup that meets it reads the
+//! member's `j`-th exception. A k-ary fat tree's table is 5k²/4 rows × k pods plus k exceptions per
+//! edge switch, 7k³/4 entries (7 per host). A class column is one breadth-first search over the
+//! *fabric* (every node but the single-link hosts) from its first member, or, on a fat tree, is
+//! written from its tiers without a search (`net/updown.rs`): the build is then linear in the hosts.
 //!
 //! **ECMP** (`[routing] ecmp = true`, off by default). Each node keeps, per column, the set of its
 //! equal-cost next hops: every port to a neighbour one hop closer to the target that can forward (or
