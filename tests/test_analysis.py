@@ -188,6 +188,17 @@ def test_parse_rate():
         an.parse_rate("1Gbit")
 
 
+def test_max_log_utility_weights_and_offsets_by_hand():
+    # one link of capacity C, two flows: weights w give x_f = w_f C / Σ w; offsets k give equal
+    # x_f + k_f, so x1 = (C + k2 − k1) / 2
+    net = an.Network.from_routes({"a": ["L"], "b": ["L"]}, C)
+    assert an.max_log_utility(net).to_list() == approx([C / 2, C / 2], rel=1e-4)
+    assert an.max_log_utility(net, weight=[1.0, 2.0]).to_list() == approx([C / 3, 2 * C / 3], rel=1e-4)
+    k = [0.0, 2e9]
+    assert an.max_log_utility(net, offset=k).to_list() == approx([6e9, 4e9], rel=1e-4)
+    assert an.proportional_fair(net).to_list() == an.max_log_utility(net).to_list()
+
+
 # --- Jiang & Jain 2007 §V: the BCN fluid model ----------------------------------------------------------
 
 K = 4 * 4e6 / 0.0124  # G_i R_u / G_d with Jiang & Jain 2007's defaults ≈ 1.290 Gb/s

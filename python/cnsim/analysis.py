@@ -4,6 +4,8 @@ model of BCN.
 - `max_min_fair(scenario)` and `proportional_fair(scenario)`: the allocations of the scenario's
   flows over its links, with the network read from the engine (`cnsim.describe`: the names it
   expanded and the routes and multicast trees it chose; nothing is re-routed here).
+- `max_log_utility(net, offset, weight)`: the rates that maximise Σ w log(x + k) on a `Network`,
+  proportional fairness's optimiser, which a paper's model may shift (Jiang & Jain 2007's eq. 14).
 - `bcn_fluid(...)`: Jiang & Jain 2007 §V's analytical BCN model (eqs. 3, 4, 7–10) integrated with
   `scipy.integrate.solve_ivp`; `bcn_equilibrium(...)`: the rates that maximise eq. (14) subject to
   (15), the point the model's Lyapunov argument (eqs. 11–13) says it converges to.
@@ -27,6 +29,7 @@ __all__ = [
     "network",
     "max_min_fair",
     "proportional_fair",
+    "max_log_utility",
     "bcn_fluid",
     "bcn_equilibrium",
     "parse_rate",
@@ -199,7 +202,7 @@ def proportional_fair(scenario, set=None) -> pd.Series:
     that maximises Σ_f log x_f subject to A x ≤ c and 0 < x ≤ demand (Kelly et al. 1998; Jiang & Jain 2007
     §VI.D's f3, f4), solved with scipy.optimize.minimize (SLSQP)."""
     net = _as_network(scenario, set)
-    return _log_utility(net, offset=0.0).rename("proportional_fair_bps")
+    return max_log_utility(net, offset=0.0).rename("proportional_fair_bps")
 
 
 def _check_bounded(net: Network, a: np.ndarray, dem: np.ndarray) -> None:
@@ -209,8 +212,11 @@ def _check_bounded(net: Network, a: np.ndarray, dem: np.ndarray) -> None:
         raise ValueError(f"flows {names} cross no resource and have no demand: unbounded")
 
 
-def _log_utility(net: Network, offset: float | np.ndarray, weight: float | np.ndarray = 1.0) -> pd.Series:
-    """argmax Σ_f w_f log(x_f + k_f) subject to A x ≤ c, 0 ≤ x ≤ demand (k = offset)."""
+def max_log_utility(net: Network, offset: float | np.ndarray = 0.0, weight: float | np.ndarray = 1.0) -> pd.Series:
+    """argmax Σ_f w_f log(x_f + k_f) subject to A x ≤ c, 0 ≤ x ≤ demand (k = `offset`, w = `weight`;
+    one number for all flows or one per flow, in the order of `net.matrix`'s columns), by flow in
+    bit/s, solved with scipy.optimize.minimize (SLSQP) on rates scaled by the largest capacity.
+    offset 0 and weight 1 is proportional fairness (`proportional_fair`)."""
     from scipy.optimize import minimize
 
     a = (net.matrix.to_numpy() > 0).astype(float)
@@ -240,7 +246,7 @@ def _log_utility(net: Network, offset: float | np.ndarray, weight: float | np.nd
     res = minimize(f, x0, jac=grad, bounds=bounds, constraints=cons, method="SLSQP",
                    options={"ftol": 1e-12, "maxiter": 1000})
     if not res.success:
-        raise RuntimeError(f"proportional-fair optimisation failed: {res.message}")
+        raise RuntimeError(f"maximising Σ w log(x + k) failed: {res.message}")
     return pd.Series(res.x * scale, index=net.matrix.columns)
 
 
@@ -391,4 +397,4 @@ def bcn_equilibrium(n_sources: int = 4, *, routes: Mapping[str, Sequence[str]] |
     defaults k = 4 · 4 Mb/s / 0.0124 ≈ 1.29 Gb/s, not small beside 10 Gb/s shares."""
     p = _params(params, overrides)
     net = _routes_and_caps(n_sources, routes, capacity)
-    return _log_utility(net, offset=p.k).rename("bcn_equilibrium_bps")
+    return max_log_utility(net, offset=p.k).rename("bcn_equilibrium_bps")
