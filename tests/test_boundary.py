@@ -62,15 +62,10 @@ PY = SRC.parents[2] / "python/cnsim"
 
 # What is still to move: the files outside each protocol's folder and registration that name it.
 # The test fails when a file appears here that is not listed (a new leak) and when a listed file no
-# longer names the protocol (the list must shrink with the code).
-# The Python entry that stays, and why (it is not a catalogue the engine already declares):
-# - analysis.py: Jiang & Jain 2007's analytic BCN model (the public `cnsim.analysis.bcn_fluid`),
-#   the paper's equations rather than a registration.
-DEBT: dict[str, set[str]] = {
-    "bcn": {
-        "python:analysis.py",
-    },
-}
+# longer names the protocol (the list must shrink with the code). Nothing is left: a paper's
+# analytic model of a protocol lives in that paper's reproduction folder (Jiang & Jain 2007's of
+# BCN: `cnsim.reproduce.jiang2007.fluid`).
+DEBT: dict[str, set[str]] = {}
 
 
 # A Rust file's inline test module: `#[cfg(test)]` before `mod NAME {` (a `#[cfg(test)]` on another

@@ -50,14 +50,15 @@ def _pf(path: str):
 
 
 def _bcn_eq(text: str, ru_bps: float) -> pd.Series:
-    """Jiang & Jain 2007's eq. (14) equilibrium (analysis.bcn_equilibrium) on the scenario's routes."""
+    """Jiang & Jain 2007's eq. (14) equilibrium (fluid.bcn_equilibrium) on the scenario's routes."""
     from ... import analysis
+    from .fluid import bcn_equilibrium
 
     net = analysis.network(text)
     m = net.matrix
     routes = {f: [r for r in m.index if m.loc[r, f] > 0] for f in m.columns}
     caps = {r: float(net.capacity[r]) for r in m.index}
-    return analysis.bcn_equilibrium(routes=routes, capacity=caps, ru=ru_bps) / 1e9
+    return bcn_equilibrium(routes=routes, capacity=caps, ru=ru_bps) / 1e9
 
 
 def report(runs: Runs) -> Report:
@@ -141,7 +142,7 @@ def tables(df: pd.DataFrame, seeds: int) -> list[str]:
     L += ["## Parking lot (§VI.D, Fig. 9): Table III", "",
           "Rates in Gb/s. `proportional fair` and `max-min` are `cnsim.analysis.proportional_fair` / "
           "`max_min_fair` of parking-lot-tcp.toml; `eq. (14)` is the paper's own fluid-model equilibrium "
-          "(`analysis.bcn_equilibrium`, Σ log(r + k) with k = Gi·Ru/Gd, Ru = 8 Mb/s).", "",
+          "(`cnsim.reproduce.jiang2007.fluid.bcn_equilibrium`, Σ log(r + k) with k = Gi·Ru/Gd, Ru = 8 Mb/s).", "",
           "| run | " + " | ".join(f"r{i}" for i in range(1, 7)) + " | r5/r1 | r6/r1 | SW1→SW2 util % | SW2→SW3 util % | drops |",
           "|---|" + "---|" * 11]
     ratios = {}
