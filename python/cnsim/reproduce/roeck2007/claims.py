@@ -57,7 +57,7 @@ def _points(key: str, quick: bool) -> list[str]:
     return [str(x) for x in (short if quick else full)]
 
 
-class _Data:
+class RunData:
     """The runs' values as the rows need them: one configuration's values (`at`), or one value per
     seed over several grid points (`pooled`: their mean or sum), each knowing its runs."""
 
@@ -275,7 +275,7 @@ def closed_better(schemes: dict) -> Verdict:
 
 def checks(runs: Runs) -> list[Check]:
     """Every claim of the slides on `runs` (which may hold no runs: every verdict is then inconclusive)."""
-    d = _Data(runs)
+    d = RunData(runs)
     out: list[Check] = []
 
     def add(id, words, source, rule, decide, inputs, cal, **kw):

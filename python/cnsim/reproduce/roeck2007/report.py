@@ -91,7 +91,7 @@ def fbhat_collapse(df: pd.DataFrame) -> list[str]:
 def reaction_times(runs: Runs) -> list[str]:
     """QCN-FbHat's reaction time per W, censoring-aware: a phase in which the rate never halves only
     bounds the time from below (claims.censored_median)."""
-    d = claims._Data(runs)
+    d = claims.RunData(runs)
     lines = ["### reaction time over every on-phase of every seed (censoring-aware)", ""]
     for w in (2, 4):
         ms, cens = d.phases("oscillating-w", "QCN-FbHat", w)
