@@ -7,6 +7,7 @@
 pub mod budget;
 mod endpoints;
 mod estimate;
+mod flow_bytes;
 pub(crate) mod protocols;
 mod series;
 mod topology;
