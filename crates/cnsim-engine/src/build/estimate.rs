@@ -148,7 +148,7 @@ fn parts(loaded: &Loaded, fc: Option<&FcGen>) -> Vec<Part> {
             name_set: false,
             series,
         };
-        // The flow as built, and its draw (held while its table is expanded).
+        // The flow as built, and its draw (held until its table's flows are made).
         let each = (flow_bytes::bytes(&shape) + flow_bytes::DRAW_BYTES) as u64;
         let cdf = if w.sizes.is_some() { super::cdf::MAX_POINTS as u64 * 16 } else { 0 };
         let at = if w.max_flows.span().is_empty() { w.hosts.span() } else { w.max_flows.span() };

@@ -110,7 +110,7 @@ pub fn bytes(s: &Shape) -> usize {
     b
 }
 
-/// A workload's draw of one flow, held while its table is expanded (`workload.rs`).
+/// A workload's draw of one flow, held from the draw until its table's flows are made (`workload.rs`).
 pub const DRAW_BYTES: usize = size_of::<(usize, usize, u64, Time)>();
 
 #[cfg(test)]

@@ -49,16 +49,20 @@ pub fn flows(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups) -> R<Tr
     for fs in &ctx.loaded.scenario.flows {
         flow_spec(ctx, nodes, ports, groups, fs, &mut t, Unique::Record(&mut names), true)?;
     }
-    // A workload's flows, each made as soon as its entry is written: its own table warns about
-    // its times and rate (`workload.rs`). Flows made per workload name, for their names' check.
+    // The workloads' flows: every table drawn (its own table warns about its times and rate,
+    // `workload.rs`), room made for all their flows at once (no copy of a grown vector), then each
+    // flow made as soon as its entry is written. Flows made per workload name, for their names.
+    let tables = (0..ctx.loaded.scenario.workloads.len()).map(|i| super::workload::draw(ctx, nodes, ports, i)).collect::<R<Vec<_>>>()?;
+    let all: usize = tables.iter().map(|w| w.draws.len()).sum();
+    t.flows.reserve_exact(all);
+    t.senders.reserve_exact(all);
+    t.sessions.reserve_exact(all);
+    t.spans.reserve_exact(all);
+    t.needs.pairs.reserve_exact(all);
+    t.needs.ends.reserve_exact(2 * all);
     let mut made: HashMap<String, usize> = HashMap::new();
-    for i in 0..ctx.loaded.scenario.workloads.len() {
-        let table = super::workload::draw(ctx, nodes, ports, i)?;
+    for table in tables {
         let n = table.draws.len();
-        t.flows.reserve(n);
-        t.senders.reserve(n);
-        t.sessions.reserve(n);
-        t.spans.reserve(n);
         let earlier = made.get(&table.prefix).copied().unwrap_or(0);
         for k in 0..n {
             flow_spec(ctx, nodes, ports, groups, &table.flow(k, nodes), &mut t, Unique::Workload(&names, k < earlier), false)?;
