@@ -6,6 +6,7 @@ is refused at once). Each hostile case runs in a child process with a deadline a
 measurement."""
 
 import os
+import re
 import subprocess
 import sys
 
@@ -88,3 +89,29 @@ def test_a_cdf_that_is_not_a_small_regular_file_is_refused_at_once(tmp_path, kin
     code, err, _ = check(tmp_path, text)
     assert code == 2 and "sizes" in err, err
     assert ("not a regular file" in err) if kind != "huge" else ("bytes, more than the" in err)
+
+
+def test_workloads_are_estimated_at_what_their_flows_really_cost(tmp_path):
+    # 10 tables of up to 100 000 TCP transfers: about 1.5 GB at the flat per-flow figure the
+    # estimate once used (a flow spec and a flow), about 3 GB as built (the connection, its timers,
+    # its sender, its series' names: build/flow_bytes.rs). Under a 2 GB budget the estimate refuses
+    # it before anything is built, naming a table by its line.
+    text = STAR.format(n=4) + "".join(WORKLOAD.format(i=i, n=4, sizes="web-search", stop="34s", max_flows=100_000)
+                                      + 'traffic = "tcp-transfer"\n' for i in range(10))
+    code, err, peak = check(tmp_path, text, "--max-memory", "2000")
+    assert code == 2 and err.count("\n") == 1, err
+    assert re.search(r"s\.toml:\d+:\d+: \[\[workload\]\] \(up to max_flows = 100000 flows\) takes about [\d.]+ MB of "
+                     r"the scenario's estimated ([\d.]+) MB, more than the memory budget of 2000\.0 MB", err), err
+    total = float(re.search(r"estimated ([\d.]+) MB", err).group(1))
+    assert 2000 < total < 4000
+    assert peak < 0.4e9                              # refused from the estimate, not part-way through a build
+
+
+def test_a_transport_s_own_buffers_are_part_of_the_estimate(tmp_path):
+    # TCP makes its receive window when it makes a connection (4 B a segment): a window of 4e9
+    # segments is 16 GB, refused from the estimate before the connection is made.
+    text = STAR.format(n=2) + ('[[flow]]\nfrom = "H1"\nto = "H2"\ntraffic = { kind = "bulk" }\n'
+                               'transport = { tcp = { rwnd = 4000000000 } }\n')
+    code, err, peak = check(tmp_path, text, "--max-memory", "2000")
+    assert code == 2 and re.search(r"s\.toml:\d+:\d+: \[\[flow\]\] \(1 flows\) takes about 160\d\d\.\d MB", err), err
+    assert peak < 0.4e9

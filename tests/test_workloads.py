@@ -187,3 +187,29 @@ max_flows = 100
 """
     with pytest.raises(Exception, match="max_flows = 100"):
         run(tmp_path, text)
+
+
+INCAST = """
+[[workload]]
+name = "{name}"
+hosts = ["H1..H4"]
+incast = {{ receiver = "H1", senders = 2, size = "10KB", period = "1ms" }}
+stop = "2ms"
+"""
+
+
+@pytest.mark.parametrize("tables, clash", [
+    (INCAST.format(name="w") + INCAST.format(name="w"), "w#0"),          # two workloads of one name
+    ('[[flow]]\nname = "w#3"\nfrom = "H2"\nto = "H3"\ntraffic = { kind = "cbr", rate = "1Mbps" }\n'
+     + INCAST.format(name="w"), "w#3"),                                   # a [[flow]] took a workload's name
+])
+def test_a_workload_s_flow_names_are_unique_against_every_other_flow(tables, clash):
+    text = STAR.format(duration="3ms", seed=1, n=4) + tables
+    with pytest.raises(cnsim.ScenarioError, match=f'duplicate flow name "{clash}"'):
+        cnsim.check(text)
+
+
+def test_workloads_of_different_names_make_flows_of_different_names(tmp_path):
+    text = STAR.format(duration="3ms", seed=1, n=4) + INCAST.format(name="w") + INCAST.format(name="v")
+    flows = {f["name"] for f in cnsim.describe(text)["flows"]}
+    assert {"w#0", "w#3", "v#0", "v#3"} <= flows and len(flows) == 8

@@ -10,7 +10,11 @@ use super::R;
 use crate::net::node::Node;
 use crate::net::qdisc::Qdisc;
 use crate::registry::flow_control::FcGen;
-use crate::registry::{Flow, Port};
+use super::flow_bytes::{self, Shape};
+use super::protocols;
+use crate::core::ring::Ring;
+use crate::core::time::Time;
+use crate::registry::Port;
 use crate::scenario::count;
 use crate::scenario::*;
 use std::ops::Range;
@@ -93,20 +97,59 @@ fn parts(loaded: &Loaded, fc: Option<&FcGen>) -> Vec<Part> {
         2 * u64::from(!matches!(rp, RpSlot::None)) + transport as u64
     };
     let mut flow_series = 0u64;
+    let series = sc.simulation.record_interval.0 > 0;
+    // The longest name a list of names (ranges included) expands to: at most its longest pattern.
+    let longest = |n: &Names| n.0.iter().map(|s| s.len()).max().unwrap_or(0);
     for f in &sc.flows {
-        let (sources, receivers) = (names(f.from.get_ref()), members(f.to.get_ref()));
+        let to = f.to.get_ref();
+        let group = sc.groups.iter().find(|g| g.name.get_ref() == to);
+        let (sources, receivers) = (names(f.from.get_ref()), members(to));
         let (n, per_flow) = match f.mode {
             Some(Mode::MultipleUnicast) => (sources.saturating_mul(receivers), 1),
-            _ => (sources, receivers),
+            _ if group.is_some() => (sources, receivers),
+            // Unicast: one flow per connection.
+            _ => (sources.saturating_mul(u64::from(f.traffic.connections.unwrap_or(1))), 1),
         };
-        flow_series = flow_series.saturating_add(n.saturating_mul(per_flow_series(&f.rp, f.transport_slot())));
-        let each = std::mem::size_of::<Flow>() as u64 + per_flow.saturating_mul(64) + 32 + f.limiter.buffer.min(1024) as u64 * 16;
+        let transport = f.transport_slot().ok().flatten();
+        flow_series = flow_series.saturating_add(n.saturating_mul(per_flow_series(&f.rp, Ok(transport.clone()))));
+        let host_name = group.map_or(to.len(), |g| longest(g.members.get_ref()));
+        let shape = Shape {
+            receivers: usize::try_from(per_flow).unwrap_or(usize::MAX),
+            // Its name, the source's, with "/k" or ":member".
+            name: f.name.as_ref().map_or(longest(f.from.get_ref()), |s| s.len()) + 1 + host_name.max(5),
+            host_name,
+            ring: Ring::<Time>::capacity_for(if f.traffic.kind.is_transfer() { 0 } else { f.limiter.buffer.min(1024) as usize }),
+            transport: transport.as_ref(),
+            rp: &f.rp,
+            np: protocols::np(&f.rp).ok().flatten().is_some(),
+            rf: protocols::rf_sender(f).ok().flatten().is_some() || protocols::rf_table(f).ok().flatten().is_some(),
+            group: group.map_or(0, |_| to.len()),
+            name_set: true,
+            series,
+        };
+        let each = flow_bytes::bytes(&shape) as u64;
         out.push(Part { what: format!("[[flow]] ({n} flows)"), at: Some(f.from.span()), bytes: n.saturating_mul(each) });
     }
-    for w in &sc.workloads {
+    for (i, w) in sc.workloads.iter().enumerate() {
         let n = *w.max_flows.get_ref();
-        flow_series = flow_series.saturating_add(n.saturating_mul(per_flow_series(&w.rp, w.transport_slot())));
-        let each = (super::workload::SPEC_BYTES + std::mem::size_of::<Flow>() + 64) as u64;
+        let transport = w.transport_slot().ok().flatten();
+        flow_series = flow_series.saturating_add(n.saturating_mul(per_flow_series(&w.rp, Ok(transport.clone()))));
+        let prefix = w.name.as_ref().map_or(format!("workload{}", i + 1).len(), |s| s.len());
+        let shape = Shape {
+            receivers: 1,
+            name: prefix + 1 + n.to_string().len(),
+            host_name: longest(w.hosts.get_ref()),
+            ring: Ring::<Time>::capacity_for(0),
+            transport: transport.as_ref(),
+            rp: &w.rp,
+            np: protocols::np(&w.rp).ok().flatten().is_some(),
+            rf: false,
+            group: 0,
+            name_set: false,
+            series,
+        };
+        // The flow as built, and its draw (held until its table's flows are made).
+        let each = (flow_bytes::bytes(&shape) + flow_bytes::DRAW_BYTES) as u64;
         let cdf = if w.sizes.is_some() { super::cdf::MAX_POINTS as u64 * 16 } else { 0 };
         let at = if w.max_flows.span().is_empty() { w.hosts.span() } else { w.max_flows.span() };
         out.push(Part { what: format!("[[workload]] (up to max_flows = {n} flows)"), at: Some(at), bytes: n.saturating_mul(each).saturating_add(cdf) });

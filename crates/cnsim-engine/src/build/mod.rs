@@ -7,6 +7,7 @@
 pub mod budget;
 mod endpoints;
 mod estimate;
+mod flow_bytes;
 pub(crate) mod protocols;
 mod series;
 mod topology;
@@ -42,6 +43,10 @@ pub(crate) struct Ctx<'a> {
     pub budget: budget::Budget,
     /// Likely mistakes found while building (`Ctx::warn`), each with its file:line.
     pub warnings: std::cell::RefCell<Vec<String>>,
+    /// Each warning's hash and its place in `warnings`, so that a repeated warning is found at
+    /// once (a workload's flows may each warn: a search of the list per warning grew with their
+    /// square).
+    pub seen: std::cell::RefCell<HashMap<u64, usize>>,
 }
 
 impl Ctx<'_> {
@@ -50,11 +55,20 @@ impl Ctx<'_> {
     }
     /// A likely mistake at a byte span of the file (None: the file): a warning, not an error.
     pub fn warn(&self, span: Option<Range<usize>>, msg: impl std::fmt::Display) {
+        use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
         let at = self.loaded.source().err(span, msg).0;
         let mut w = self.warnings.borrow_mut();
-        if !w.contains(&at) {
-            w.push(at);
+        let h = BuildHasherDefault::<DefaultHasher>::default().hash_one(&at);
+        let mut seen = self.seen.borrow_mut();
+        match seen.get(&h) {
+            Some(&i) if w[i] == at => return,
+            Some(_) if w.contains(&at) => return, // two warnings of one hash: a search, as rare as they
+            Some(_) => {}
+            None => {
+                seen.insert(h, w.len());
+            }
         }
+        w.push(at);
     }
     /// Where a message about the table holding `anchor` points: at the key it begins with
     /// (`rp.dcqcn.min_rate = …`), written in that table or inline below it, else at `anchor`.
@@ -216,7 +230,7 @@ impl Sim {
         let mut fc_warn = vec![];
         let fc = protocols::flow_control(&sc.flow_control, simc.frame_size.0, None, &mut fc_warn).map_err(|m| fc_err(loaded, m))?;
         estimate::check(loaded, fc.as_ref())?;
-        let mut ctx = Ctx { loaded, ids: HashMap::new(), budget: budget::Budget::new(simc.max_memory.0), warnings: Default::default() };
+        let mut ctx = Ctx { loaded, ids: HashMap::new(), budget: budget::Budget::new(simc.max_memory.0), warnings: Default::default(), seen: Default::default() };
         fc_warn.into_iter().for_each(|w| ctx.warn(fc_span(loaded, &w), w));
         // (Only when the file sets it: the default with a short run is no mistake.)
         let set = loaded.source().path_span("simulation.record_interval").filter(|s| !s.is_empty() && loaded.text[s.clone()] == *"record_interval");
@@ -381,4 +395,21 @@ fn telemetry(nodes: &[Node], ports: &[crate::registry::Port], flows: &[crate::re
     }
     let pushes = ports.iter().map(|p| nodes[p.node as usize].kind.forwards()).collect();
     Some(Box::new(Telemetry::new(collects, pushes)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_warning_is_kept_once_in_the_order_first_given() {
+        let loaded = crate::scenario::load("[[host]]\nnames = [\"H1\"]\n", "s.toml", &[], None).unwrap();
+        let ctx = Ctx { loaded: &loaded, ids: HashMap::new(), budget: budget::Budget::new(0), warnings: Default::default(), seen: Default::default() };
+        for k in [3, 1, 3, 2, 1, 3] {
+            ctx.warn(None, format!("warning {k}"));
+        }
+        let w = ctx.warnings.into_inner();
+        assert_eq!(w.len(), 3, "{w:?}");
+        assert!(w[0].ends_with("warning 3") && w[1].ends_with("warning 1") && w[2].ends_with("warning 2"), "{w:?}");
+    }
 }

@@ -137,6 +137,24 @@ macro_rules! transport {
             }
         }
 
+        /// What a connection of the transport `slot` names allocates when it is made, in bytes
+        /// with the allocator's overhead (`flow_bytes::ALLOC_OVERHEAD` per allocation at most).
+        pub fn transport_heap(slot: &TransportSlot) -> usize {
+            let (bytes, allocs) = match slot {
+                $(TransportSlot::$variant(s) => <$ty as FromSpec>::heap(s),)+
+            };
+            bytes.saturating_add(allocs.saturating_mul(super::flow_bytes::ALLOC_OVERHEAD))
+        }
+
+        /// Whether connections of the transport `slot` names collect in-band telemetry (their
+        /// protocol registers it, `registry::PROTOCOLS`).
+        pub fn transport_telemetry(slot: &TransportSlot) -> bool {
+            let name = match slot {
+                $(TransportSlot::$variant(_) => stringify!($variant),)+
+            };
+            crate::registry::PROTOCOLS.iter().any(|p| p.telemetry && p.name.eq_ignore_ascii_case(name))
+        }
+
         /// How many series a connection of the transport `slot` names records.
         pub fn transport_series(slot: &TransportSlot) -> usize {
             match slot {

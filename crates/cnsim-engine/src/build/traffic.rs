@@ -1,6 +1,7 @@
 //! Flows and their senders: sources, destinations and modes, traffic generators, reaction points
 //! and rate limiters, multicast trees.
 
+use super::flow_bytes::{self, Shape};
 use super::{protocols, Ctx, R};
 use crate::core::rng::Rng;
 use crate::core::stats::TimeAvg;
@@ -46,18 +47,44 @@ pub fn flows(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups) -> R<Tr
     let mut t = Traffic { flows: vec![], senders: vec![], sessions: vec![], needs: Needs::default(), spans: vec![] };
     let mut names: HashSet<String> = HashSet::new();
     for fs in &ctx.loaded.scenario.flows {
-        flow_spec(ctx, nodes, ports, groups, fs, &mut t, &mut names, true)?;
+        flow_spec(ctx, nodes, ports, groups, fs, &mut t, Unique::Record(&mut names), true)?;
     }
-    // A workload's flows: its own table warns about its times and rate (`workload.rs`).
-    for fs in super::workload::expand(ctx, nodes, ports)? {
-        flow_spec(ctx, nodes, ports, groups, &fs, &mut t, &mut names, false)?;
+    // The workloads' flows: every table drawn (its own table warns about its times and rate,
+    // `workload.rs`), room made for all their flows at once (no copy of a grown vector), then each
+    // flow made as soon as its entry is written. Flows made per workload name, for their names.
+    let tables = (0..ctx.loaded.scenario.workloads.len()).map(|i| super::workload::draw(ctx, nodes, ports, i)).collect::<R<Vec<_>>>()?;
+    let all: usize = tables.iter().map(|w| w.draws.len()).sum();
+    t.flows.reserve_exact(all);
+    t.senders.reserve_exact(all);
+    t.sessions.reserve_exact(all);
+    t.spans.reserve_exact(all);
+    t.needs.pairs.reserve_exact(all);
+    t.needs.ends.reserve_exact(2 * all);
+    let mut made: HashMap<String, usize> = HashMap::new();
+    for table in tables {
+        let n = table.draws.len();
+        let earlier = made.get(&table.prefix).copied().unwrap_or(0);
+        for k in 0..n {
+            flow_spec(ctx, nodes, ports, groups, &table.flow(k, nodes), &mut t, Unique::Workload(&names, k < earlier), false)?;
+        }
+        let m = made.entry(table.prefix).or_default();
+        *m = (*m).max(n);
     }
     Ok(t)
 }
 
+/// How a flow's name is checked unique: against the names so far, which then hold it (the flows of
+/// `[[flow]]` tables); or, for a workload's flow (`PREFIX#k`, unique within its table), against the
+/// `[[flow]]` tables' names and whether an earlier workload of the same name made a k-th flow (so
+/// the build keeps a workload's names once, in its flows).
+enum Unique<'a> {
+    Record(&'a mut HashSet<String>),
+    Workload(&'a HashSet<String>, bool),
+}
+
 /// The flows of one `[[flow]]` table (or of a workload's flow); `lint`: warn about likely mistakes.
 #[allow(clippy::too_many_arguments)]
-fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &FlowSpec, t: &mut Traffic, names: &mut HashSet<String>, lint: bool) -> R<()> {
+fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &FlowSpec, t: &mut Traffic, mut names: Unique, lint: bool) -> R<()> {
     let seed = ctx.loaded.scenario.simulation.seed;
     let sources = ctx.nodes(&fs.from)?;
     let to = fs.to.get_ref();
@@ -150,6 +177,13 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
         // limiter holds the whole transfer (the application hands over every byte, none is lost
         // at the source). (frames, bytes that complete it)
         let mut buf_cap = fs.limiter.buffer as usize;
+        // The limiter's buffer as made (it grows, doubling, as frames wait): a long-lived source's
+        // holds up to `limiter.buffer` frames (at most 1024) from the start; a transfer's starts
+        // small, as a workload makes many and most never queue more than a few frames there.
+        let ring = match transfer {
+            Some(_) => 0,
+            None => (fs.limiter.buffer as usize).min(1024),
+        };
         let open_transfer = match (transfer, closed.as_ref(), gen) {
             (Some(size), None, TrafficGen::Cbr { gap }) => {
                 let n = size.div_ceil(frame as u64);
@@ -239,13 +273,29 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
             let sender_id = t.senders.len() as u32;
             for &k in &ks {
                 let (fname, dst, recv) = parts[k].clone();
-                if !names.insert(fname.clone()) {
+                let taken = match &mut names {
+                    Unique::Record(set) => !set.insert(fname.clone()),
+                    Unique::Workload(set, earlier) => *earlier || set.contains(&fname),
+                };
+                if taken {
                     return Err(ctx.err(fs.from.span(), format!("duplicate flow name {fname:?}: give the flow a `name`")));
                 }
-                // The flow, its receivers and name, the limiter's buffer, and its multicast branches.
+                // The flow as built (`flow_bytes.rs`), and its multicast branches.
                 let branch_edges: usize = t.needs.branches.iter().rev().take_while(|b| b.0 == t.flows.len()).map(|b| b.2.len()).sum();
-                let bytes = std::mem::size_of::<Flow>() + recv.len() * 64 + 2 * fname.len()
-                    + (fs.limiter.buffer as usize).min(1024) * 16 + branch_edges * 24;
+                let shape = Shape {
+                    receivers: recv.len(),
+                    name: fname.len(),
+                    host_name: recv.iter().map(|&h| nodes[h].name.len()).max().unwrap_or(0),
+                    ring: Ring::<Time>::capacity_for(ring),
+                    transport: closed.as_ref().map(|c| c.0),
+                    rp: &fs.rp,
+                    np: make_np.is_some(),
+                    rf: rf_sender.is_some() || rf_table.is_some(),
+                    group: group.map_or(0, |_| to.len()),
+                    name_set: matches!(names, Unique::Record(_)),
+                    series: ctx.loaded.scenario.simulation.record_interval.0 > 0,
+                };
+                let bytes = flow_bytes::bytes(&shape).saturating_add(branch_edges.saturating_mul(24));
                 ctx.budget.charge(super::budget::Part::Flows, bytes).map_err(|m| ctx.err(fs.from.span(), m))?;
                 let conn = match &closed {
                     Some((slot, cx)) => Some(Box::new(protocols::transport(slot, cx).map_err(in_flow)?)),
@@ -307,8 +357,7 @@ fn flow_spec(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, fs: &Fl
                 prio: fs.priority,
                 start: start.saturating_add(phase),
                 stop,
-                // Never pre-sized by the input: the buffer grows only as frames wait.
-                buf: Ring::with_capacity((fs.limiter.buffer as usize).min(1024)),
+                buf: Ring::with_capacity(ring),
                 buf_cap,
                 next_allowed: 0,
                 pace_rate: f64::NAN,

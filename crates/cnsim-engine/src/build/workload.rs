@@ -1,11 +1,13 @@
 //! `[[workload]]` tables → finite flows (docs/scenarios.md, workloads): Poisson arrivals of
 //! transfers at an offered load with sizes from a CDF, as the datacenter transport papers evaluate
 //! (DCTCP, Alizadeh et al. SIGCOMM 2010 §4.3; pFabric, Alizadeh et al. SIGCOMM 2013 §5), or a
-//! periodic incast. Each table becomes `[[flow]]` entries handed to `traffic.rs`, so a generated
-//! flow is exactly a flow one could write by hand. Linear in the flows made; deterministic per seed
-//! (one stream per workload and source host, `core/rng.rs`).
+//! periodic incast. Each table's draws become `[[flow]]` entries handed to `traffic.rs` one at a
+//! time (a table's entries never all exist at once), so a generated flow is exactly a flow one
+//! could write by hand. Linear in the flows made; deterministic per seed (one stream per workload
+//! and source host, `core/rng.rs`).
 
 use super::budget::Part;
+use super::flow_bytes::DRAW_BYTES;
 use super::cdf::{Cdf, BUILTIN};
 use super::{Ctx, R};
 use crate::core::rng::Rng;
@@ -16,16 +18,25 @@ use crate::registry::Port;
 use crate::scenario::*;
 use crate::units::{Bytes, Duration};
 
-/// The flows of every `[[workload]]`, in table order.
-pub fn expand(ctx: &Ctx, nodes: &[Node], ports: &[Port]) -> R<Vec<FlowSpec>> {
-    let mut out = vec![];
-    for (i, w) in ctx.loaded.scenario.workloads.iter().enumerate() {
-        workload(ctx, nodes, ports, w, i, &mut out)?;
-    }
-    Ok(out)
+/// One `[[workload]]` table's flows, drawn: (source, destination, size, start) each, in order.
+pub struct Table<'a> {
+    w: &'a WorkloadSpec,
+    /// Its flows are named `PREFIX#k`.
+    pub prefix: String,
+    pub draws: Vec<(usize, usize, u64, Time)>,
 }
 
-fn workload(ctx: &Ctx, nodes: &[Node], ports: &[Port], w: &WorkloadSpec, index: usize, out: &mut Vec<FlowSpec>) -> R<()> {
+impl Table<'_> {
+    /// Its `k`-th flow, as the `[[flow]]` entry one would write by hand.
+    pub fn flow(&self, k: usize, nodes: &[Node]) -> FlowSpec {
+        let (s, d, size, t) = self.draws[k];
+        flow(self.w, &self.prefix, k, &nodes[s].name, &nodes[d].name, size, t, self.w.hosts.span())
+    }
+}
+
+/// The draws of the `index`-th `[[workload]]` table.
+pub fn draw<'a>(ctx: &'a Ctx, nodes: &[Node], ports: &[Port], index: usize) -> R<Table<'a>> {
+    let w = &ctx.loaded.scenario.workloads[index];
     let span = w.hosts.span();
     let prefix = w.name.clone().unwrap_or_else(|| format!("workload{}", index + 1));
     let err = |m: String| ctx.err(span.clone(), format!("workload {prefix}: {m}"));
@@ -65,14 +76,14 @@ fn workload(ctx: &Ctx, nodes: &[Node], ports: &[Port], w: &WorkloadSpec, index: 
     let seed = ctx.loaded.scenario.simulation.seed;
     // (source, destination, size, start)
     let mut made: Vec<(usize, usize, u64, Time)> = vec![];
-    // Every generated flow is charged to the memory budget before it is drawn: the expected count
-    // at once (a table that cannot fit is refused before anything is allocated), then any excess
-    // of the random draws as it comes.
+    // Every draw is charged to the memory budget before it is made: the expected count at once (a
+    // table that cannot fit is refused before anything is allocated), then any excess of the
+    // random draws as it comes. (`traffic.rs` charges each flow as it makes it.)
     let mut charged = 0usize;
     let mut charge = |n: usize| -> R<()> {
         if n > charged {
             let more = (n - charged).max(CHARGE_STEP);
-            ctx.budget.charge(Part::Flows, more.saturating_mul(SPEC_BYTES)).map_err(|m| err(format!("{m} (its generated flows)")))?;
+            ctx.budget.charge(Part::Flows, more.saturating_mul(DRAW_BYTES)).map_err(|m| err(format!("{m} (its generated flows)")))?;
             charged += more;
         }
         Ok(())
@@ -150,16 +161,9 @@ fn workload(ctx: &Ctx, nodes: &[Node], ports: &[Port], w: &WorkloadSpec, index: 
             }
         }
     }
-    out.reserve(made.len());
-    for (k, (s, d, size, t)) in made.into_iter().enumerate() {
-        out.push(flow(w, &prefix, k, &nodes[s].name, &nodes[d].name, size, t, span.clone()));
-    }
-    Ok(())
+    Ok(Table { w, prefix, draws: made })
 }
 
-/// What a generated flow costs before traffic.rs builds it (and charges it again): its `FlowSpec`
-/// with its name and endpoints, and its draw.
-pub(super) const SPEC_BYTES: usize = std::mem::size_of::<FlowSpec>() + std::mem::size_of::<(usize, usize, u64, Time)>() + 96;
 /// Draws beyond the expected count are charged this many at a time.
 const CHARGE_STEP: usize = 4096;
 

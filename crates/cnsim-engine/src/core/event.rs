@@ -170,6 +170,8 @@ fn mix(mut z: u64) -> u64 {
 }
 
 impl<E: Copy> EventQueue<E> {
+    /// Bytes one queued event takes (the memory budget counts them, `build/flow_bytes.rs`).
+    pub const ENTRY_BYTES: usize = std::mem::size_of::<Entry<E>>();
     /// A queue whose equal-time events run in the permutation seeded by `key` (0: FIFO).
     pub fn with_tie_key(key: u64) -> Self {
         EventQueue { tie_key: key, ..Default::default() }

@@ -24,9 +24,14 @@ impl<T> std::fmt::Debug for Ring<T> {
 }
 
 impl<T: Copy> Ring<T> {
+    /// The capacity `with_capacity(n)` makes.
+    pub const fn capacity_for(n: usize) -> usize {
+        let n = if n < 4 { 4 } else { n };
+        n.next_power_of_two()
+    }
     /// Room for at least `n` values before the first growth.
     pub fn with_capacity(n: usize) -> Self {
-        let cap = n.max(4).next_power_of_two();
+        let cap = Self::capacity_for(n);
         Ring { buf: vec![MaybeUninit::uninit(); cap].into_boxed_slice(), head: 0, len: 0 }
     }
     #[inline(always)]

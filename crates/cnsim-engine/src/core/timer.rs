@@ -34,6 +34,9 @@ pub struct Timers {
 }
 
 impl Timers {
+    /// Bytes one timer takes (the memory budget counts them, `build/flow_bytes.rs`).
+    pub const SLOT_BYTES: usize = std::mem::size_of::<Slot>();
+
     /// A new, unarmed timer.
     pub fn add(&mut self) -> TimerId {
         self.slots.push(Slot::default());

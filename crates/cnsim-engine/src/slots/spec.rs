@@ -39,6 +39,12 @@ pub trait FromSpec: Sized {
     fn needs_unicast(_spec: &Self::Spec) -> Option<&'static str> {
         None
     }
+    /// What a state built from `spec` allocates on the heap when it is made (its own buffers):
+    /// (bytes requested, allocations). The memory budget counts it before the state is made
+    /// (`build/flow_bytes.rs`). Nothing by default.
+    fn heap(_spec: &Self::Spec) -> (usize, usize) {
+        (0, 0)
+    }
 }
 
 /// A congestion point's context: its output port.

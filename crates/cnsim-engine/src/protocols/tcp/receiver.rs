@@ -37,6 +37,11 @@ pub struct TcpReceiver {
 }
 
 impl TcpReceiver {
+    /// Bytes `new` allocates for a window of `rwnd` segments: the window and the SACK history.
+    pub fn heap_bytes(rwnd: u32) -> usize {
+        (rwnd as usize).saturating_add(HISTORY + 1).saturating_mul(std::mem::size_of::<u32>())
+    }
+
     pub fn new(p: TcpParams) -> Self {
         assert!(p.rwnd > 0, "TCP: rwnd must be positive");
         TcpReceiver {

@@ -93,6 +93,10 @@ impl FromSpec for TcpFlow {
     fn from_spec(spec: &TcpSpec, cx: &TransportCx) -> Result<TcpFlow, String> {
         Ok(TcpFlow::new(params(spec)?, cx.app, spec.ack_size.0 as u32))
     }
+    /// The receiver's window and its SACK history (`receiver.rs`); the sender's queues start empty.
+    fn heap(spec: &TcpSpec) -> (usize, usize) {
+        (super::receiver::TcpReceiver::heap_bytes(spec.rwnd), 2)
+    }
 }
 
 /// `[flow.tcp]` → the TCP state machines' parameters.
