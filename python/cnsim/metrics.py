@@ -153,12 +153,31 @@ def _declarations() -> tuple[dict, ...]:
 def protocol_summary(stats: dict) -> dict:
     """The protocols' summary metrics of a run, computed in the engine by their formulas from the
     stats document: {"values": {"global": {name: value}, scope: {entity: {name: value}}}, "ran":
-    [[what, count]]} (`_core.protocol_summary`)."""
+    [[what, count]]} (`_core.protocol_summary`). The engine is handed only the part of the document
+    its formulas read (`_core.protocol_summary_reads`), not the whole of a large fabric's."""
     import json
 
     from . import _core
 
-    return json.loads(_core.protocol_summary(json.dumps(stats)))
+    part = {section: _only(stats[section], keys) for section, keys in _protocol_reads().items() if section in stats}
+    return json.loads(_core.protocol_summary(json.dumps(part)))
+
+
+@functools.cache
+def _protocol_reads() -> dict[str, tuple[str, ...]]:
+    import json
+
+    from . import _core
+
+    return {section: tuple(keys) for section, keys in json.loads(_core.protocol_summary_reads()).items()}
+
+
+def _only(section, keys: tuple[str, ...]):
+    """`section` of a stats document with only `keys`: of each entry of a list, of an object."""
+    def only(entry):
+        return {k: entry[k] for k in keys if k in entry} if isinstance(entry, dict) else entry
+
+    return [only(e) for e in section] if isinstance(section, list) else only(section)
 
 
 def _placed(scope: str, entry: dict, values: dict) -> dict:

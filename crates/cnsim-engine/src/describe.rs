@@ -108,6 +108,13 @@ pub fn protocol_summary(stats: &str) -> Result<String, String> {
     Ok(crate::registry::metrics::protocol_summary(&stats).to_string())
 }
 
+/// What the protocols' summary reads of a stats document
+/// (`registry::metrics::protocol_summary_reads`), as JSON: `{SECTION: [KEY]}`. The part of a
+/// document with only these keys is all `protocol_summary` needs.
+pub fn protocol_summary_reads() -> Value {
+    json!(crate::registry::metrics::protocol_summary_reads())
+}
+
 /// Every summary metric, in `summary.json`'s order: the engine's (`report::SUMMARIES`), each
 /// protocol's, in the registry's order, placed right after the metric its formula follows
 /// (`Formula::follows`; at the end if there is none such, which a test forbids).

@@ -3,10 +3,12 @@
 //! (`report::METRICS`): each protocol's `PROTOCOL.metrics`, in the registry's order. Likewise
 //! its summary metrics (`slots::metrics::Summary`), after `report::SUMMARIES`, and its renamed
 //! outputs (`slots::metrics::Renamed`), after `report::RENAMED`. And the protocols' part of a
-//! run's summary, computed by their formulas (`protocol_summary`).
+//! run's summary, computed by their formulas (`protocol_summary`), and what of the stats document
+//! those read (`protocol_summary_reads`).
 
 use crate::slots::metrics::{marked, Mechanism, Metric, Renamed, Summary};
 use serde_json::{json, Map, Value};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The protocols' declarations, in the registry's order.
 pub fn protocols() -> impl Iterator<Item = &'static Metric> {
@@ -61,6 +63,31 @@ pub fn protocol_summary(stats: &Value) -> Value {
     json!({"values": scopes, "ran": ran})
 }
 
+/// What `protocol_summary` reads of a stats document: section → the keys it reads there (of each
+/// entry of a list, of an object such as `window`) — every formula's statistics
+/// (`Summary::engine`) and `marks`, `name` in the sections of entities' metrics, and every tally's
+/// keys. The part of a document with only these keys gives the summary the whole one gives, so a
+/// caller that holds a large document hands over that part only.
+pub fn protocol_summary_reads() -> BTreeMap<&'static str, BTreeSet<&'static str>> {
+    let split = |path: &'static str| path.split_once('.').unwrap_or((path, ""));
+    let formulas = summaries().filter_map(|s| s.formula.map(|f| (s, f))).flat_map(|(s, f)| {
+        let named = s.section().map(|section| (section, "name"));
+        s.engine.iter().chain(f.marks).map(|p| split(p)).chain(named)
+    });
+    let tallies = super::PROTOCOLS.iter().flat_map(|p| p.tallies).flat_map(|t| {
+        let (section, key) = split(t.marks);
+        [(section, key), (section, t.unless)]
+    });
+    let mut reads: BTreeMap<&'static str, BTreeSet<&'static str>> = BTreeMap::new();
+    for (section, key) in formulas.chain(tallies) {
+        let keys = reads.entry(section).or_default();
+        if !key.is_empty() {
+            keys.insert(key);
+        }
+    }
+    reads
+}
+
 /// The entries of a section of the stats document (none if it is missing or not a list).
 fn entries<'a>(stats: &'a Value, section: &str) -> &'a [Value] {
     stats[section].as_array().map(Vec::as_slice).unwrap_or_default()
@@ -99,6 +126,59 @@ mod tests {
         assert_eq!(v["port"]["p"], json!({"pause_sent": 3, "pause_received": 1, "paused_s": 2.0}));
         assert_eq!(v["port"]["o"], json!({"pause_sent": null, "pause_received": null, "paused_s": 0.0}));
         assert_eq!(out["ran"], json!([["DCTCP flows", 0], ["TCP flows", 1]]));
+    }
+
+    /// `stats` with only what `protocol_summary_reads` names.
+    fn read_part(stats: &Value) -> Value {
+        let reads = protocol_summary_reads();
+        let only = |v: &Value, keys: &BTreeSet<&str>| match v {
+            Value::Object(m) => Value::Object(m.iter().filter(|(k, _)| keys.contains(k.as_str())).map(|(k, v)| (k.clone(), v.clone())).collect()),
+            v => v.clone(),
+        };
+        let part = reads.iter().filter_map(|(section, keys)| {
+            let v = stats.get(*section)?;
+            let v = match v {
+                Value::Array(entries) => Value::Array(entries.iter().map(|e| only(e, keys)).collect()),
+                v => only(v, keys),
+            };
+            Some((section.to_string(), v))
+        });
+        Value::Object(part.collect())
+    }
+
+    #[test]
+    fn the_part_of_the_document_the_formulas_read_gives_the_same_summary() {
+        let stats = json!({
+            "time": {"end_s": 1.0}, "frames": {"data_injected": 3},
+            "window": {"data_injected": 8, "data_delivered": 7},
+            "rps": [{"name": "a", "first_cnm_s": 0.5, "cr_mean_bps": 1.0}, {"name": "b", "first_message_s": 0.25}, {"name": "c", "first_cnm_s": null}],
+            "queues": [{"name": "q", "cp": true, "cp_fb_negative_window": 2, "arrivals": 9}, {"name": "r", "cp": false, "cp_fb_negative_window": 5}, {"name": "s", "cp": {"qcn": {}}, "cp_fb_negative_window": 1}],
+            "flows": [{"name": "f", "tcp_goodput_bps": 2.5e6, "tcp_dctcp_alpha": null, "size_bytes": 10}, {"name": "g", "tcp_goodput_bps": 1e6, "tcp_dctcp_alpha": 0.5}, {"name": "h"}],
+            "ports": [{"name": "p", "pause_sent": 3, "pause_received": 1, "paused_s_window": [0.5, 2.0, 1.0], "node": "sw"}],
+        });
+        let part = read_part(&stats);
+        assert_eq!(part["queues"][0], json!({"cp": true, "cp_fb_negative_window": 2})); // no protocol has a queue metric: no name
+        assert!(part.get("time").is_none() && part["window"] == json!({"data_injected": 8}));
+        assert_eq!(protocol_summary(&part), protocol_summary(&stats));
+        assert_eq!(protocol_summary(&part)["values"]["global"]["fb_negative_samples_pct"], json!(37.5));
+    }
+
+    #[test]
+    fn the_reads_name_each_formulas_statistics_and_each_tallys_keys() {
+        let reads = protocol_summary_reads();
+        for s in summaries() {
+            for p in s.engine.iter().chain(s.formula.unwrap().marks) {
+                let (section, key) = p.split_once('.').unwrap();
+                assert!(reads[section].contains(key), "{p}");
+            }
+            if let Some(section) = s.section() {
+                assert!(reads[section].contains("name"), "{section}");
+            }
+        }
+        for t in super::super::PROTOCOLS.iter().flat_map(|p| p.tallies) {
+            let (section, key) = t.marks.split_once('.').unwrap_or((t.marks, ""));
+            assert!([key, t.unless].iter().all(|k| k.is_empty() || reads[section].contains(k)), "{}", t.what);
+        }
     }
 
     #[test]
