@@ -159,8 +159,8 @@ def protocol_summary(stats: dict) -> dict:
 
     from . import _core
 
-    part = {section: _only(stats[section], keys) for section, keys in _protocol_reads().items() if section in stats}
-    return json.loads(_core.protocol_summary(json.dumps(part)))
+    part = json.dumps({section: _only(stats[section], keys) for section, keys in _protocol_reads().items() if section in stats})
+    return json.loads(_core.protocol_summary(part))
 
 
 @functools.cache

@@ -105,7 +105,7 @@ pub fn summary_declarations() -> Value {
 /// (`registry::metrics::protocol_summary`), from its stats document as JSON text, as JSON text.
 pub fn protocol_summary(stats: &str) -> Result<String, String> {
     let stats: Value = serde_json::from_str(stats).map_err(|e| format!("stats document: {e}"))?;
-    Ok(crate::registry::metrics::protocol_summary(&stats).to_string())
+    Ok(crate::registry::metrics::protocol_summary(stats).to_string())
 }
 
 /// What the protocols' summary reads of a stats document

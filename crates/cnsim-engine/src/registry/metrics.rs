@@ -35,31 +35,39 @@ pub fn mechanisms() -> impl Iterator<Item = &'static Mechanism> {
 /// `{"values": {"global": {NAME: value}, SCOPE: {ENTITY: {NAME: value}}}, "ran": [[WHAT, count]]}`
 /// — every entity of each metric's section gets it (null where it does not apply), "ran" holds
 /// every protocol's `Tally` in the registry's order, zeros included. A missing section has no
-/// entity; a missing statistic gives null.
-pub fn protocol_summary(stats: &Value) -> Value {
-    let mut global = Map::new();
-    let mut scopes = Map::new();
-    for s in summaries() {
-        let Some(f) = s.formula else { continue };
-        match s.section() {
-            None => {
-                global.insert(s.name.to_string(), (f.value)(stats, stats));
-            }
-            Some(section) => {
-                let by_entity = scopes.entry(s.scope).or_insert_with(|| json!({}));
-                for entry in entries(stats, section) {
-                    let name = entry["name"].as_str().unwrap_or_default();
-                    by_entity[name][s.name] = (f.value)(entry, stats);
-                }
-            }
-        }
-    }
-    scopes.insert("global".to_string(), Value::Object(global));
+/// entity; a missing statistic gives null. The global metrics and the tallies are computed from
+/// the whole document; then each entity's section is taken out of it and its entries are let go
+/// one by one once their metrics are computed, so the document and the values are not held at
+/// once (a large fabric has hundreds of thousands of ports).
+pub fn protocol_summary(mut stats: Value) -> Value {
+    let formulas = || summaries().filter_map(|s| s.formula.map(|f| (s, f)));
+    let global: Map<String, Value> = formulas().filter(|(s, _)| s.section().is_none())
+        .map(|(s, f)| (s.name.to_string(), (f.value)(&stats, &stats))).collect();
     let ran: Vec<Value> = super::PROTOCOLS.iter().flat_map(|p| p.tallies).map(|t| {
         let (section, key) = t.marks.split_once('.').unwrap_or((t.marks, ""));
-        let n = entries(stats, section).iter().filter(|e| marked(e, key) && (t.unless.is_empty() || !marked(e, t.unless))).count();
+        let n = entries(&stats, section).iter().filter(|e| marked(e, key) && (t.unless.is_empty() || !marked(e, t.unless))).count();
         json!([t.what, n])
     }).collect();
+    let mut scopes = Map::new();
+    for (scope, section) in formulas().filter_map(|(s, _)| Some((s.scope, s.section()?))) {
+        if scopes.contains_key(scope) {
+            continue;
+        }
+        let mut by_entity = Map::new();
+        let taken = match stats.get_mut(section) {
+            Some(Value::Array(list)) => std::mem::take(list),
+            _ => Vec::new(),
+        };
+        for entry in taken {
+            let name = entry["name"].as_str().unwrap_or_default().to_string();
+            let values = by_entity.entry(name).or_insert_with(|| json!({}));
+            for (s, f) in formulas().filter(|(s, _)| s.scope == scope) {
+                values[s.name] = (f.value)(&entry, &stats);
+            }
+        }
+        scopes.insert(scope.to_string(), Value::Object(by_entity));
+    }
+    scopes.insert("global".to_string(), Value::Object(global));
     json!({"values": scopes, "ran": ran})
 }
 
@@ -115,7 +123,7 @@ mod tests {
             "flows": [{"name": "f", "tcp_goodput_bps": 2.5e6, "tcp_dctcp_alpha": null}, {"name": "g"}],
             "ports": [{"name": "p", "pause_sent": 3, "pause_received": 1, "paused_s_window": [0.5, 2.0, 1.0]}, {"name": "o", "paused_s_window": []}],
         });
-        let out = protocol_summary(&stats);
+        let out = protocol_summary(stats);
         let v = &out["values"];
         assert_eq!(v["global"]["first_cnm_s"], json!(0.25));
         assert_eq!(v["global"]["fb_negative_samples_pct"], json!(25.0)); // only a CP's count
@@ -159,8 +167,8 @@ mod tests {
         let part = read_part(&stats);
         assert_eq!(part["queues"][0], json!({"cp": true, "cp_fb_negative_window": 2})); // no protocol has a queue metric: no name
         assert!(part.get("time").is_none() && part["window"] == json!({"data_injected": 8}));
-        assert_eq!(protocol_summary(&part), protocol_summary(&stats));
-        assert_eq!(protocol_summary(&part)["values"]["global"]["fb_negative_samples_pct"], json!(37.5));
+        assert_eq!(protocol_summary(part.clone()), protocol_summary(stats));
+        assert_eq!(protocol_summary(part)["values"]["global"]["fb_negative_samples_pct"], json!(37.5));
     }
 
     #[test]
@@ -183,7 +191,7 @@ mod tests {
 
     #[test]
     fn a_document_without_sections_gives_nulls_and_no_entity() {
-        let out = protocol_summary(&json!({}));
+        let out = protocol_summary(json!({}));
         assert_eq!(out["values"]["global"]["first_cnm_s"], Value::Null);
         assert_eq!(out["values"]["global"]["fb_negative_samples_pct"], Value::Null);
         assert_eq!(out["values"]["port"], json!({}));

@@ -61,7 +61,9 @@ pub struct Formula {
     /// (`registry::metrics::protocol_reads`).
     pub marks: &'static [&'static str],
     /// Its value: `entry` is the entity's entry in the stats document (`Summary::section`), the
-    /// document itself for "global"; `stats` is the whole document. What it reads is one of its
+    /// document itself for "global"; `stats` is the whole document (for an entity's metric, without
+    /// the entries of the entity's own section: `registry::metrics::protocol_summary` lets them go
+    /// as it goes). What it reads is one of its
     /// `Summary::engine` paths or `marks`; a missing one gives null, never a panic.
     pub value: fn(entry: &Value, stats: &Value) -> Value,
 }
