@@ -98,6 +98,23 @@ def test_the_engine_is_handed_only_the_part_of_the_stats_its_formulas_read(monke
     assert whole["values"]["global"]["fb_negative_samples_pct"] is not None
 
 
+def test_what_ran_is_counted_from_the_part_the_tallies_read(monkeypatch):
+    import json
+
+    from cnsim import _core
+
+    stats = cnsim.run("scenarios/examples/dctcp-two-flows.toml", figures=False, progress=False).stats
+    counted = dict(protocol_summary(stats)["ran"])
+    assert counted["DCTCP flows"] > 0
+    handed = []
+    real = _core.protocol_summary
+    monkeypatch.setattr(_core, "protocol_summary", lambda text: handed.append(json.loads(text)) or real(text))
+    assert f"DCTCP flows ×{counted['DCTCP flows']}" in ran(stats)
+    (part,) = handed
+    tallies = json.loads(_core.protocol_tally_reads())
+    assert set(part) == set(tallies) and all(set(e) <= set(tallies["flows"]) for e in part["flows"])
+
+
 def test_the_protocols_tallies_count_what_ran():
     stats = {"flows": [{"name": "a", "tcp_goodput_bps": 1.0, "tcp_dctcp_alpha": 0.5},
                        {"name": "b", "tcp_goodput_bps": 2.0, "tcp_dctcp_alpha": None}, {"name": "c"}]}

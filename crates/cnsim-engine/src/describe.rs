@@ -115,6 +115,12 @@ pub fn protocol_summary_reads() -> Value {
     json!(crate::registry::metrics::protocol_summary_reads())
 }
 
+/// What the tallies alone read of a stats document (`registry::metrics::tally_reads`), as
+/// `protocol_summary_reads`: the part with only these keys gives `protocol_summary` the same "ran".
+pub fn tally_reads() -> Value {
+    json!(crate::registry::metrics::tally_reads())
+}
+
 /// Every summary metric, in `summary.json`'s order: the engine's (`report::SUMMARIES`), each
 /// protocol's, in the registry's order, placed right after the metric its formula follows
 /// (`Formula::follows`; at the end if there is none such, which a test forbids).

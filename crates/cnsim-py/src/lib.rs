@@ -75,6 +75,13 @@ fn protocol_summary_reads() -> String {
     cnsim_engine::describe::protocol_summary_reads().to_string()
 }
 
+/// What the tallies alone read of a stats document, as `protocol_summary_reads`: the part with
+/// only these keys gives `protocol_summary` the same "ran".
+#[pyfunction]
+fn protocol_tally_reads() -> String {
+    cnsim_engine::describe::tally_reads().to_string()
+}
+
 /// Every protocol's fabric presets, as JSON (name, protocol, doc, toml, needs_base_rtt):
 /// `cnsim.generators.fat_tree(cc=NAME)` applies them.
 #[pyfunction]
@@ -317,6 +324,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(summary_declarations, m)?)?;
     m.add_function(wrap_pyfunction!(protocol_summary, m)?)?;
     m.add_function(wrap_pyfunction!(protocol_summary_reads, m)?)?;
+    m.add_function(wrap_pyfunction!(protocol_tally_reads, m)?)?;
     m.add_function(wrap_pyfunction!(fabric_presets, m)?)?;
     m.add_function(wrap_pyfunction!(fabric_base_rtt, m)?)?;
     m.add_function(wrap_pyfunction!(run_bench, m)?)?;

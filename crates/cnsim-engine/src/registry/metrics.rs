@@ -77,17 +77,36 @@ pub fn protocol_summary(mut stats: Value) -> Value {
 /// keys. The part of a document with only these keys gives the summary the whole one gives, so a
 /// caller that holds a large document hands over that part only.
 pub fn protocol_summary_reads() -> BTreeMap<&'static str, BTreeSet<&'static str>> {
-    let split = |path: &'static str| path.split_once('.').unwrap_or((path, ""));
     let formulas = summaries().filter_map(|s| s.formula.map(|f| (s, f))).flat_map(|(s, f)| {
         let named = s.section().map(|section| (section, "name"));
         s.engine.iter().chain(f.marks).map(|p| split(p)).chain(named)
     });
-    let tallies = super::PROTOCOLS.iter().flat_map(|p| p.tallies).flat_map(|t| {
+    by_section(formulas.chain(tally_paths()))
+}
+
+/// What the tallies alone (`protocol_summary`'s "ran") read of a stats document, as
+/// `protocol_summary_reads`: the part with only these keys gives the same "ran".
+pub fn tally_reads() -> BTreeMap<&'static str, BTreeSet<&'static str>> {
+    by_section(tally_paths())
+}
+
+/// Every tally's (section, key)s: what it marks and what it must not have (empty for none).
+fn tally_paths() -> impl Iterator<Item = (&'static str, &'static str)> {
+    super::PROTOCOLS.iter().flat_map(|p| p.tallies).flat_map(|t| {
         let (section, key) = split(t.marks);
         [(section, key), (section, t.unless)]
-    });
+    })
+}
+
+/// "section.key" as (section, key); a bare section as (section, "").
+fn split(path: &'static str) -> (&'static str, &'static str) {
+    path.split_once('.').unwrap_or((path, ""))
+}
+
+/// (section, key)s grouped by section; an empty key names the section alone.
+fn by_section(paths: impl Iterator<Item = (&'static str, &'static str)>) -> BTreeMap<&'static str, BTreeSet<&'static str>> {
     let mut reads: BTreeMap<&'static str, BTreeSet<&'static str>> = BTreeMap::new();
-    for (section, key) in formulas.chain(tallies) {
+    for (section, key) in paths {
         let keys = reads.entry(section).or_default();
         if !key.is_empty() {
             keys.insert(key);
@@ -137,8 +156,7 @@ mod tests {
     }
 
     /// `stats` with only what `protocol_summary_reads` names.
-    fn read_part(stats: &Value) -> Value {
-        let reads = protocol_summary_reads();
+    fn read_part(stats: &Value, reads: &BTreeMap<&str, BTreeSet<&str>>) -> Value {
         let only = |v: &Value, keys: &BTreeSet<&str>| match v {
             Value::Object(m) => Value::Object(m.iter().filter(|(k, _)| keys.contains(k.as_str())).map(|(k, v)| (k.clone(), v.clone())).collect()),
             v => v.clone(),
@@ -164,11 +182,14 @@ mod tests {
             "flows": [{"name": "f", "tcp_goodput_bps": 2.5e6, "tcp_dctcp_alpha": null, "size_bytes": 10}, {"name": "g", "tcp_goodput_bps": 1e6, "tcp_dctcp_alpha": 0.5}, {"name": "h"}],
             "ports": [{"name": "p", "pause_sent": 3, "pause_received": 1, "paused_s_window": [0.5, 2.0, 1.0], "node": "sw"}],
         });
-        let part = read_part(&stats);
+        let part = read_part(&stats, &protocol_summary_reads());
         assert_eq!(part["queues"][0], json!({"cp": true, "cp_fb_negative_window": 2})); // no protocol has a queue metric: no name
         assert!(part.get("time").is_none() && part["window"] == json!({"data_injected": 8}));
-        assert_eq!(protocol_summary(part.clone()), protocol_summary(stats));
+        assert_eq!(protocol_summary(part.clone()), protocol_summary(stats.clone()));
         assert_eq!(protocol_summary(part)["values"]["global"]["fb_negative_samples_pct"], json!(37.5));
+        let tallied = read_part(&stats, &tally_reads());
+        assert_eq!(tallied, json!({"flows": [{"tcp_goodput_bps": 2.5e6, "tcp_dctcp_alpha": null}, {"tcp_goodput_bps": 1e6, "tcp_dctcp_alpha": 0.5}, {}]}));
+        assert_eq!(protocol_summary(tallied)["ran"], protocol_summary(stats)["ran"]);
     }
 
     #[test]
