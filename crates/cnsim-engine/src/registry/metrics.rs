@@ -4,7 +4,7 @@
 //! its summary metrics (`slots::metrics::Summary`), after `report::SUMMARIES`, and its renamed
 //! outputs (`slots::metrics::Renamed`), after `report::RENAMED`. And the protocols' part of a
 //! run's summary, computed by their formulas (`protocol_summary`), and what of the stats document
-//! those read (`protocol_summary_reads`).
+//! those read (`protocol_summary_reads`; the tallies alone, `tally_reads`).
 
 use crate::slots::metrics::{marked, Mechanism, Metric, Renamed, Summary};
 use serde_json::{json, Map, Value};
@@ -155,7 +155,7 @@ mod tests {
         assert_eq!(out["ran"], json!([["DCTCP flows", 0], ["TCP flows", 1]]));
     }
 
-    /// `stats` with only what `protocol_summary_reads` names.
+    /// `stats` with only what `reads` names (`protocol_summary_reads`, `tally_reads`).
     fn read_part(stats: &Value, reads: &BTreeMap<&str, BTreeSet<&str>>) -> Value {
         let only = |v: &Value, keys: &BTreeSet<&str>| match v {
             Value::Object(m) => Value::Object(m.iter().filter(|(k, _)| keys.contains(k.as_str())).map(|(k, v)| (k.clone(), v.clone())).collect()),
