@@ -75,6 +75,46 @@ def test_the_protocols_formulas_fill_every_entity_of_their_scope():
     assert stats["ports"] and values["port"]
 
 
+def test_the_engine_is_handed_only_the_part_of_the_stats_its_formulas_read(monkeypatch):
+    """`protocol_summary` passes the engine the keys `_core.protocol_summary_reads` names, not the
+    whole document, and gets the summary the whole document gives."""
+    import json
+
+    from cnsim import _core
+
+    stats = cnsim.run("scenarios/examples/unicast-qcn.toml", figures=False, progress=False).stats
+    whole = json.loads(_core.protocol_summary(json.dumps(stats)))
+    reads = json.loads(_core.protocol_summary_reads())
+    handed = []
+    real = _core.protocol_summary
+    monkeypatch.setattr(_core, "protocol_summary", lambda text: handed.append(json.loads(text)) or real(text))
+    assert protocol_summary(stats) == whole
+    (part,) = handed
+    assert set(part) == set(reads) & set(stats) and "time" not in part
+    for section, value in part.items():
+        for entry in value if isinstance(value, list) else [value]:
+            assert set(entry) <= set(reads[section]), section
+    assert len(part["queues"]) == len(stats["queues"]) and part["queues"][0]
+    assert whole["values"]["global"]["fb_negative_samples_pct"] is not None
+
+
+def test_what_ran_is_counted_from_the_part_the_tallies_read(monkeypatch):
+    import json
+
+    from cnsim import _core
+
+    stats = cnsim.run("scenarios/examples/dctcp-two-flows.toml", figures=False, progress=False).stats
+    counted = dict(protocol_summary(stats)["ran"])
+    assert counted["DCTCP flows"] > 0
+    handed = []
+    real = _core.protocol_summary
+    monkeypatch.setattr(_core, "protocol_summary", lambda text: handed.append(json.loads(text)) or real(text))
+    assert f"DCTCP flows ×{counted['DCTCP flows']}" in ran(stats)
+    (part,) = handed
+    tallies = json.loads(_core.protocol_tally_reads())
+    assert set(part) == set(tallies) and all(set(e) <= set(tallies["flows"]) for e in part["flows"])
+
+
 def test_the_protocols_tallies_count_what_ran():
     stats = {"flows": [{"name": "a", "tcp_goodput_bps": 1.0, "tcp_dctcp_alpha": 0.5},
                        {"name": "b", "tcp_goodput_bps": 2.0, "tcp_dctcp_alpha": None}, {"name": "c"}]}

@@ -4,6 +4,7 @@ The engine (`cnsim._core`) is imported inside the functions. (`cnsim.metrics`, a
 figures, reads the summary metrics' declarations from the engine when it is imported.)
 """
 
+import json
 import logging
 import sys
 import time
@@ -41,8 +42,6 @@ def describe(scenario: Scenario, set: Overrides = None) -> dict:
     kind}], `links` [{a, b, rate_bps, delay_s}], `flows` (each with its route `path`, or its
     multicast `tree` of [node, child] edges), `cps` — see docs/internals/core-api.md. Names are
     expanded and routes chosen by the engine alone, so drawings and reports agree with the runs."""
-    import json
-
     from . import _core
 
     text, path = source(scenario)
@@ -122,11 +121,18 @@ def _run(text, path, set, seed, out, progress, figures, force, pcap, trace) -> R
         sim.stop("interrupted")
         raise
     wall = time.perf_counter() - t0
-    result = Result.from_simulation(sim)
+    events = sim.events
+    collected = _collect_taps(sim, taps)
+    stats_text, series, scenario_toml = sim.stats_json(), sim.series(), sim.resolved_toml()
+    # The simulation (its network: a third of a large fabric's peak memory) is let go before the
+    # stats document is parsed, not held beside it.
+    del sim
+    result = Result(json.loads(stats_text), series, scenario_toml)
+    del stats_text
+    result.capture, result.trace = collected.get("pcap"), collected.get("trace")
     LOG.info("%s: seed %s, %s events in %.3f s wall (%s events/s)", path, result.stats.get("seed"),
-             f"{sim.events:,}", wall, f"{sim.events / max(wall, 1e-9):,.0f}")
+             f"{events:,}", wall, f"{events / max(wall, 1e-9):,.0f}")
     LOG.debug("%s: frames %s; stopped by %s", path, result.stats.get("frames"), result.stats.get("stopped_by"))
-    _collect_taps(sim, result, taps)
     if out is not None:
         result.write(out, figures=figures, force=force)
     return result
@@ -160,17 +166,19 @@ def _enable_taps(sim, pcap, trace) -> dict:
     return taps
 
 
-def _collect_taps(sim, result: Result, taps: dict) -> None:
-    import json
-
+def _collect_taps(sim, taps: dict) -> dict:
+    """What the taps turned on by `_enable_taps` recorded: {"pcap": the `Capture`, "trace": the
+    trace's DataFrame}, for those that were on."""
     from . import capture, trace as trace_mod
 
+    collected = {}
     if "pcap" in taps:
-        result.capture = capture.Capture.from_simulation(sim, taps["pcap"])
+        collected["pcap"] = capture.Capture.from_simulation(sim, taps["pcap"])
     if "trace" in taps:
         d = json.loads(sim.describe_json())
-        result.trace = trace_mod.frame(sim.trace(), sim.port_names(), [n["name"] for n in d["nodes"]],
-                                       [f["name"] for f in d["flows"]])
+        collected["trace"] = trace_mod.frame(sim.trace(), sim.port_names(), [n["name"] for n in d["nodes"]],
+                                             [f["name"] for f in d["flows"]])
+    return collected
 
 
 def _progress_mode(progress) -> str:

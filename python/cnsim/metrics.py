@@ -109,13 +109,13 @@ def shown(scope: str, metrics, present: set[str]) -> list:
 def ran(stats: dict) -> str:
     """What ran, in a few words: the reaction points' protocols, congestion points, marking
     queues, what the protocols count of theirs (`_core.protocol_summary`'s "ran": DCTCP and TCP
-    flows), transfers and ports with flow control, with their numbers ("" for plain traffic)."""
+    flows; from the part of the document their tallies read), transfers and ports with flow control, with their numbers ("" for plain traffic)."""
     protocols = Counter(rp.get("protocol", "rp") for rp in stats.get("rps", []))
     parts = [f"{name} reaction points ×{n}" for name, n in protocols.items()]
     counts = {
         "congestion points": sum(1 for q in stats.get("queues", []) if q.get("cp")),
         "marking queues": sum(1 for q in stats.get("queues", []) if q.get("aqm")),
-        **dict(protocol_summary(stats)["ran"]),
+        **dict(_engine_summary(stats, _reads("tallies"))["ran"]),
         "transfers": sum(1 for f in stats.get("flows", []) if "size_bytes" in f),
         "ports with flow control": len(stats.get("ports", [])),
     }
@@ -153,12 +153,39 @@ def _declarations() -> tuple[dict, ...]:
 def protocol_summary(stats: dict) -> dict:
     """The protocols' summary metrics of a run, computed in the engine by their formulas from the
     stats document: {"values": {"global": {name: value}, scope: {entity: {name: value}}}, "ran":
-    [[what, count]]} (`_core.protocol_summary`)."""
+    [[what, count]]} (`_core.protocol_summary`). The engine is handed only the part of the document
+    its formulas read (`_core.protocol_summary_reads`), not the whole of a large fabric's."""
+    return _engine_summary(stats, _reads("summary"))
+
+
+def _engine_summary(stats: dict, reads: dict[str, tuple[str, ...]]) -> dict:
+    """`_core.protocol_summary` of the part of `stats` with only `reads` (section → keys)."""
     import json
 
     from . import _core
 
-    return json.loads(_core.protocol_summary(json.dumps(stats)))
+    part = json.dumps({section: _only(stats[section], keys) for section, keys in reads.items() if section in stats})
+    return json.loads(_core.protocol_summary(part))
+
+
+@functools.cache
+def _reads(what: str) -> dict[str, tuple[str, ...]]:
+    """What of the stats document the protocols' formulas and tallies read ("summary",
+    `_core.protocol_summary_reads`), or their tallies alone ("tallies", `_core.protocol_tally_reads`)."""
+    import json
+
+    from . import _core
+
+    text = _core.protocol_summary_reads() if what == "summary" else _core.protocol_tally_reads()
+    return {section: tuple(keys) for section, keys in json.loads(text).items()}
+
+
+def _only(section, keys: tuple[str, ...]):
+    """`section` of a stats document with only `keys`: of each entry of a list, of an object."""
+    def only(entry):
+        return {k: entry[k] for k in keys if k in entry} if isinstance(entry, dict) else entry
+
+    return [only(e) for e in section] if isinstance(section, list) else only(section)
 
 
 def _placed(scope: str, entry: dict, values: dict) -> dict:

@@ -105,7 +105,20 @@ pub fn summary_declarations() -> Value {
 /// (`registry::metrics::protocol_summary`), from its stats document as JSON text, as JSON text.
 pub fn protocol_summary(stats: &str) -> Result<String, String> {
     let stats: Value = serde_json::from_str(stats).map_err(|e| format!("stats document: {e}"))?;
-    Ok(crate::registry::metrics::protocol_summary(&stats).to_string())
+    Ok(crate::registry::metrics::protocol_summary(stats).to_string())
+}
+
+/// What the protocols' summary reads of a stats document
+/// (`registry::metrics::protocol_summary_reads`), as JSON: `{SECTION: [KEY]}`. The part of a
+/// document with only these keys is all `protocol_summary` needs.
+pub fn protocol_summary_reads() -> Value {
+    json!(crate::registry::metrics::protocol_summary_reads())
+}
+
+/// What the tallies alone read of a stats document (`registry::metrics::tally_reads`), as
+/// `protocol_summary_reads`: the part with only these keys gives `protocol_summary` the same "ran".
+pub fn tally_reads() -> Value {
+    json!(crate::registry::metrics::tally_reads())
 }
 
 /// Every summary metric, in `summary.json`'s order: the engine's (`report::SUMMARIES`), each

@@ -62,9 +62,24 @@ fn summary_declarations() -> String {
 
 /// The protocols' summary metrics of a run and what of them ran, from its stats document (JSON),
 /// by their formulas in their folders, as JSON ({"values": {SCOPE: …}, "ran": [[what, count]]}).
+/// The part of the document `protocol_summary_reads` names is enough.
 #[pyfunction]
 fn protocol_summary(stats: &str) -> PyResult<String> {
     cnsim_engine::describe::protocol_summary(stats).map_err(pyo3::exceptions::PyValueError::new_err)
+}
+
+/// What `protocol_summary` reads of a stats document, as JSON ({SECTION: [KEY]}: the keys of each
+/// entry of a list section, of an object section such as "window").
+#[pyfunction]
+fn protocol_summary_reads() -> String {
+    cnsim_engine::describe::protocol_summary_reads().to_string()
+}
+
+/// What the tallies alone read of a stats document, as `protocol_summary_reads`: the part with
+/// only these keys gives `protocol_summary` the same "ran".
+#[pyfunction]
+fn protocol_tally_reads() -> String {
+    cnsim_engine::describe::tally_reads().to_string()
 }
 
 /// Every protocol's fabric presets, as JSON (name, protocol, doc, toml, needs_base_rtt):
@@ -308,6 +323,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(metric_declarations, m)?)?;
     m.add_function(wrap_pyfunction!(summary_declarations, m)?)?;
     m.add_function(wrap_pyfunction!(protocol_summary, m)?)?;
+    m.add_function(wrap_pyfunction!(protocol_summary_reads, m)?)?;
+    m.add_function(wrap_pyfunction!(protocol_tally_reads, m)?)?;
     m.add_function(wrap_pyfunction!(fabric_presets, m)?)?;
     m.add_function(wrap_pyfunction!(fabric_base_rtt, m)?)?;
     m.add_function(wrap_pyfunction!(run_bench, m)?)?;

@@ -55,9 +55,16 @@ pub struct Formula {
     /// engine's or an earlier protocol's). In its entity's entry it follows that metric when the
     /// metric is of its own scope and the entry has it, and comes first otherwise.
     pub follows: (&'static str, &'static str),
+    /// What else it reads of the stats document, as paths like `Summary::engine`'s: the keys
+    /// that mark the entries it counts ("queues.cp"), which are no statistics. Its statistics
+    /// and, for an entity's metric, the entries' `name` go without saying
+    /// (`registry::metrics::protocol_reads`).
+    pub marks: &'static [&'static str],
     /// Its value: `entry` is the entity's entry in the stats document (`Summary::section`), the
-    /// document itself for "global"; `stats` is the whole document. A statistic it reads is one
-    /// of its `Summary::engine` paths; a missing one gives null, never a panic.
+    /// document itself for "global"; `stats` is the whole document (for an entity's metric, without
+    /// the entries of the entity's own section: `registry::metrics::protocol_summary` lets them go
+    /// as it goes). What it reads is one of its
+    /// `Summary::engine` paths or `marks`; a missing one gives null, never a panic.
     pub value: fn(entry: &Value, stats: &Value) -> Value,
 }
 

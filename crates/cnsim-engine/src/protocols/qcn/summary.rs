@@ -8,11 +8,11 @@ use serde_json::Value;
 
 pub const SUMMARIES: &[Summary] = &[
     Summary { scope: "global", name: "first_cnm_s", window: "run", unit: "s", definition: "earliest `first_cnm_s` over the RPs", engine: &["rps.first_cnm_s", "rps.first_message_s"], needs: Some("cp"),
-              formula: Some(Formula { follows: ("global", "feedback_per_delivered_pct"), value: first_cnm }) },
+              formula: Some(Formula { follows: ("global", "feedback_per_delivered_pct"), marks: &[], value: first_cnm }) },
     Summary { scope: "rp", name: "first_cnm_s", window: "run", unit: "s", definition: "time the RP received its first CNM", engine: &["rps.first_cnm_s", "rps.first_message_s"], needs: Some("cp"),
-              formula: Some(Formula { follows: ("global", "q_dev_from_qeq_frames"), value: |rp, _| rp_first_cnm(rp).clone() }) },
+              formula: Some(Formula { follows: ("global", "q_dev_from_qeq_frames"), marks: &[], value: |rp, _| rp_first_cnm(rp).clone() }) },
     Summary { scope: "global", name: "fb_negative_samples_pct", window: "measure", unit: "%", definition: "Σ cp_fb_negative_window over the QCN CP queues / window.data_injected × 100: samples with Fb < 0, on `feedback_rate_pct`'s scale; above it because a sample whose Fb is negative by less than one quantum (QntzFb = 0) sends no CNM (docs/modelling.md); null without a QCN CP", engine: &["queues.cp_fb_negative_window", "window.data_injected"], needs: Some("qcn"),
-              formula: Some(Formula { follows: ("global", "total_loss_pct"), value: fb_negative_samples }) },
+              formula: Some(Formula { follows: ("global", "total_loss_pct"), marks: &["queues.cp"], value: fb_negative_samples }) },
 ];
 
 /// The RP's first feedback: its `first_cnm_s`, or a BCN RP's `first_message_s` (null if neither).
