@@ -406,6 +406,7 @@ impl Routes {
         // lead to the class's common neighbours), the same whichever the other: made once.
         let mut member_entry: Vec<Option<u32>> = vec![None; n];
         let mut to_t: Vec<(u32, u32)> = vec![];
+        let mut offered: Vec<(u32, u32)> = vec![];
         for (c, &t) in targets.iter().enumerate() {
             r.col[t] = c as u32;
             r.exc_start.push(r.exc.len() as u32);
@@ -417,7 +418,7 @@ impl Routes {
             let mut links = to_t.iter().peekable();
             for &v in &classes.exceptions[k] {
                 r.work += 1;
-                let mut offered = vec![];
+                offered.clear();
                 while let Some(&&(w, back)) = links.peek().filter(|l| l.0 as usize <= v) {
                     if w as usize == v {
                         offered.push((rank[t], back));
@@ -432,15 +433,15 @@ impl Routes {
                     match member_entry[v] {
                         Some(e) => e,
                         None => {
-                            let mut offered: Vec<(u32, u32)> = nodes[v]
+                            let mut into_fabric: Vec<(u32, u32)> = nodes[v]
                                 .ports
                                 .iter()
                                 .map(|&p| (ports[p as usize].peer_node as usize, p))
                                 .filter(|&(w, _)| attach[w].0 == NONE)
                                 .map(|(w, p)| (rank[w], p))
                                 .collect();
-                            r.work += offered.len();
-                            let e = sets.entry(&mut r.sets, r.ecmp, &mut offered);
+                            r.work += into_fabric.len();
+                            let e = sets.entry(&mut r.sets, r.ecmp, &mut into_fabric);
                             member_entry[v] = Some(e);
                             e
                         }
