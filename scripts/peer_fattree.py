@@ -1,15 +1,16 @@
 """cnsim against htsim on a fat tree: a DCTCP permutation on k = 8 and k = 16, and an N-to-1 incast
-with PFC on k = 8, alone and with rate control, both simulators on the same network, interleaved
-(docs/performance.md, "Against htsim: fat trees").
+with PFC on k = 8, alone and with rate control; and on cnsim's benchmark dumbbell; both simulators on
+the same network, interleaved (docs/performance.md, "Against htsim").
 
-    python scripts/peer_fattree.py HTSIM [--cases permutation incast incast-rate] [--k 8 16] [--incast-k 8]
-                                         [--reps 5] [--duration-us 2000] [--callgrind-us 500]
+    python scripts/peer_fattree.py HTSIM [--cases permutation incast incast-rate dumbbell] [--k 8 16]
+                                         [--incast-k 8] [--dumbbell-n 10 100] [--reps 5]
+                                         [--duration-us 2000] [--callgrind-us 500]
                                          [--tolerance 0.05] [--work DIR]
 
 HTSIM is a checkout of csg-htsim (https://github.com/Broadcom/csg-htsim, or a snapshot of it): this
 script fetches nothing. It builds htsim's library (`make` in HTSIM/sim) and the fat-tree objects it
 needs (in HTSIM/sim/datacenter), then links cnsim's own drivers, `scripts/peer/htsim_fattree.cpp`
-and `scripts/peer/htsim_incast.cpp`, against them; and it builds cnsim's engine-alone runner (`cargo build --release -p cnsim-engine
+`scripts/peer/htsim_incast.cpp` and `scripts/peer/htsim_dumbbell.cpp`, against them; and it builds cnsim's engine-alone runner (`cargo build --release -p cnsim-engine
 --example run_file`). Neither simulator's start-up is timed: each times its event loop alone.
 
 The network is `cnsim.generators.fat_tree(k, flow=..., queue=..., overhead="0B")` plus host
@@ -28,6 +29,11 @@ bottleneck of all). The case `incast-rate` adds rate control, each simulator its
 sender starting at the link's rate: htsim's HPCC (HPCCSrc, a window from in-band telemetry) and
 cnsim's DCQCN (its marking at every queue, its RP on every flow) — different algorithms, which
 both keep the destination's link full.
+
+The dumbbell (`dumbbell`): the engine's benchmark scenario (`cnsim._core.bench_scenario`, CBR
+sources, QCN off; docs/performance.md, "Measuring") without wire overhead, and htsim's CbrSrc /
+Queue / Pipe / CbrSink on the same links, queues, rates and start times, read from that scenario's
+text; neither has acknowledgements, so a delivered packet is two frame-hops in both.
 
 Each repetition runs cnsim then htsim (htsim first on odd repetitions). Reported per case and k: the median
 wall time of each, the median over repetitions of cnsim's delivered packets per wall-second ÷
@@ -79,7 +85,8 @@ def build(htsim: Path, work: Path) -> tuple[dict[str, Path], Path]:
     """The htsim drivers (by case) and cnsim's run_file, built."""
     sim = build_library(htsim)
     drivers = {case: link_driver(sim, name, work / name)
-               for case, name in (("permutation", "htsim_fattree"), ("incast", "htsim_incast"))}
+               for case, name in (("permutation", "htsim_fattree"), ("incast", "htsim_incast"),
+                                  ("dumbbell", "htsim_dumbbell"))}
     sh(["cargo", "build", "--release", "-q", "-p", "cnsim-engine", "--example", "run_file"], cwd=ROOT)
     return drivers, ROOT / "target" / "release" / "examples" / "run_file"
 
@@ -137,6 +144,40 @@ def cnsim_incast_scenario(k: int, duration_us: float, rate_control: bool = False
     return to_toml(doc)
 
 
+def cnsim_dumbbell_scenario(n: int, duration_us: float) -> str:
+    """The engine's benchmark dumbbell with N sources, QCN off, without wire overhead (htsim has none)."""
+    from cnsim import _core
+    text = _core.bench_scenario("cbr", n, False, duration_us / 1e6)
+    link = 'link = { rate = "10Gbps", delay = "1us" }'
+    if link not in text:
+        raise ValueError("the benchmark's [defaults] link changed: update cnsim_dumbbell_scenario")
+    return text.replace(link, link[:-2] + ', overhead = "0B" }')
+
+
+def parse_duration(text: str) -> float:
+    """"1us" or "100000ps" -> seconds (the units the benchmark's scenario writes)."""
+    m = re.fullmatch(r"([0-9]*\.?[0-9]+)(ps|ns|us|ms|s)", text)
+    if not m:
+        raise ValueError(f"not a duration: {text!r}")
+    return float(m.group(1)) * {"ps": 1e-12, "ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}[m.group(2)]
+
+
+def htsim_dumbbell_args(text: str) -> list[str]:
+    """htsim_dumbbell's arguments after N and the duration, read from the dumbbell's scenario text."""
+    import tomllib
+    from cnsim.analysis import parse_rate
+    doc = tomllib.loads(text)
+    link = doc["defaults"]["link"]
+    access, bottleneck = (int(l["queue"]["capacity"].split()[0]) for l in doc["link"])
+    flow = doc["flow"][0]
+    n = len(flow["start"])
+    if flow["traffic"]["frame"] != "1500B":
+        raise ValueError("htsim's CbrSrc sends 1 500-B packets: the dumbbell's frames must be too")
+    stagger = parse_duration(flow["start"][-1]) * n / (n - 1) if n > 1 else 0.0
+    return [f"{parse_rate(link['rate']) / 1e9:g}", f"{parse_duration(link['delay']) * 1e9:g}", str(access),
+            str(bottleneck), f"{parse_rate(flow['traffic']['rate']) * n / 1e9:g}", f"{stagger * 1e6:g}"]
+
+
 def htsim_paths(k: int, text: str) -> str:
     """One line per flow, `src agg core` in htsim's numbering, from the path cnsim's ECMP gives it.
     cnsim's aggregation switch a (0-based) at pod position i = a mod k/2 reaches cores i·k/2 .. i·k/2 + k/2 − 1;
@@ -159,6 +200,12 @@ def parse(out: str) -> dict:
 def commands(case: str, k: int, duration_us: float, work: Path, driver: Path, runner: Path) -> dict[str, list[str]]:
     if case in ("incast", "incast-rate"):
         return incast_commands(k, duration_us, work, driver, runner, case == "incast-rate")
+    if case == "dumbbell":
+        text = cnsim_dumbbell_scenario(k, duration_us)
+        toml = work / f"dumbbell-n{k}-{duration_us:g}us.toml"
+        toml.write_text(text)
+        return {"cnsim": [str(runner), str(toml)],
+                "htsim": [str(driver), str(k), f"{duration_us:g}", *htsim_dumbbell_args(text)]}
     text = cnsim_scenario(k, duration_us)
     toml = work / f"fattree-k{k}-{duration_us:g}us.toml"
     toml.write_text(text)
@@ -194,10 +241,11 @@ def callgrind(cmd: list[str], out: Path) -> tuple[float, dict]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("htsim", type=Path)
-    ap.add_argument("--cases", nargs="+", choices=["permutation", "incast", "incast-rate"],
+    ap.add_argument("--cases", nargs="+", choices=["permutation", "incast", "incast-rate", "dumbbell"],
                     default=["permutation", "incast", "incast-rate"])
     ap.add_argument("--k", type=int, nargs="+", default=[8, 16])
     ap.add_argument("--incast-k", type=int, nargs="+", default=[8])
+    ap.add_argument("--dumbbell-n", type=int, nargs="+", default=[10, 100])
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--duration-us", type=float, default=2000)
     ap.add_argument("--callgrind-us", type=float, default=0)
@@ -209,7 +257,8 @@ def main() -> None:
     print("parameters: " + ", ".join(f"{k}={v}" for k, v in PARAMS.items())
           + f", duration={a.duration_us:g}us, cnsim tcp {CNSIM_TCP}, incast {INCAST}")
     void = False
-    for case, k in [(c, k) for c in a.cases for k in (a.k if c == "permutation" else a.incast_k)]:
+    sizes = {"permutation": a.k, "incast": a.incast_k, "incast-rate": a.incast_k, "dumbbell": a.dumbbell_n}
+    for case, k in [(c, k) for c in a.cases for k in sizes[c]]:
         driver = drivers["incast" if case == "incast-rate" else case]
         cmds = commands(case, k, a.duration_us, a.work, driver, runner)
         runs: dict[str, list[dict]] = {"cnsim": [], "htsim": []}
@@ -221,7 +270,8 @@ def main() -> None:
                                   for c, h in zip(runs["cnsim"], runs["htsim"]))
         agree = abs(per_sim_s["cnsim"] / per_sim_s["htsim"] - 1)
         void |= agree > a.tolerance
-        print(f"{case} k={k}: wall s cnsim {statistics.median(x['wall_s'] for x in runs['cnsim']):.3f}, "
+        size = f"n={k}" if case == "dumbbell" else f"k={k}"
+        print(f"{case} {size}: wall s cnsim {statistics.median(x['wall_s'] for x in runs['cnsim']):.3f}, "
               f"htsim {statistics.median(x['wall_s'] for x in runs['htsim']):.3f}; delivered packets per wall-second "
               f"cnsim/htsim {ratio:.2f}x (median of {a.reps}); delivered per simulated s cnsim "
               f"{per_sim_s['cnsim'] / 1e6:.2f} M, htsim {per_sim_s['htsim'] / 1e6:.2f} M ({agree:.1%} apart"
@@ -236,7 +286,7 @@ def main() -> None:
             for name, cmd in cmds.items():
                 ir, run = callgrind(cmd, a.work / f"callgrind.{name}.{case}.k{k}")
                 ipp[name] = ir / run["delivered"]
-            print(f"{case} k={k}: instructions per delivered packet ({a.callgrind_us:g} us, event loop alone): cnsim "
+            print(f"{case} {size}: instructions per delivered packet ({a.callgrind_us:g} us, event loop alone): cnsim "
                   f"{ipp['cnsim']:.0f}, htsim {ipp['htsim']:.0f}, htsim/cnsim {ipp['htsim'] / ipp['cnsim']:.2f}x")
     sys.exit(1 if void else 0)
 
