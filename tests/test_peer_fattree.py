@@ -95,3 +95,26 @@ def test_the_incast_with_rate_control_is_dcqcn_over_pfc():
     assert len(st["rps"]) == len(flows) and all(q["aqm"] == "dcqcn" for q in st["queues"])
     for key in ['[flow_control.pfc]', 'xoff = "15 frames"', 'discipline = "dcqcn"', 'rate = "10000Mbps"']:
         assert key in text, key
+
+
+def test_the_dumbbell_is_the_engines_benchmark_without_overhead_and_htsim_is_given_its_links():
+    import tomllib
+    from cnsim import _core
+    from cnsim.analysis import parse_rate
+    n = 10
+    text = peer.cnsim_dumbbell_scenario(n, 2000)
+    bench = _core.bench_scenario("cbr", n, False, 0.002)
+    # the engine's benchmark, only the wire overhead removed
+    assert text.replace(', overhead = "0B"', "") == bench and 'overhead = "0B"' in text
+    flows = cnsim.describe(text)["flows"]
+    assert len(flows) == n and all(len(f["path"]) == 3 for f in flows)   # source, switch, sink: two hops
+    rate, delay, access, bottleneck, total, stagger = map(float, peer.htsim_dumbbell_args(text))
+    st = cnsim.run(text, figures=False).stats
+    assert st["frames"]["data_delivered"] > 0
+    # what htsim is given is what the scenario holds: 10 Gb/s, 1 µs links, the two queues' capacities,
+    # the sources' total rate, and start times i · stagger / n
+    assert (rate, delay) == (10.0, 1000.0) and (access, bottleneck) == (1000.0, 100.0)
+    flow = tomllib.loads(text)["flow"][0]
+    assert total * 1e9 / n == pytest.approx(parse_rate(flow["traffic"]["rate"]))
+    starts = [peer.parse_duration(s) for s in flow["start"]]
+    assert starts == pytest.approx([stagger * 1e-6 * i / n for i in range(n)], abs=1e-15)
