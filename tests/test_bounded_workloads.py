@@ -108,10 +108,11 @@ def test_workloads_are_estimated_at_what_their_flows_really_cost(tmp_path):
 
 
 def test_a_transport_s_own_buffers_are_part_of_the_estimate(tmp_path):
-    # TCP makes its receive window when it makes a connection (4 B a segment): a window of 4e9
-    # segments is 16 GB, refused from the estimate before the connection is made.
+    # TCP makes its receive window when it makes a connection (4 B a segment): TCP's largest window
+    # (2^30 B) in segments of 1 B is 2^30 segments, 4.3 GB, refused from the estimate before the
+    # connection is made.
     text = STAR.format(n=2) + ('[[flow]]\nfrom = "H1"\nto = "H2"\ntraffic = { kind = "bulk" }\n'
-                               'transport = { tcp = { rwnd = 4000000000 } }\n')
+                               f'transport = {{ tcp = {{ mss = "1B", rwnd = {2 ** 30} }} }}\n')
     code, err, peak = check(tmp_path, text, "--max-memory", "2000")
-    assert code == 2 and re.search(r"s\.toml:\d+:\d+: \[\[flow\]\] \(1 flows\) takes about 160\d\d\.\d MB", err), err
+    assert code == 2 and re.search(r"s\.toml:\d+:\d+: \[\[flow\]\] \(1 flows\) takes about 429\d\.\d MB", err), err
     assert peak < 0.4e9

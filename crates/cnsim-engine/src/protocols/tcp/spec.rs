@@ -10,6 +10,10 @@ use crate::slots::transport::TransportCx;
 use crate::units::{Bytes, Duration};
 use serde::{Deserialize, Serialize};
 
+/// The largest window TCP can advertise, in bytes: 2^16 − 1 shifted by the largest window scale, 14
+/// (RFC 7323 §2.3), rounded up to 2^30. `rwnd` segments of `mss` bytes must fit in it.
+pub const MAX_WINDOW_BYTES: u64 = 1 << 30;
+
 crate::defaults::default_fns! {
     d_mss: Bytes = Bytes(1460);
     d_init_cwnd: u32 = 3;
@@ -110,6 +114,13 @@ pub fn params(spec: &TcpSpec) -> Result<TcpParams, String> {
         if n == 0 {
             return Err(format!("tcp.{key} must be at least 1 segment, got {n}"));
         }
+    }
+    if spec.rwnd as u64 * mss as u64 > MAX_WINDOW_BYTES {
+        return Err(format!(
+            "tcp.rwnd = {} segments of {mss} B is above TCP's largest window, {MAX_WINDOW_BYTES} B (RFC 7323 §2.3): at most {} segments",
+            spec.rwnd,
+            MAX_WINDOW_BYTES / mss as u64
+        ));
     }
     if !(spec.dctcp_g > 0.0 && spec.dctcp_g <= 1.0) {
         return Err(format!("tcp.dctcp_g must be in (0, 1], got {}", spec.dctcp_g));
