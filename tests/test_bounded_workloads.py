@@ -100,8 +100,13 @@ def test_workloads_are_estimated_at_what_their_flows_really_cost(tmp_path):
                                       + 'traffic = "tcp-transfer"\n' for i in range(10))
     code, err, peak = check(tmp_path, text, "--max-memory", "2000")
     assert code == 2 and err.count("\n") == 1, err
-    assert re.search(r"s\.toml:\d+:\d+: \[\[workload\]\] \(up to max_flows = 100000 flows\) takes about [\d.]+ MB of "
-                     r"the scenario's estimated ([\d.]+) MB, more than the memory budget of 2000\.0 MB", err), err
+    m = re.search(r"s\.toml:\d+:\d+: the 10 \[\[workload\]\] tables take about ([\d.]+) MB \(the largest, here: "
+                  r"\[\[workload\]\] \(up to max_flows = 100000 flows\), ([\d.]+) MB\) of "
+                  r"the scenario's estimated ([\d.]+) MB, more than the memory budget of 2000\.0 MB", err)
+    assert m, err
+    # ten equal tables: together ten times one, and nearly the whole estimate
+    assert float(m.group(1)) == pytest.approx(10 * float(m.group(2)), rel=1e-3)
+    assert float(m.group(1)) > 0.9 * float(m.group(3))
     total = float(re.search(r"estimated ([\d.]+) MB", err).group(1))
     assert 2000 < total < 4000
     assert peak < 0.4e9                              # refused from the estimate, not part-way through a build

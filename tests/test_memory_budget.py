@@ -109,7 +109,8 @@ def test_workloads_are_estimated_at_their_max_flows_before_any_is_drawn(tmp_path
     workloads = "".join(f'[[workload]]\nname = "w{i}"\nhosts = "H1..H8"\nsizes = "web-search"\nload = 0.5\nstop = "1s"\n'
                         for i in range(100))
     err, peak = refused(tmp_path, star(8) + workloads, "--max-memory", "2000")
-    assert "[[workload]] (up to max_flows = 100000 flows) takes about" in err and "budget of 2000.0 MB" in err
+    assert "the 100 [[workload]] tables take about" in err and "budget of 2000.0 MB" in err
+    assert "(the largest, here: [[workload]] (up to max_flows = 100000 flows)," in err
     assert peak < 0.4e9
 
 
@@ -117,3 +118,20 @@ def test_the_recorded_series_are_part_of_the_estimate(tmp_path):
     text = star(2000).replace('[simulation]', '[simulation]\nrecord_interval = "1ns"', 1)
     err, _ = refused(tmp_path, text, "--max-memory", "500")
     assert "the recorded series (" in err and "simulation.record_interval" in err
+
+
+def test_many_small_tables_that_blow_the_budget_together_are_named_together(tmp_path):
+    # 200 multicast flows to one 20 000-member group: each [[flow]] table is a few MB, smaller than
+    # the [[link]] table, but together they take most of the estimate — the error names them.
+    hosts, flows = 20_000, 200
+    text = (f'[simulation]\nduration = "1ms"\n[[switch]]\nnames = "S"\n[[host]]\nnames = ["H1..H{hosts}"]\n'
+            f'[[link]]\nbetween = ["H1..H{hosts}", "S"]\n[[group]]\nname = "G"\nmembers = ["H2..H{hosts}"]\n'
+            + "".join(f'[[flow]]\nname = "f{i}"\nfrom = "H1"\nto = "G"\ntraffic = {{ kind = "cbr", rate = "1Mbps" }}\n'
+                      for i in range(flows)))
+    err, peak = refused(tmp_path, text, "--max-memory", "500")
+    m = re.search(rf"s.toml:(\d+):\d+: the {flows} \[\[flow\]\] tables take about ([\d.]+) MB \(the largest, here: "
+                  rf"\[\[flow\]\] \(1 flows of {hosts - 1} receivers\), ([\d.]+) MB\) of the scenario's estimated ([\d.]+) MB", err)
+    assert m, err
+    assert int(m.group(1)) > 10                                   # at a [[flow]] table's line, not the link's
+    assert float(m.group(2)) > 0.5 * float(m.group(4)) > float(m.group(3))
+    assert peak < 0.4e9

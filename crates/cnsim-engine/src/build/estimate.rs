@@ -31,7 +31,9 @@ fn names(n: &Names) -> u64 {
 }
 
 /// Refuse a scenario whose estimate exceeds the budget (the smaller of `simulation.max_memory` and
-/// the process's), naming its largest table.
+/// the process's), naming what takes the most: of the kind of table that takes the most together
+/// (`[[flow]]`, `[[link]]`, …), its largest table, or, when that table takes less than half of its
+/// kind (two thousand `[[flow]]` tables of a few MB each), the kind, at its largest table.
 pub fn check(loaded: &Loaded, fc: Option<&FcGen>) -> R<()> {
     let sc = &loaded.scenario;
     let limit = Budget::new(sc.simulation.max_memory.0).limit();
@@ -43,11 +45,16 @@ pub fn check(loaded: &Loaded, fc: Option<&FcGen>) -> R<()> {
     if total <= limit {
         return Ok(());
     }
-    let top = parts.iter().max_by_key(|p| p.bytes).expect("a total above the limit has parts");
+    let kind = largest_kind(&parts).expect("a total above the limit has parts");
+    let top = &parts[kind.largest];
+    // A table that takes half of its kind or more is named alone.
+    let what = if top.bytes >= kind.bytes / 2 {
+        format!("{} takes about {}", top.what, mb(top.bytes))
+    } else {
+        format!("the {} {} tables take about {} (the largest, here: {}, {})", kind.tables, kind.name, mb(kind.bytes), top.what, mb(top.bytes))
+    };
     let msg = format!(
-        "{} takes about {} of the scenario's estimated {}, more than the memory budget of {}: make the scenario smaller, or raise the budget (cnsim --max-memory, simulation.max_memory)",
-        top.what,
-        mb(top.bytes),
+        "{what} of the scenario's estimated {}, more than the memory budget of {}: make the scenario smaller, or raise the budget (cnsim --max-memory, simulation.max_memory)",
         mb(total),
         mb(limit)
     );
@@ -56,6 +63,34 @@ pub fn check(loaded: &Loaded, fc: Option<&FcGen>) -> R<()> {
         Some(at) => src.err(Some(at.clone()), msg),
         None => src.key_err("simulation", "record_interval", msg),
     })
+}
+
+/// The parts of one kind (`[[flow]]`, `[[link]]`, …: a part's name before its parenthesis).
+struct Kind<'a> {
+    name: &'a str,
+    tables: usize,
+    bytes: u64,
+    /// The index of its largest part.
+    largest: usize,
+}
+
+/// The kind whose parts take the most together.
+fn largest_kind(parts: &[Part]) -> Option<Kind<'_>> {
+    let mut kinds: Vec<Kind> = vec![];
+    for (i, p) in parts.iter().enumerate() {
+        let name = p.what.split(" (").next().unwrap_or(&p.what);
+        match kinds.iter_mut().find(|k| k.name == name) {
+            Some(k) => {
+                k.tables += 1;
+                k.bytes = k.bytes.saturating_add(p.bytes);
+                if p.bytes > parts[k.largest].bytes {
+                    k.largest = i;
+                }
+            }
+            None => kinds.push(Kind { name, tables: 1, bytes: p.bytes, largest: i }),
+        }
+    }
+    kinds.into_iter().max_by_key(|k| k.bytes)
 }
 
 /// Memory the parsed scenario holds per byte of its text (the TOML document, the tables with their
@@ -128,7 +163,8 @@ fn parts(loaded: &Loaded, fc: Option<&FcGen>) -> Vec<Part> {
             series,
         };
         let each = flow_bytes::bytes(&shape) as u64;
-        out.push(Part { what: format!("[[flow]] ({n} flows)"), at: Some(f.from.span()), bytes: n.saturating_mul(each) });
+        let what = if per_flow > 1 { format!("[[flow]] ({n} flows of {per_flow} receivers)") } else { format!("[[flow]] ({n} flows)") };
+        out.push(Part { what, at: Some(f.from.span()), bytes: n.saturating_mul(each) });
     }
     for (i, w) in sc.workloads.iter().enumerate() {
         let n = *w.max_flows.get_ref();
@@ -211,5 +247,19 @@ mod tests {
             assert_eq!(built, 7 * k * k * k / 4, "k = {k}");
             assert!(est.bytes >= 4 * built as u64);
         }
+    }
+
+    #[test]
+    fn many_tables_of_one_kind_are_named_together_at_their_largest() {
+        let part = |what: &str, bytes| Part { what: what.to_string(), at: None, bytes };
+        // A link table that is the largest single table, and three flow tables that take more together.
+        let parts = [part("[[link]] (9 links)", 50), part("[[flow]] (1 flows)", 20), part("[[flow]] (3 flows)", 30), part("[[flow]] (2 flows)", 25)];
+        let k = largest_kind(&parts).unwrap();
+        assert_eq!((k.name, k.tables, k.bytes, k.largest), ("[[flow]]", 3, 75, 2));
+        // One table of a kind that takes the most is named alone.
+        let parts = [part("[[link]] (9 links)", 80), part("[[flow]] (1 flows)", 20), part("[[flow]] (3 flows)", 30)];
+        let k = largest_kind(&parts).unwrap();
+        assert_eq!((k.name, k.tables, k.bytes, k.largest), ("[[link]]", 1, 80, 0));
+        assert!(largest_kind(&[]).is_none());
     }
 }
