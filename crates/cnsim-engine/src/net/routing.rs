@@ -700,11 +700,16 @@ impl McastTable {
     pub fn new(n_flows: usize) -> Self {
         McastTable { flows: vec![(0, 0); n_flows], branches: vec![vec![]; n_flows], ..Default::default() }
     }
-    /// Record member `host`'s branch of flow `f` (after `set`); the member starts not joined.
+    /// Record member `host`'s branch of flow `f` (after `set`); the member starts not joined. A row's
+    /// ports are sorted (`set`), so each edge is a binary search: a switch with a port per member
+    /// would otherwise make a group's branches quadratic in its size.
     pub fn set_branch(&mut self, f: usize, host: u32, edges: &[(usize, u32)]) {
         let entries = edges
             .iter()
-            .filter_map(|&(node, port)| self.range(f, node as u32).find(|&i| self.ports[i] == port).map(|i| i as u32))
+            .filter_map(|&(node, port)| {
+                let row = self.range(f, node as u32);
+                self.ports[row.clone()].binary_search(&port).ok().map(|i| (row.start + i) as u32)
+            })
             .collect();
         self.branches[f].push((host, entries));
     }
@@ -730,8 +735,9 @@ impl McastTable {
     pub fn active(&self, i: usize) -> bool {
         self.active[i] > 0
     }
-    /// Set flow `f`'s tree from its sorted (node, port) edges.
+    /// Set flow `f`'s tree from its sorted, distinct (node, port) edges.
     pub fn set(&mut self, f: usize, edges: &[(usize, u32)]) {
+        debug_assert!(edges.windows(2).all(|w| w[0] < w[1]), "a tree's edges sorted and distinct");
         let start = self.rows.len() as u32;
         for chunk in edges.chunk_by(|a, b| a.0 == b.0) {
             self.rows.push((chunk[0].0 as u32, self.ports.len() as u32, chunk.len() as u32));
