@@ -69,8 +69,8 @@ def test_the_protocols_formulas_fill_every_entity_of_their_scope():
         if d["scope"] == "global":
             assert d["name"] in values["global"]
         else:
-            names = [e["name"] for e in stats.get(section[d["scope"]], [])]
-            assert all(d["name"] in values[d["scope"]][n] for n in names), d["name"]
+            entries = stats.get(section[d["scope"]], [])
+            assert len(values[d["scope"]][d["name"]]) == len(entries), d["name"]  # a value per entry, in order
         assert order.index(tuple(d["follows"])) < order.index((d["scope"], d["name"]))
     assert stats["ports"] and values["port"]
 
