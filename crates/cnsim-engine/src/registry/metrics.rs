@@ -3,8 +3,9 @@
 //! (`report::METRICS`): each protocol's `PROTOCOL.metrics`, in the registry's order. Likewise
 //! its summary metrics (`slots::metrics::Summary`), after `report::SUMMARIES`, and its renamed
 //! outputs (`slots::metrics::Renamed`), after `report::RENAMED`. And the protocols' part of a
-//! run's summary, computed by their formulas (`protocol_summary`, reading the document an entry at a time: `entries`), and what of the
-//! stats document those read (`protocol_summary_reads`; the tallies alone, `tally_reads`).
+//! run's summary, computed by their formulas (`protocol_summary`, reading the stats document an
+//! entry at a time: `entries`), and what of the document those read (`protocol_summary_reads`;
+//! the tallies alone, `tally_reads`).
 
 use crate::slots::metrics::{marked, Formula, Mechanism, Metric, Renamed, Summary, Tally};
 use serde_json::{json, Map, Value};
