@@ -69,10 +69,15 @@ def test_the_protocols_formulas_fill_every_entity_of_their_scope():
         if d["scope"] == "global":
             assert d["name"] in values["global"]
         else:
-            names = [e["name"] for e in stats.get(section[d["scope"]], [])]
-            assert all(d["name"] in values[d["scope"]][n] for n in names), d["name"]
+            entries = stats.get(section[d["scope"]], [])
+            assert len(values[d["scope"]][d["name"]]) == len(entries), d["name"]  # a value per entry, in order
         assert order.index(tuple(d["follows"])) < order.index((d["scope"], d["name"]))
     assert stats["ports"] and values["port"]
+    # the columns follow the entries' order: each port's own counters, and in the summary too
+    assert values["port"]["pause_sent"] == [p["pause_sent"] for p in stats["ports"]]
+    assert any(values["port"]["pause_sent"]) and len(set(values["port"]["pause_sent"])) > 1
+    summary = summarize(stats)
+    assert [summary["ports"][p["name"]]["pause_sent"] for p in stats["ports"]] == values["port"]["pause_sent"]
 
 
 def test_the_engine_is_handed_only_the_part_of_the_stats_its_formulas_read(monkeypatch):

@@ -152,20 +152,35 @@ def _declarations() -> tuple[dict, ...]:
 
 def protocol_summary(stats: dict) -> dict:
     """The protocols' summary metrics of a run, computed in the engine by their formulas from the
-    stats document: {"values": {"global": {name: value}, scope: {entity: {name: value}}}, "ran":
-    [[what, count]]} (`_core.protocol_summary`). The engine is handed only the part of the document
-    its formulas read (`_core.protocol_summary_reads`), not the whole of a large fabric's."""
+    stats document: {"values": {"global": {name: value}, scope: {name: [value per entry of the
+    scope's section, in order]}}, "ran": [[what, count]]} (`_core.protocol_summary`). The engine
+    is handed only the part of the document its formulas read (`_core.protocol_summary_reads`),
+    not the whole of a large fabric's."""
     return _engine_summary(stats, _reads("summary"))
 
 
 def _engine_summary(stats: dict, reads: dict[str, tuple[str, ...]]) -> dict:
-    """`_core.protocol_summary` of the part of `stats` with only `reads` (section → keys)."""
+    """`_core.protocol_summary` of the part of `stats` with only `reads` (section → keys), written
+    as JSON text an entry at a time: the part is never a tree of dicts beside the document."""
+    import io
     import json
 
     from . import _core
 
-    part = json.dumps({section: _only(stats[section], keys) for section, keys in reads.items() if section in stats})
-    return json.loads(_core.protocol_summary(part))
+    text = io.StringIO()
+    text.write("{")
+    for i, (section, keys) in enumerate((s, k) for s, k in reads.items() if s in stats):
+        text.write(f"{', ' if i else ''}{json.dumps(section)}: ")
+        value = stats[section]
+        if isinstance(value, list):
+            text.write("[")
+            for j, entry in enumerate(value):
+                text.write(f"{', ' if j else ''}{json.dumps(_only(entry, keys))}")
+            text.write("]")
+        else:
+            text.write(json.dumps(_only(value, keys)))
+    text.write("}")
+    return json.loads(_core.protocol_summary(text.getvalue()))
 
 
 @functools.cache
@@ -180,12 +195,10 @@ def _reads(what: str) -> dict[str, tuple[str, ...]]:
     return {section: tuple(keys) for section, keys in json.loads(text).items()}
 
 
-def _only(section, keys: tuple[str, ...]):
-    """`section` of a stats document with only `keys`: of each entry of a list, of an object."""
-    def only(entry):
-        return {k: entry[k] for k in keys if k in entry} if isinstance(entry, dict) else entry
-
-    return [only(e) for e in section] if isinstance(section, list) else only(section)
+def _only(entry, keys: tuple[str, ...]):
+    """An entry of a stats document's list section, or a section that is no list, with only `keys`
+    (anything but a dict as it is)."""
+    return {k: entry[k] for k in keys if k in entry} if isinstance(entry, dict) else entry
 
 
 def _placed(scope: str, entry: dict, values: dict) -> dict:
@@ -300,8 +313,9 @@ def summarize(stats: dict) -> dict:
     values = protocol_summary(stats)["values"]
 
     def entries(scope: str, section: list[dict], formula) -> dict:
-        by_entity = values.get(scope, {})
-        return {e["name"]: _placed(scope, formula(e), by_entity.get(e["name"], {})) for e in section}
+        columns = values.get(scope, {})  # the protocols' metrics: a value per entry, in order
+        return {e["name"]: _placed(scope, formula(e), {name: column[i] for name, column in columns.items()})
+                for i, e in enumerate(section)}
 
     rps = entries("rp", stats["rps"], _rp)
     queues = entries("queue", stats["queues"], lambda q: _queue(q, time["window_s"]))

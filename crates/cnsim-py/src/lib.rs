@@ -61,8 +61,9 @@ fn summary_declarations() -> String {
 }
 
 /// The protocols' summary metrics of a run and what of them ran, from its stats document (JSON),
-/// by their formulas in their folders, as JSON ({"values": {SCOPE: …}, "ran": [[what, count]]}).
-/// The part of the document `protocol_summary_reads` names is enough.
+/// by their formulas in their folders, as JSON ({"values": {"global": {NAME: value}, SCOPE: {NAME:
+/// [value per entry of its section, in order]}}, "ran": [[what, count]]}). The part of the document
+/// `protocol_summary_reads` names is enough; it is read an entry at a time.
 #[pyfunction]
 fn protocol_summary(stats: &str) -> PyResult<String> {
     cnsim_engine::describe::protocol_summary(stats).map_err(pyo3::exceptions::PyValueError::new_err)

@@ -3,10 +3,11 @@
 //! (`report::METRICS`): each protocol's `PROTOCOL.metrics`, in the registry's order. Likewise
 //! its summary metrics (`slots::metrics::Summary`), after `report::SUMMARIES`, and its renamed
 //! outputs (`slots::metrics::Renamed`), after `report::RENAMED`. And the protocols' part of a
-//! run's summary, computed by their formulas (`protocol_summary`), and what of the stats document
-//! those read (`protocol_summary_reads`; the tallies alone, `tally_reads`).
+//! run's summary, computed by their formulas (`protocol_summary`, reading the stats document an
+//! entry at a time: `entries`), and what of the document those read (`protocol_summary_reads`;
+//! the tallies alone, `tally_reads`).
 
-use crate::slots::metrics::{marked, Mechanism, Metric, Renamed, Summary};
+use crate::slots::metrics::{marked, Formula, Mechanism, Metric, Renamed, Summary, Tally};
 use serde_json::{json, Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -31,56 +32,114 @@ pub fn mechanisms() -> impl Iterator<Item = &'static Mechanism> {
 }
 
 /// The protocols' summary metrics of a run, by their formulas (`Summary::formula`), from its stats
-/// document `stats` (as the engine writes it, or a stored one read with today's names):
-/// `{"values": {"global": {NAME: value}, SCOPE: {ENTITY: {NAME: value}}}, "ran": [[WHAT, count]]}`
-/// — every entity of each metric's section gets it (null where it does not apply), "ran" holds
-/// every protocol's `Tally` in the registry's order, zeros included. A missing section has no
-/// entity; a missing statistic gives null. The global metrics and the tallies are computed from
-/// the whole document; then each entity's section is taken out of it and its entries are let go
-/// one by one once their metrics are computed, so the document and the values are not held at
-/// once (a large fabric has hundreds of thousands of ports).
-pub fn protocol_summary(mut stats: Value) -> Value {
-    let formulas = || summaries().filter_map(|s| s.formula.map(|f| (s, f)));
-    let global: Map<String, Value> = formulas().filter(|(s, _)| s.section().is_none())
-        .map(|(s, f)| (s.name.to_string(), (f.value)(&stats, &stats))).collect();
-    let ran: Vec<Value> = super::PROTOCOLS.iter().flat_map(|p| p.tallies).map(|t| {
-        let (section, key) = t.marks.split_once('.').unwrap_or((t.marks, ""));
-        let n = entries(&stats, section).iter().filter(|e| marked(e, key) && (t.unless.is_empty() || !marked(e, t.unless))).count();
-        json!([t.what, n])
-    }).collect();
-    let mut scopes = Map::new();
-    for (scope, section) in formulas().filter_map(|(s, _)| Some((s.scope, s.section()?))) {
-        if scopes.contains_key(scope) {
-            continue;
+/// document `stats` as JSON text (as the engine writes it, or a stored one read with today's
+/// names; the part `protocol_summary_reads` names is enough):
+/// `{"values": {"global": {NAME: value}, SCOPE: {NAME: [value]}}, "ran": [[WHAT, count]]}` — an
+/// entity's metric is a column, a value for each entry of its section (`Summary::section`) in
+/// the document's order (null where it does not apply); "ran" holds every protocol's `Tally` in
+/// the registry's order, zeros included. A missing section has no entity; a missing statistic
+/// gives null. The document is read an entry at a time (`entries::read`): each entry's metrics
+/// and tallies are computed as it is read, and only what the global metrics read is kept for
+/// them (`Formula::value`), so the document is never held as a tree of values (a large fabric
+/// has hundreds of thousands of ports).
+pub fn protocol_summary(stats: &str) -> serde_json::Result<Value> {
+    let mut summing = Summing::new();
+    super::entries::read(stats, &mut summing)?;
+    Ok(summing.summary())
+}
+
+/// `protocol_summary` as it reads: the global metrics' part of the document, the tallies' counts
+/// and the entities' columns so far.
+struct Summing {
+    /// Section → the keys of its entries the global metrics read (their statistics and marks).
+    global_reads: BTreeMap<&'static str, BTreeSet<&'static str>>,
+    /// What of the document the global metrics read: of a list section, the entries that have
+    /// one of those keys (`marked`), with those keys only; any other section whole.
+    global: Map<String, Value>,
+    tallies: Vec<(&'static Tally, usize)>,
+    /// An entity's metric, its section and its column.
+    columns: Vec<(&'static Summary, &'static str, Formula, Vec<Value>)>,
+}
+
+impl Summing {
+    fn new() -> Self {
+        let formulas = || summaries().filter_map(|s| s.formula.map(|f| (s, f)));
+        let global_paths = formulas().filter(|(s, _)| s.section().is_none())
+            .flat_map(|(s, f)| s.engine.iter().chain(f.marks).map(|p| split(p)));
+        Summing {
+            global_reads: by_section(global_paths),
+            global: Map::new(),
+            tallies: super::PROTOCOLS.iter().flat_map(|p| p.tallies).map(|t| (t, 0)).collect(),
+            columns: formulas().filter_map(|(s, f)| Some((s, s.section()?, f, Vec::new()))).collect(),
         }
-        let mut by_entity = Map::new();
-        let taken = match stats.get_mut(section) {
-            Some(Value::Array(list)) => std::mem::take(list),
-            _ => Vec::new(),
-        };
-        for entry in taken {
-            let name = entry["name"].as_str().unwrap_or_default().to_string();
-            let values = by_entity.entry(name).or_insert_with(|| json!({}));
-            for (s, f) in formulas().filter(|(s, _)| s.scope == scope) {
-                values[s.name] = (f.value)(&entry, &stats);
+    }
+
+    /// The summary of what was read.
+    fn summary(self) -> Value {
+        let doc = Value::Object(self.global);
+        let mut values = Map::new();
+        for (s, _, _, column) in self.columns {
+            let scope = values.entry(s.scope).or_insert_with(|| json!({}));
+            scope[s.name] = Value::Array(column);
+        }
+        let global: Map<String, Value> = summaries().filter(|s| s.section().is_none())
+            .filter_map(|s| Some((s.name.to_string(), (s.formula?.value)(&doc)))).collect();
+        values.insert("global".to_string(), Value::Object(global));
+        let ran: Vec<Value> = self.tallies.iter().map(|(t, n)| json!([t.what, n])).collect();
+        json!({"values": values, "ran": ran})
+    }
+}
+
+impl super::entries::Sections for Summing {
+    fn reads(&self, section: &str) -> bool {
+        self.global_reads.contains_key(section)
+            || self.columns.iter().any(|c| c.1 == section)
+            || self.tallies.iter().any(|(t, _)| split(t.marks).0 == section)
+    }
+
+    fn list(&mut self, section: &str) {
+        if self.global_reads.contains_key(section) {
+            self.global.insert(section.to_string(), json!([]));
+        }
+    }
+
+    fn entry(&mut self, section: &str, entry: Value) {
+        for (t, n) in &mut self.tallies {
+            let (marks, key) = split(t.marks);
+            if marks == section && marked(&entry, key) && (t.unless.is_empty() || !marked(&entry, t.unless)) {
+                *n += 1;
             }
         }
-        scopes.insert(scope.to_string(), Value::Object(by_entity));
+        for (_, _, f, column) in self.columns.iter_mut().filter(|c| c.1 == section) {
+            column.push((f.value)(&entry));
+        }
+        if let Some(keys) = self.global_reads.get(section) {
+            let mut entry = entry;
+            if let Value::Object(fields) = &mut entry {
+                fields.retain(|k, _| keys.contains(k.as_str()));
+            }
+            if let (true, Some(Value::Array(kept))) = (keys.iter().any(|k| marked(&entry, k)), self.global.get_mut(section)) {
+                kept.push(entry);
+            }
+        }
     }
-    scopes.insert("global".to_string(), Value::Object(global));
-    json!({"values": scopes, "ran": ran})
+
+    fn value(&mut self, section: &str, value: Value) {
+        if self.global_reads.contains_key(section) {
+            self.global.insert(section.to_string(), value);
+        }
+    }
 }
 
 /// What `protocol_summary` reads of a stats document: section → the keys it reads there (of each
 /// entry of a list, of an object such as `window`) — every formula's statistics
-/// (`Summary::engine`) and `marks`, `name` in the sections of entities' metrics, and every tally's
-/// keys. The part of a document with only these keys gives the summary the whole one gives, so a
-/// caller that holds a large document hands over that part only.
+/// (`Summary::engine`) and `marks`, and every tally's keys (not the entries' names: an entity's
+/// metric is a column in its section's order). The part of a document with only these keys, each
+/// list with all its entries, gives the summary the whole one gives, so a caller that holds a
+/// large document hands over that part only.
 pub fn protocol_summary_reads() -> BTreeMap<&'static str, BTreeSet<&'static str>> {
-    let formulas = summaries().filter_map(|s| s.formula.map(|f| (s, f))).flat_map(|(s, f)| {
-        let named = s.section().map(|section| (section, "name"));
-        s.engine.iter().chain(f.marks).map(|p| split(p)).chain(named)
-    });
+    let formulas = summaries().filter_map(|s| s.formula.map(|f| (s, f)))
+        .flat_map(|(s, f)| s.engine.iter().chain(f.marks).map(|p| split(p)));
     by_section(formulas.chain(tally_paths()))
 }
 
@@ -115,11 +174,6 @@ fn by_section(paths: impl Iterator<Item = (&'static str, &'static str)>) -> BTre
     reads
 }
 
-/// The entries of a section of the stats document (none if it is missing or not a list).
-fn entries<'a>(stats: &'a Value, section: &str) -> &'a [Value] {
-    stats[section].as_array().map(Vec::as_slice).unwrap_or_default()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -142,16 +196,13 @@ mod tests {
             "flows": [{"name": "f", "tcp_goodput_bps": 2.5e6, "tcp_dctcp_alpha": null}, {"name": "g"}],
             "ports": [{"name": "p", "pause_sent": 3, "pause_received": 1, "paused_s_window": [0.5, 2.0, 1.0]}, {"name": "o", "paused_s_window": []}],
         });
-        let out = protocol_summary(stats);
+        let out = summary(&stats);
         let v = &out["values"];
         assert_eq!(v["global"]["first_cnm_s"], json!(0.25));
         assert_eq!(v["global"]["fb_negative_samples_pct"], json!(25.0)); // only a CP's count
-        assert_eq!(v["rp"]["b"]["first_cnm_s"], json!(0.25));
-        assert_eq!(v["rp"]["c"]["first_cnm_s"], Value::Null);
-        assert_eq!(v["flow"]["f"]["goodput_mbps"], json!(2.5));
-        assert_eq!(v["flow"]["g"]["goodput_mbps"], Value::Null);
-        assert_eq!(v["port"]["p"], json!({"pause_sent": 3, "pause_received": 1, "paused_s": 2.0}));
-        assert_eq!(v["port"]["o"], json!({"pause_sent": null, "pause_received": null, "paused_s": 0.0}));
+        assert_eq!(v["rp"]["first_cnm_s"], json!([0.5, 0.25, null])); // a column in the entries' order
+        assert_eq!(v["flow"]["goodput_mbps"], json!([2.5, null]));
+        assert_eq!(v["port"], json!({"pause_sent": [3, null], "pause_received": [1, null], "paused_s": [2.0, 0.0]}));
         assert_eq!(out["ran"], json!([["DCTCP flows", 0], ["TCP flows", 1]]));
     }
 
@@ -183,13 +234,14 @@ mod tests {
             "ports": [{"name": "p", "pause_sent": 3, "pause_received": 1, "paused_s_window": [0.5, 2.0, 1.0], "node": "sw"}],
         });
         let part = read_part(&stats, &protocol_summary_reads());
-        assert_eq!(part["queues"][0], json!({"cp": true, "cp_fb_negative_window": 2})); // no protocol has a queue metric: no name
+        assert_eq!(part["queues"][0], json!({"cp": true, "cp_fb_negative_window": 2}));
+        assert_eq!(part["ports"][0], json!({"pause_sent": 3, "pause_received": 1, "paused_s_window": [0.5, 2.0, 1.0]})); // no name
         assert!(part.get("time").is_none() && part["window"] == json!({"data_injected": 8}));
-        assert_eq!(protocol_summary(part.clone()), protocol_summary(stats.clone()));
-        assert_eq!(protocol_summary(part)["values"]["global"]["fb_negative_samples_pct"], json!(37.5));
+        assert_eq!(summary(&part), summary(&stats));
+        assert_eq!(summary(&part)["values"]["global"]["fb_negative_samples_pct"], json!(37.5));
         let tallied = read_part(&stats, &tally_reads());
         assert_eq!(tallied, json!({"flows": [{"tcp_goodput_bps": 2.5e6, "tcp_dctcp_alpha": null}, {"tcp_goodput_bps": 1e6, "tcp_dctcp_alpha": 0.5}, {}]}));
-        assert_eq!(protocol_summary(tallied)["ran"], protocol_summary(stats)["ran"]);
+        assert_eq!(summary(&tallied)["ran"], summary(&stats)["ran"]);
     }
 
     #[test]
@@ -201,7 +253,7 @@ mod tests {
                 assert!(reads[section].contains(key), "{p}");
             }
             if let Some(section) = s.section() {
-                assert!(reads[section].contains("name"), "{section}");
+                assert!(!reads[section].contains("name"), "{section}: the values are columns in the entries' order");
             }
         }
         for t in super::super::PROTOCOLS.iter().flat_map(|p| p.tallies) {
@@ -212,9 +264,38 @@ mod tests {
 
     #[test]
     fn a_document_without_sections_gives_nulls_and_no_entity() {
-        let out = protocol_summary(json!({}));
+        let out = summary(&json!({}));
         assert_eq!(out["values"]["global"]["first_cnm_s"], Value::Null);
         assert_eq!(out["values"]["global"]["fb_negative_samples_pct"], Value::Null);
-        assert_eq!(out["values"]["port"], json!({}));
+        assert_eq!(out["values"]["port"], json!({"pause_sent": [], "pause_received": [], "paused_s": []}));
+    }
+
+    #[test]
+    fn the_global_metrics_keep_only_the_entries_that_have_what_they_read() {
+        let mut stats = json!({
+            "window": {"data_injected": 8, "data_delivered": 7},
+            "rps": [{"first_cnm_s": null}, {"first_message_s": 0.25, "cr_mean_bps": 1.0}, {}],
+            "queues": [{"cp": false, "arrivals": 3}, {"cp": {"qcn": {}}, "cp_fb_negative_window": 2}, {"cp_fb_negative_window": 5}],
+        });
+        let mut summing = Summing::new();
+        super::super::entries::read(&stats.to_string(), &mut summing).unwrap();
+        assert_eq!(Value::Object(summing.global.clone()), json!({
+            "window": {"data_injected": 8, "data_delivered": 7},
+            "rps": [{"first_message_s": 0.25}],
+            "queues": [{"cp": {"qcn": {}}, "cp_fb_negative_window": 2}, {"cp_fb_negative_window": 5}],
+        }));
+        let global = summing.summary()["values"]["global"].clone();
+        assert_eq!(global, json!({"first_cnm_s": 0.25, "fb_negative_samples_pct": 25.0}));
+        // Many more entries without what the global metrics read change nothing.
+        for section in ["rps", "queues"] {
+            let more = stats[section].as_array_mut().unwrap();
+            more.extend((0..1000).map(|i| json!({"first_cnm_s": null, "cp": false, "cp_fb_negative_window": i})));
+        }
+        assert_eq!(summary(&stats)["values"]["global"], global);
+    }
+
+    /// `protocol_summary` of a document given as a tree of values.
+    fn summary(stats: &Value) -> Value {
+        protocol_summary(&stats.to_string()).unwrap()
     }
 }

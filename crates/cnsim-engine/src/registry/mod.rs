@@ -5,6 +5,7 @@
 
 pub mod aqm;
 pub mod cp;
+mod entries;
 pub mod flow_control;
 pub mod mcast;
 pub mod metrics;

@@ -57,15 +57,16 @@ pub struct Formula {
     pub follows: (&'static str, &'static str),
     /// What else it reads of the stats document, as paths like `Summary::engine`'s: the keys
     /// that mark the entries it counts ("queues.cp"), which are no statistics. Its statistics
-    /// and, for an entity's metric, the entries' `name` go without saying
-    /// (`registry::metrics::protocol_reads`).
+    /// go without saying
+    /// (`registry::metrics::protocol_summary_reads`).
     pub marks: &'static [&'static str],
-    /// Its value: `entry` is the entity's entry in the stats document (`Summary::section`), the
-    /// document itself for "global"; `stats` is the whole document (for an entity's metric, without
-    /// the entries of the entity's own section: `registry::metrics::protocol_summary` lets them go
-    /// as it goes). What it reads is one of its
-    /// `Summary::engine` paths or `marks`; a missing one gives null, never a panic.
-    pub value: fn(entry: &Value, stats: &Value) -> Value,
+    /// Its value: from the entity's entry in the stats document (`Summary::section`), or for
+    /// "global" from the document, of which it is handed what the global metrics read: of a list
+    /// section, only the entries that have one of their statistics or marks (neither null nor
+    /// false), with those keys only (`registry::metrics::protocol_summary` keeps no more of a
+    /// large fabric's entries), so it must not depend on the other entries. What it reads is one
+    /// of its `Summary::engine` paths or `marks`; a missing one gives null, never a panic.
+    pub value: fn(&Value) -> Value,
 }
 
 impl Summary {

@@ -10,7 +10,7 @@ pub const SUMMARIES: &[Summary] = &[
     Summary { scope: "global", name: "first_cnm_s", window: "run", unit: "s", definition: "earliest `first_cnm_s` over the RPs", engine: &["rps.first_cnm_s", "rps.first_message_s"], needs: Some("cp"),
               formula: Some(Formula { follows: ("global", "feedback_per_delivered_pct"), marks: &[], value: first_cnm }) },
     Summary { scope: "rp", name: "first_cnm_s", window: "run", unit: "s", definition: "time the RP received its first CNM", engine: &["rps.first_cnm_s", "rps.first_message_s"], needs: Some("cp"),
-              formula: Some(Formula { follows: ("global", "q_dev_from_qeq_frames"), marks: &[], value: |rp, _| rp_first_cnm(rp).clone() }) },
+              formula: Some(Formula { follows: ("global", "q_dev_from_qeq_frames"), marks: &[], value: |rp| rp_first_cnm(rp).clone() }) },
     Summary { scope: "global", name: "fb_negative_samples_pct", window: "measure", unit: "%", definition: "Σ cp_fb_negative_window over the QCN CP queues / window.data_injected × 100: samples with Fb < 0, on `feedback_rate_pct`'s scale; above it because a sample whose Fb is negative by less than one quantum (QntzFb = 0) sends no CNM (docs/modelling.md); null without a QCN CP", engine: &["queues.cp_fb_negative_window", "window.data_injected"], needs: Some("qcn"),
               formula: Some(Formula { follows: ("global", "total_loss_pct"), marks: &["queues.cp"], value: fb_negative_samples }) },
 ];
@@ -21,7 +21,7 @@ fn rp_first_cnm(rp: &Value) -> &Value {
 }
 
 /// The earliest of the RPs' first feedback (the first of equal ones), null if none had any.
-fn first_cnm(stats: &Value, _: &Value) -> Value {
+fn first_cnm(stats: &Value) -> Value {
     let rps = stats["rps"].as_array().map(Vec::as_slice).unwrap_or_default();
     let mut first: Option<(&Value, f64)> = None;
     for t in rps.iter().map(rp_first_cnm) {
@@ -36,7 +36,7 @@ fn first_cnm(stats: &Value, _: &Value) -> Value {
 
 /// Σ `cp_fb_negative_window` over the congestion points that count it (QCN's), on
 /// `window.data_injected`'s scale; null without one.
-fn fb_negative_samples(stats: &Value, _: &Value) -> Value {
+fn fb_negative_samples(stats: &Value) -> Value {
     let queues = stats["queues"].as_array().map(Vec::as_slice).unwrap_or_default();
     let qcn: Vec<&Value> = queues.iter().filter(|q| marked(q, "cp")).filter_map(|q| q.get("cp_fb_negative_window")).collect();
     if qcn.is_empty() {
