@@ -67,9 +67,11 @@ def run(
     replaces the scenario's seed. With `out`, the outputs are written there (with figures unless
     `figures=False`). `progress`: True/"auto" shows progress on stderr — a bar on a terminal, plain
     lines elsewhere (CI logs, Jupyter); None means a bar on a terminal, plain lines in a notebook,
-    nothing otherwise; "plain" forces the lines, False shows nothing. Likely mistakes in the scenario
-    (a CP no reaction point hears, a queue smaller than one frame) are `ScenarioWarning`s.
-    On Ctrl-C the run is stopped, nothing is written, and KeyboardInterrupt propagates.
+    nothing otherwise; "plain" forces the lines, False shows nothing. Where progress shows, a build
+    that takes long prints how many of its workloads' flows are made (`_build_progress`). Likely
+    mistakes in the scenario (a CP no reaction point hears, a queue smaller than one frame) are `ScenarioWarning`s.
+    On Ctrl-C (during the build too) the run is stopped, nothing is written, and KeyboardInterrupt
+    propagates.
 
     The output location is checked before the run (see `cnsim.outputs`): a directory holding files
     cnsim did not write there is refused (FileExistsError) unless `force`, which writes cnsim's
