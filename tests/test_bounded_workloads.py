@@ -121,3 +121,13 @@ def test_a_transport_s_own_buffers_are_part_of_the_estimate(tmp_path):
     code, err, peak = check(tmp_path, text, "--max-memory", "2000")
     assert code == 2 and re.search(r"s\.toml:\d+:\d+: \[\[flow\]\] \(1 flows\) takes about 429\d\.\d MB", err), err
     assert peak < 0.4e9
+
+
+def test_check_holds_one_generated_flow_at_a_time(tmp_path):
+    # 10 tables of ≈ 89 000 flows: a build that keeps them all peaks past 1.1 GB; `check` makes and
+    # checks each flow, then drops it, so its peak is Python's and its imports'.
+    text = STAR.format(n=4) + "".join(WORKLOAD.format(i=i, n=4, sizes="web-search", stop="34s", max_flows=100_000)
+                                      for i in range(10))
+    code, err, peak = check(tmp_path, text)
+    assert code == 0, err
+    assert peak < 400e6, peak

@@ -6,6 +6,7 @@ figures, reads the summary metrics' declarations from the engine when it is impo
 
 import json
 import logging
+import os
 import sys
 import time
 import warnings
@@ -66,9 +67,11 @@ def run(
     replaces the scenario's seed. With `out`, the outputs are written there (with figures unless
     `figures=False`). `progress`: True/"auto" shows progress on stderr — a bar on a terminal, plain
     lines elsewhere (CI logs, Jupyter); None means a bar on a terminal, plain lines in a notebook,
-    nothing otherwise; "plain" forces the lines, False shows nothing. Likely mistakes in the scenario
-    (a CP no reaction point hears, a queue smaller than one frame) are `ScenarioWarning`s.
-    On Ctrl-C the run is stopped, nothing is written, and KeyboardInterrupt propagates.
+    nothing otherwise; "plain" forces the lines, False shows nothing. Where progress shows, a build
+    that takes long prints how many of its workloads' flows are made (`_build_progress`). Likely
+    mistakes in the scenario (a CP no reaction point hears, a queue smaller than one frame) are `ScenarioWarning`s.
+    On Ctrl-C (during the build too) the run is stopped, nothing is written, and KeyboardInterrupt
+    propagates.
 
     The output location is checked before the run (see `cnsim.outputs`): a directory holding files
     cnsim did not write there is refused (FileExistsError) unless `force`, which writes cnsim's
@@ -99,7 +102,8 @@ def _run(text, path, set, seed, out, progress, figures, force, pcap, trace) -> R
     if out is not None:
         check_output(out, force=force)
     pairs = overrides(set, path)
-    sim = _core.Simulation(text, path, pairs, seed)
+    mode = _progress_mode(progress)
+    sim = _core.Simulation(text, path, pairs, seed, None if mode == "off" else _build_progress(path))
     if LOG.isEnabledFor(logging.DEBUG):  # -vv: what exactly runs
         from .identity import build_id
 
@@ -108,7 +112,6 @@ def _run(text, path, set, seed, out, progress, figures, force, pcap, trace) -> R
     for message in sim.warnings():
         warnings.warn(message, ScenarioWarning, stacklevel=3)  # the caller of `run`
     taps = _enable_taps(sim, pcap, trace)
-    mode = _progress_mode(progress)
     t0 = time.perf_counter()
     try:
         if mode == "bar":
@@ -144,12 +147,13 @@ def lint(scenario: Scenario, set: Overrides = None) -> list[str]:
 
 
 def check_and_lint(scenario: Scenario, set: Overrides = None) -> tuple[str, list[str]]:
-    """`check` and `lint` from one build: the resolved scenario and its likely mistakes."""
+    """`check` and `lint` from one build: the resolved scenario and its likely mistakes (each
+    generated flow checked as a run builds it, then dropped: time linear in the flows, memory of one)."""
     from . import _core
 
     text, path = source(scenario)
-    sim = _core.Simulation(text, path, overrides(set, path), None)
-    return sim.resolved_toml(), list(sim.warnings())
+    resolved, warnings = _core.check_and_lint(text, path, overrides(set, path))
+    return resolved, list(warnings)
 
 
 def _enable_taps(sim, pcap, trace) -> dict:
@@ -191,6 +195,28 @@ def _progress_mode(progress) -> str:
     if progress is None:
         return "bar" if tty else ("plain" if "ipykernel" in sys.modules else "off")
     return "bar" if tty else "plain"
+
+
+BUILD_PROGRESS_AFTER = 2.0  # s of building before the first progress line (env CNSIM_PROGRESS_AFTER)
+BUILD_PROGRESS_EVERY = 5.0  # s between the later lines
+
+
+def _build_progress(label: str):
+    """A callback for the build (`Simulation(..., progress=)`): told (flows made, flows to make),
+    it prints a line on stderr once the build has taken `CNSIM_PROGRESS_AFTER` seconds (default
+    `BUILD_PROGRESS_AFTER`), then every `BUILD_PROGRESS_EVERY` seconds."""
+    start = time.perf_counter()
+    state = {"next": float(os.environ.get("CNSIM_PROGRESS_AFTER", BUILD_PROGRESS_AFTER))}
+    name = Path(label).name
+
+    def update(made: int, total: int) -> None:
+        elapsed = time.perf_counter() - start
+        if elapsed >= state["next"]:
+            print(f"cnsim: {name} building: {made:,} of {total:,} flows made ({made / max(total, 1):.0%}), "
+                  f"{elapsed:.1f} s", file=sys.stderr, flush=True)
+            state["next"] = elapsed + BUILD_PROGRESS_EVERY
+
+    return update
 
 
 def _plain_progress(sim, label: str, step: float = 0.1):

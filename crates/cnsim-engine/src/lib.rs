@@ -43,6 +43,7 @@ pub mod units;
 pub mod fct;
 
 pub use build::budget::{memory_budget, set_memory_budget};
+pub use build::Progress;
 pub use scenario::ScenarioError;
 pub use sim::Sim;
 
@@ -52,8 +53,27 @@ pub fn simulation(text: &str, path: &str, overrides: &[(String, String)], seed: 
     Sim::build(&loaded)
 }
 
-/// Validate a scenario (it is built, not run) and return the resolved TOML.
+/// As [`simulation`], telling `progress` (flows made, flows to make) as the workloads' flows are
+/// made; it answers false to stop the build, which then fails ("the build was interrupted").
+pub fn simulation_with(text: &str, path: &str, overrides: &[(String, String)], seed: Option<u64>, progress: build::Progress) -> Result<Sim, ScenarioError> {
+    let loaded = scenario::load(text, path, overrides, seed)?;
+    Sim::build_with(&loaded, progress)
+}
+
+/// Validate a scenario (it is built, not run: each generated flow checked, then dropped,
+/// `build/check.rs`) and return the resolved TOML.
 pub fn check(text: &str, path: &str, overrides: &[(String, String)]) -> Result<String, ScenarioError> {
+    Ok(check_and_lint(text, path, overrides)?.0)
+}
+
+/// As [`check`], with the scenario's likely mistakes as `Sim::lint` gives them.
+pub fn check_and_lint(text: &str, path: &str, overrides: &[(String, String)]) -> Result<(String, Vec<String>), ScenarioError> {
     let loaded = scenario::load(text, path, overrides, None)?;
-    Ok(Sim::build(&loaded)?.resolved_toml)
+    Sim::check(&loaded, None)
+}
+
+/// As [`check_and_lint`], telling `progress` as [`simulation_with`] does.
+pub fn check_and_lint_with(text: &str, path: &str, overrides: &[(String, String)], progress: build::Progress) -> Result<(String, Vec<String>), ScenarioError> {
+    let loaded = scenario::load(text, path, overrides, None)?;
+    Sim::check(&loaded, Some(progress))
 }

@@ -37,6 +37,36 @@ fn check(text: &str, path: &str, overrides: Vec<(String, String)>) -> PyResult<S
     cnsim_engine::check(text, path, &overrides).map_err(scenario_err)
 }
 
+/// As `check`, with the scenario's likely mistakes (`Simulation.warnings`): (resolved TOML,
+/// warnings). Generated flows are checked one at a time, never all held; Ctrl-C stops the check
+/// (KeyboardInterrupt).
+#[pyfunction]
+#[pyo3(signature = (text, path, overrides = Vec::new()))]
+fn check_and_lint(py: Python<'_>, text: &str, path: &str, overrides: Vec<(String, String)>) -> PyResult<(String, Vec<String>)> {
+    with_progress(py, None, |p| cnsim_engine::check_and_lint_with(text, path, &overrides, p))
+}
+
+/// Run `build` with a progress hook that calls `progress(made, total)` (if given) and stops the
+/// build on Ctrl-C or on the callback's exception, which is then raised.
+fn with_progress<T>(py: Python<'_>, progress: Option<Bound<'_, PyAny>>, build: impl FnOnce(cnsim_engine::Progress) -> Result<T, cnsim_engine::ScenarioError>) -> PyResult<T> {
+    let mut raised: Option<PyErr> = None;
+    let mut hook = |made: usize, of: usize| -> bool {
+        let r = py.check_signals().and_then(|()| progress.as_ref().map_or(Ok(()), |cb| cb.call1((made, of)).map(drop)));
+        match r {
+            Ok(()) => true,
+            Err(e) => {
+                raised = Some(e);
+                false
+            }
+        }
+    };
+    let r = build(&mut hook);
+    match raised {
+        Some(e) => Err(e),
+        None => r.map_err(scenario_err),
+    }
+}
+
 /// Build a scenario without running it and describe the network (`Sim::describe`) as JSON: the
 /// expanded node names, links, and each flow's route or multicast tree, as the engine computed them.
 #[pyfunction]
@@ -172,9 +202,11 @@ struct Simulation {
 #[pymethods]
 impl Simulation {
     #[new]
-    #[pyo3(signature = (text, path, overrides = Vec::new(), seed = None))]
-    fn new(text: &str, path: &str, overrides: Vec<(String, String)>, seed: Option<u64>) -> PyResult<Self> {
-        cnsim_engine::simulation(text, path, &overrides, seed).map(|sim| Simulation { sim }).map_err(scenario_err)
+    /// `progress(made, total)`, if given, is called as the workloads' flows are made; Ctrl-C
+    /// during the build (or the callback's exception) stops it and is raised.
+    #[pyo3(signature = (text, path, overrides = Vec::new(), seed = None, progress = None))]
+    fn new(py: Python<'_>, text: &str, path: &str, overrides: Vec<(String, String)>, seed: Option<u64>, progress: Option<Bound<'_, PyAny>>) -> PyResult<Self> {
+        with_progress(py, progress, |p| cnsim_engine::simulation_with(text, path, &overrides, seed, p)).map(|sim| Simulation { sim })
     }
     #[getter]
     fn duration_ps(&self) -> u64 {
@@ -318,6 +350,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(build_id, m)?)?;
     m.add_function(wrap_pyfunction!(source_revision, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;
+    m.add_function(wrap_pyfunction!(check_and_lint, m)?)?;
     m.add_function(wrap_pyfunction!(set_memory_budget, m)?)?;
     m.add_function(wrap_pyfunction!(memory_budget, m)?)?;
     m.add_function(wrap_pyfunction!(describe, m)?)?;

@@ -5,6 +5,7 @@
 //! that names the place in the file.
 
 pub mod budget;
+mod check;
 mod endpoints;
 mod estimate;
 mod flow_bytes;
@@ -47,9 +48,31 @@ pub(crate) struct Ctx<'a> {
     /// once (a workload's flows may each warn: a search of the list per warning grew with their
     /// square).
     pub seen: std::cell::RefCell<HashMap<u64, usize>>,
+    /// Told how the flows are coming along (`Progress`), if anyone listens.
+    pub progress: std::cell::RefCell<Option<Progress<'a>>>,
 }
 
+/// Told, as the flows are made, (flows made, flows to make), every `PROGRESS_STEP` flows and
+/// once all are made; answers false to stop the build (the user interrupted it).
+pub type Progress<'h> = &'h mut dyn FnMut(usize, usize) -> bool;
+
+/// Flows made between two calls of a `Progress`.
+pub const PROGRESS_STEP: usize = 1 << 16;
+
 impl Ctx<'_> {
+    /// Tell the listener `made` of `of` flows are made (if `made` ends a step, or is all);
+    /// Err if the build is to stop.
+    pub fn tick(&self, made: usize, of: usize) -> R<()> {
+        if made % PROGRESS_STEP != 0 && made != of {
+            return Ok(());
+        }
+        if let Some(p) = self.progress.borrow_mut().as_mut() {
+            if !p(made, of) {
+                return Err(self.loaded.source().err(None, "the build was interrupted"));
+            }
+        }
+        Ok(())
+    }
     pub fn err(&self, span: Range<usize>, msg: impl std::fmt::Display) -> ScenarioError {
         self.loaded.source().err(Some(span), msg)
     }
@@ -221,8 +244,34 @@ fn membership(
     Ok((out.into_iter().flatten().collect(), changes))
 }
 
+/// What a check keeps of the workload flows it dropped (`check.rs`), for `lint`: per port whether
+/// some dropped flow carries data over it, with a reaction point; the largest frame they send.
+pub(crate) struct Carried {
+    pub carried: Vec<bool>,
+    pub fed: Vec<bool>,
+    pub largest_frame: Option<u32>,
+}
+
 impl Sim {
     pub fn build(loaded: &Loaded) -> R<Sim> {
+        Ok(Sim::build_for(loaded, true, None)?.0)
+    }
+
+    /// As [`Sim::build`], telling `progress` how the flows come along (it may stop the build).
+    pub fn build_with<'a>(loaded: &'a Loaded, progress: Progress<'a>) -> R<Sim> {
+        Ok(Sim::build_for(loaded, true, Some(progress))?.0)
+    }
+
+    /// The resolved scenario and its likely mistakes (`lint`), exactly as a run's build gives them,
+    /// with each workload flow checked as it is built and then dropped (`check.rs`).
+    pub fn check<'a>(loaded: &'a Loaded, progress: Option<Progress<'a>>) -> R<(String, Vec<String>)> {
+        let (sim, carried) = Sim::build_for(loaded, false, progress)?;
+        let lint = sim.lint_with(carried);
+        Ok((sim.resolved_toml, lint))
+    }
+
+    /// A run's build (`keep`: every flow kept), or a check's.
+    fn build_for<'a>(loaded: &'a Loaded, keep: bool, progress: Option<Progress<'a>>) -> R<(Sim, Option<Carried>)> {
         let t0 = std::time::Instant::now();
         let sc = &loaded.scenario;
         let simc = &sc.simulation;
@@ -230,7 +279,7 @@ impl Sim {
         let mut fc_warn = vec![];
         let fc = protocols::flow_control(&sc.flow_control, simc.frame_size.0, None, &mut fc_warn).map_err(|m| fc_err(loaded, m))?;
         estimate::check(loaded, fc.as_ref())?;
-        let mut ctx = Ctx { loaded, ids: HashMap::new(), budget: budget::Budget::new(simc.max_memory.0), warnings: Default::default(), seen: Default::default() };
+        let mut ctx = Ctx { loaded, ids: HashMap::new(), budget: budget::Budget::new(simc.max_memory.0), warnings: Default::default(), seen: Default::default(), progress: std::cell::RefCell::new(progress) };
         fc_warn.into_iter().for_each(|w| ctx.warn(fc_span(loaded, &w), w));
         // (Only when the file sets it: the default with a short run is no mistake.)
         let set = loaded.source().path_span("simulation.record_interval").filter(|s| !s.is_empty() && loaded.text[s.clone()] == *"record_interval");
@@ -241,7 +290,7 @@ impl Sim {
         let mut ports = topology::links(&ctx, &mut nodes, fc.as_ref())?;
         topology::port_settings(&ctx, &nodes, &mut ports, fc.as_ref())?;
         let groups = topology::groups(&ctx, &nodes)?;
-        let mut tr = traffic::flows(&ctx, &nodes, &ports, &groups)?;
+        let (mut tr, dropped) = traffic::flows(&ctx, &nodes, &ports, &groups, keep)?;
         let routes = routes(&ctx, &nodes, &ports, &tr.needs)?;
         let mut mcast = McastTable::new(tr.flows.len());
         for (f, edges) in &tr.needs.trees {
@@ -254,6 +303,14 @@ impl Sim {
         let (mut group_state, changes) = membership(&ctx, &groups, &tr.flows, &mut mcast)?;
         let mut endpoints = endpoints::endpoints(&ctx, &groups, &mut tr.flows, &mut group_state, &mut mcast)?;
         unmarked::warn(&ctx, &nodes, &ports, &tr.flows, &tr.spans, &routes, &mcast);
+        let carried = match dropped {
+            Some(d) => {
+                let mut c = Carried { carried: vec![false; ports.len()], fed: vec![false; ports.len()], largest_frame: d.largest_frame };
+                d.walk(&ctx, &nodes, &ports, &routes, &mut c.carried, &mut c.fed)?;
+                Some(c)
+            }
+            None => None,
+        };
 
         // Timers: one per flow with an RP; per port, pause resume and flow-control refresh.
         let mut timers = Timers::default();
@@ -343,7 +400,7 @@ impl Sim {
             p.lazy_rx = nodes[p.peer_node as usize].kind == NodeKind::Host && p.loss.is_none();
         }
         let telemetry = telemetry(&nodes, &ports, &flows);
-        Ok(Sim {
+        let sim = Sim {
             now: 0,
             duration: simc.duration.0,
             measure_from: simc.measure_from.0,
@@ -381,7 +438,8 @@ impl Sim {
             build_warnings: ctx.warnings.into_inner(),
             tap: None,
             telemetry,
-        })
+        };
+        Ok((sim, carried))
     }
 }
 
@@ -404,7 +462,7 @@ mod tests {
     #[test]
     fn a_warning_is_kept_once_in_the_order_first_given() {
         let loaded = crate::scenario::load("[[host]]\nnames = [\"H1\"]\n", "s.toml", &[], None).unwrap();
-        let ctx = Ctx { loaded: &loaded, ids: HashMap::new(), budget: budget::Budget::new(0), warnings: Default::default(), seen: Default::default() };
+        let ctx = Ctx { loaded: &loaded, ids: HashMap::new(), budget: budget::Budget::new(0), warnings: Default::default(), seen: Default::default(), progress: Default::default() };
         for k in [3, 1, 3, 2, 1, 3] {
             ctx.warn(None, format!("warning {k}"));
         }

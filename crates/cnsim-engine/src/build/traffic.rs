@@ -2,6 +2,7 @@
 //! and rate limiters, multicast trees.
 
 use super::flow_bytes::{self, Shape};
+use super::check::Dropped;
 use super::{protocols, Ctx, R};
 use crate::core::rng::Rng;
 use crate::core::stats::TimeAvg;
@@ -43,7 +44,10 @@ pub struct Traffic {
 
 type Groups = HashMap<String, (usize, Vec<usize>)>;
 
-pub fn flows(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups) -> R<Traffic> {
+/// The flows of the `[[flow]]` tables and of the workloads. A run's build keeps every flow; a
+/// check's (`keep = false`) makes each workload flow as the run would and checks it, then drops it
+/// (`check.rs` keeps what the later steps need of it).
+pub fn flows<'a>(ctx: &'a Ctx, nodes: &[Node], ports: &[Port], groups: &Groups, keep: bool) -> R<(Traffic, Option<Dropped<'a>>)> {
     let mut t = Traffic { flows: vec![], senders: vec![], sessions: vec![], needs: Needs::default(), spans: vec![] };
     let mut names: HashSet<String> = HashSet::new();
     for fs in &ctx.loaded.scenario.flows {
@@ -52,25 +56,46 @@ pub fn flows(ctx: &Ctx, nodes: &[Node], ports: &[Port], groups: &Groups) -> R<Tr
     // The workloads' flows: every table drawn (its own table warns about its times and rate,
     // `workload.rs`), room made for all their flows at once (no copy of a grown vector), then each
     // flow made as soon as its entry is written. Flows made per workload name, for their names.
-    let tables = (0..ctx.loaded.scenario.workloads.len()).map(|i| super::workload::draw(ctx, nodes, ports, i)).collect::<R<Vec<_>>>()?;
-    let all: usize = tables.iter().map(|w| w.draws.len()).sum();
+    let tables = (0..ctx.loaded.scenario.workloads.len()).map(|i| super::workload::draw(ctx, nodes, ports, i, keep)).collect::<R<Vec<_>>>()?;
+    let mut made: HashMap<String, usize> = HashMap::new();
+    let all: usize = tables.iter().map(|w| w.len).sum();
+    let mut done = 0;
+    ctx.tick(0, all)?;
+    if !keep {
+        let mut dropped = Dropped::new(t.flows.len());
+        for table in tables {
+            let earlier = made.get(&table.prefix).copied().unwrap_or(0);
+            let mut one = Traffic { flows: vec![], senders: vec![], sessions: vec![], needs: Needs::default(), spans: vec![] };
+            table.each(|k, d| {
+                flow_spec(ctx, nodes, ports, groups, &table.flow_of(k, d, nodes), &mut one, Unique::Workload(&names, k < earlier), false)?;
+                dropped.add(&mut one, &mut t.needs);
+                done += 1;
+                ctx.tick(done, all)
+            })?;
+            let m = made.entry(table.prefix.clone()).or_default();
+            *m = (*m).max(table.len);
+            dropped.tables.push(table);
+        }
+        return Ok((t, Some(dropped)));
+    }
     t.flows.reserve_exact(all);
     t.senders.reserve_exact(all);
     t.sessions.reserve_exact(all);
     t.spans.reserve_exact(all);
     t.needs.pairs.reserve_exact(all);
     t.needs.ends.reserve_exact(2 * all);
-    let mut made: HashMap<String, usize> = HashMap::new();
     for table in tables {
-        let n = table.draws.len();
+        let n = table.len;
         let earlier = made.get(&table.prefix).copied().unwrap_or(0);
         for k in 0..n {
             flow_spec(ctx, nodes, ports, groups, &table.flow(k, nodes), &mut t, Unique::Workload(&names, k < earlier), false)?;
+            done += 1;
+            ctx.tick(done, all)?;
         }
         let m = made.entry(table.prefix).or_default();
         *m = (*m).max(n);
     }
-    Ok(t)
+    Ok((t, None))
 }
 
 /// How a flow's name is checked unique: against the names so far, which then hold it (the flows of

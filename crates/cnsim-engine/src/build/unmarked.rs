@@ -37,23 +37,28 @@ pub fn warn(ctx: &Ctx, nodes: &[Node], ports: &[Port], flows: &[Flow], spans: &[
             }
             Dest::Group(_) => path.extend(mcast.edges(i).map(|(_, p)| p)),
         }
-        if path.iter().any(|&p| ports[p as usize].aqm.is_some()) {
-            continue;
-        }
-        let mut names: Vec<String> = path.iter().take(NAMED).map(|&p| port_name(nodes, ports, p as usize)).collect();
-        if path.len() > NAMED {
-            names.push(format!("… {} more", path.len() - NAMED));
-        }
-        ctx.warn(
-            spans.get(i).cloned(),
-            format!(
-                "flow {}: its reaction point (rp = {key}) is cut only by ECN marks, but no queue on its path ({}) marks (queue.discipline = {}): its rate is never cut",
-                f.name,
-                names.join(", "),
-                marking_disciplines()
-            ),
-        );
+        warn_path(ctx, nodes, ports, &path, key, &f.name, spans.get(i).cloned());
     }
+}
+
+/// Warns about flow `name` (its table at `span`), whose reaction point (`rp = key`) is cut only
+/// by marks, if no queue of its `path` has a queue management.
+pub fn warn_path(ctx: &Ctx, nodes: &[Node], ports: &[Port], path: &[u32], key: &str, name: &str, span: Option<Range<usize>>) {
+    if path.iter().any(|&p| ports[p as usize].aqm.is_some()) {
+        return;
+    }
+    let mut names: Vec<String> = path.iter().take(NAMED).map(|&p| port_name(nodes, ports, p as usize)).collect();
+    if path.len() > NAMED {
+        names.push(format!("… {} more", path.len() - NAMED));
+    }
+    ctx.warn(
+        span,
+        format!(
+            "flow {name}: its reaction point (rp = {key}) is cut only by ECN marks, but no queue on its path ({}) marks (queue.discipline = {}): its rate is never cut",
+            names.join(", "),
+            marking_disciplines()
+        ),
+    );
 }
 
 /// The queue managements' disciplines, last registered first: `"c", "b" or "a"`.

@@ -4,7 +4,7 @@
 //! periodic incast. Each table's draws become `[[flow]]` entries handed to `traffic.rs` one at a
 //! time (a table's entries never all exist at once), so a generated flow is exactly a flow one
 //! could write by hand. Linear in the flows made; deterministic per seed (one stream per workload
-//! and source host, `core/rng.rs`).
+//! and source host, `core/rng.rs`), so a check keeps no draws and draws them again (`Table::each`).
 
 use super::budget::Part;
 use super::flow_bytes::DRAW_BYTES;
@@ -18,24 +18,95 @@ use crate::registry::Port;
 use crate::scenario::*;
 use crate::units::{Bytes, Duration};
 
-/// One `[[workload]]` table's flows, drawn: (source, destination, size, start) each, in order.
+/// One drawn flow of a table: (source, destination, size, start).
+pub type Draw = (usize, usize, u64, Time);
+
+/// One `[[workload]]` table, checked, with its flows drawn: kept (`keep`: a run's build), or only
+/// counted and charged (a check's), to be drawn again, the same, by [`Table::each`].
 pub struct Table<'a> {
     w: &'a WorkloadSpec,
     /// Its flows are named `PREFIX#k`.
     pub prefix: String,
-    pub draws: Vec<(usize, usize, u64, Time)>,
+    /// How many flows it makes.
+    pub len: usize,
+    draws: Vec<Draw>,
+    how: How,
+    seed: u64,
+}
+
+/// How a table draws its flows (the parameters `draw` checked).
+enum How {
+    Incast { rx: usize, candidates: Vec<usize>, senders: usize, rounds: u64, period: Time, size: u64, start: Time },
+    /// Per source host (its index in `hosts`) its mean gap between arrivals, in ps.
+    Poisson { hosts: Vec<usize>, names: Vec<String>, mean_gaps: Vec<f64>, cdf: Cdf, start: Time, stop: Time },
 }
 
 impl Table<'_> {
-    /// Its `k`-th flow, as the `[[flow]]` entry one would write by hand.
+    /// Its `k`-th flow (from the kept draws), as the `[[flow]]` entry one would write by hand.
     pub fn flow(&self, k: usize, nodes: &[Node]) -> FlowSpec {
-        let (s, d, size, t) = self.draws[k];
-        flow(self.w, &self.prefix, k, &nodes[s].name, &nodes[d].name, size, t, self.w.hosts.span())
+        self.flow_of(k, self.draws[k], nodes)
+    }
+
+    /// Its `k`-th flow, drawn as `d`, as the `[[flow]]` entry one would write by hand.
+    pub fn flow_of(&self, k: usize, d: Draw, nodes: &[Node]) -> FlowSpec {
+        let (s, dst, size, t) = d;
+        flow(self.w, &self.prefix, k, &nodes[s].name, &nodes[dst].name, size, t, self.w.hosts.span())
+    }
+
+    /// The span its flows are blamed at (its `hosts`).
+    pub fn span(&self) -> std::ops::Range<usize> {
+        self.w.hosts.span()
+    }
+
+    /// Each of its flows, drawn again in order from its random streams (the draws `draw` made).
+    pub fn each(&self, mut f: impl FnMut(usize, Draw) -> R<()>) -> R<()> {
+        generate(&self.how, self.seed, &self.prefix, |k, d| f(k, d))
     }
 }
 
-/// The draws of the `index`-th `[[workload]]` table.
-pub fn draw<'a>(ctx: &'a Ctx, nodes: &[Node], ports: &[Port], index: usize) -> R<Table<'a>> {
+/// The draws of `how`, in order, each handed to `f` with its index.
+fn generate(how: &How, seed: u64, prefix: &str, mut f: impl FnMut(usize, Draw) -> R<()>) -> R<()> {
+    let mut k = 0;
+    match how {
+        How::Incast { rx, candidates, senders, rounds, period, size, start } => {
+            let mut rng = Rng::stream(seed, "workload", prefix);
+            let mut pool = candidates.clone();
+            for r in 0..*rounds {
+                let t = start + r * period;
+                // A partial Fisher–Yates shuffle: `senders` distinct hosts, uniformly.
+                for j in 0..*senders {
+                    let last = pool.len() - 1;
+                    let i = j + (rng.uniform() * (pool.len() - j) as f64) as usize;
+                    pool.swap(j, i.min(last));
+                    f(k, (pool[j], *rx, *size, t))?;
+                    k += 1;
+                }
+            }
+        }
+        How::Poisson { hosts, names, mean_gaps, cdf, start, stop } => {
+            for (i, &s) in hosts.iter().enumerate() {
+                let mut rng = Rng::stream(seed, "workload", &format!("{prefix}:{}", names[i]));
+                let mean_gap = mean_gaps[i];
+                let mut t = *start as f64 + rng.exp(mean_gap);
+                while t < *stop as f64 {
+                    // Uniform among the other hosts: draw from n − 1 and skip the source.
+                    let mut d = (rng.uniform() * (hosts.len() - 1) as f64) as usize;
+                    d = d.min(hosts.len() - 2);
+                    if d >= i {
+                        d += 1;
+                    }
+                    f(k, (s, hosts[d], cdf.sample(&mut rng), t as Time))?;
+                    k += 1;
+                    t += rng.exp(mean_gap);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The `index`-th `[[workload]]` table, checked and its flows drawn (kept if `keep`).
+pub fn draw<'a>(ctx: &'a Ctx, nodes: &[Node], ports: &[Port], index: usize, keep: bool) -> R<Table<'a>> {
     let w = &ctx.loaded.scenario.workloads[index];
     let span = w.hosts.span();
     let prefix = w.name.clone().unwrap_or_else(|| format!("workload{}", index + 1));
@@ -74,8 +145,7 @@ pub fn draw<'a>(ctx: &'a Ctx, nodes: &[Node], ports: &[Port], index: usize) -> R
         ctx.err(at, format!("workload {prefix} would create {n:.0} flows, more than max_flows = {max}: raise workload.max_flows or shorten [start, stop)"))
     };
     let seed = ctx.loaded.scenario.simulation.seed;
-    // (source, destination, size, start)
-    let mut made: Vec<(usize, usize, u64, Time)> = vec![];
+    let mut draws: Vec<Draw> = vec![];
     // Every draw is charged to the memory budget before it is made: the expected count at once (a
     // table that cannot fit is refused before anything is allocated), then any excess of the
     // random draws as it comes. (`traffic.rs` charges each flow as it makes it.)
@@ -88,7 +158,7 @@ pub fn draw<'a>(ctx: &'a Ctx, nodes: &[Node], ports: &[Port], index: usize) -> R
         }
         Ok(())
     };
-    if let Some(inc) = &w.incast {
+    let how = if let Some(inc) = &w.incast {
         if w.sizes.is_some() || w.load.is_some() {
             return Err(err("an incast takes its size in `incast`: no sizes or load".into()));
         }
@@ -110,18 +180,7 @@ pub fn draw<'a>(ctx: &'a Ctx, nodes: &[Node], ports: &[Port], index: usize) -> R
             return Err(too_many(n));
         }
         charge(n as usize)?;
-        let mut rng = Rng::stream(seed, "workload", &prefix);
-        let mut pool = candidates;
-        for r in 0..rounds {
-            let t = start + r * inc.period.0;
-            // A partial Fisher–Yates shuffle: `senders` distinct hosts, uniformly.
-            for k in 0..inc.senders as usize {
-                let last = pool.len() - 1;
-                let j = k + (rng.uniform() * (pool.len() - k) as f64) as usize;
-                pool.swap(k, j.min(last));
-                made.push((pool[k], rx, inc.size.0, t));
-            }
-        }
+        How::Incast { rx, candidates, senders: inc.senders as usize, rounds, period: inc.period.0, size: inc.size.0, start }
     } else {
         let (Some(sizes), Some(load)) = (&w.sizes, &w.load) else {
             return Err(err("give sizes (a CDF) and load, or an incast".into()));
@@ -141,27 +200,24 @@ pub fn draw<'a>(ctx: &'a Ctx, nodes: &[Node], ports: &[Port], index: usize) -> R
             return Err(too_many(expected));
         }
         charge(expected.ceil() as usize)?;
-        for (i, &s) in hosts.iter().enumerate() {
-            let mut rng = Rng::stream(seed, "workload", &format!("{prefix}:{}", nodes[s].name));
-            let mean_gap = PS_PER_S as f64 / lambda(s);
-            let mut t = start as f64 + rng.exp(mean_gap);
-            while t < stop as f64 {
-                if made.len() as u64 >= max {
-                    return Err(too_many(made.len() as f64 + 1.0));
-                }
-                charge(made.len() + 1)?;
-                // Uniform among the other hosts: draw from n − 1 and skip the source.
-                let mut d = (rng.uniform() * (hosts.len() - 1) as f64) as usize;
-                d = d.min(hosts.len() - 2);
-                if d >= i {
-                    d += 1;
-                }
-                made.push((s, hosts[d], cdf.sample(&mut rng), t as Time));
-                t += rng.exp(mean_gap);
-            }
+        let names = hosts.iter().map(|&h| nodes[h].name.clone()).collect();
+        let mean_gaps = hosts.iter().map(|&h| PS_PER_S as f64 / lambda(h)).collect();
+        How::Poisson { hosts, names, mean_gaps, cdf, start, stop }
+    };
+    // Each draw within max_flows and charged before it is kept (or counted).
+    let mut len = 0;
+    generate(&how, seed, &prefix, |k, d| {
+        if k as u64 >= max {
+            return Err(too_many(k as f64 + 1.0));
         }
-    }
-    Ok(Table { w, prefix, draws: made })
+        charge(k + 1)?;
+        if keep {
+            draws.push(d);
+        }
+        len = k + 1;
+        Ok(())
+    })?;
+    Ok(Table { w, prefix, len, draws, how, seed })
 }
 
 /// Draws beyond the expected count are charged this many at a time.
