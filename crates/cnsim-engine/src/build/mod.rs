@@ -470,4 +470,14 @@ mod tests {
         assert_eq!(w.len(), 3, "{w:?}");
         assert!(w[0].ends_with("warning 3") && w[1].ends_with("warning 1") && w[2].ends_with("warning 2"), "{w:?}");
     }
+
+    #[test]
+    fn every_port_knows_what_its_peer_is() {
+        let text = "[[host]]\nnames = [\"H1\", \"H2\"]\n[[switch]]\nnames = \"S\"\n[[router]]\nnames = \"R\"\n\
+                    [[link]]\nbetween = [\"H1\", \"S\"]\n[[link]]\nbetween = [\"S\", \"R\"]\n[[link]]\nbetween = [\"R\", \"H2\"]\n";
+        let s = crate::sim::Sim::build(&crate::scenario::load(text, "s.toml", &[], None).unwrap()).unwrap();
+        let kinds: Vec<_> = s.ports.iter().map(|p| p.peer_kind).collect();
+        assert!([NodeKind::Host, NodeKind::Switch, NodeKind::Router].iter().all(|k| kinds.contains(k)), "{kinds:?}");
+        assert!(s.ports.iter().all(|p| p.peer_kind == s.nodes[p.peer_node as usize].kind));
+    }
 }

@@ -111,7 +111,7 @@ pub fn links(ctx: &Ctx, nodes: &mut [Node], fc: Option<&FcGen>) -> R<Vec<Port>> 
                 for (u, v, peer, delay) in [(x, y, py, delay), (y, x, px, reverse)] {
                     nodes[u].ports.push(ports.len() as u32);
                     let qdisc = Qdisc::new(discipline(queue, fc), queue.capacity, frame);
-                    let mut port = new_port(u, v, peer, rate, delay + nodes[v].latency, overhead as u32, qdisc);
+                    let mut port = new_port(u, v, nodes[v].kind, peer, rate, delay + nodes[v].latency, overhead as u32, qdisc);
                     let pname = format!("{}>{}", nodes[u].name, nodes[v].name);
                     let mut warn = vec![];
                     port.aqm = protocols::aqm(queue, rate, frame, sc.simulation.seed, &pname, &mut warn).map_err(|m| ctx.err(ctx.at_key_or_defaults(l.between.span(), &m), m))?;
@@ -219,10 +219,11 @@ pub fn port_name(nodes: &[Node], ports: &[Port], p: usize) -> String {
     format!("{}>{}", nodes[ports[p].node as usize].name, nodes[ports[p].peer_node as usize].name)
 }
 
-fn new_port(u: usize, v: usize, peer: u32, rate: u64, delay: Time, overhead: u32, qdisc: Qdisc) -> Port {
+fn new_port(u: usize, v: usize, v_kind: NodeKind, peer: u32, rate: u64, delay: Time, overhead: u32, qdisc: Qdisc) -> Port {
     Port {
         node: u as u32,
         peer_node: v as u32,
+        peer_kind: v_kind,
         peer_port: peer,
         rate_bps: rate,
         ps_per_byte: if (8 * PS_PER_S).is_multiple_of(rate) { 8 * PS_PER_S / rate } else { 0 },

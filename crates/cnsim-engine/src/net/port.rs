@@ -2,6 +2,7 @@
 //! `peer_node`, its transmitter (which flow control can hold per priority), and its protocol slots.
 
 use super::frame::{FrameId, NodeId};
+use super::node::NodeKind;
 use super::qdisc::Qdisc;
 use crate::core::stats::TimeAvg;
 use crate::core::time::Time;
@@ -92,6 +93,9 @@ pub struct Delivery {
 pub struct Port<S: Slots> {
     pub node: NodeId,
     pub peer_node: NodeId,
+    /// What `peer_node` is (a copy of its node's kind: a frame's arrival reads it beside
+    /// `peer_node` and `peer_port`, without loading the node).
+    pub peer_kind: NodeKind,
     /// The port of `peer_node` back towards `node`.
     pub peer_port: u32,
     pub rate_bps: u64,

@@ -300,9 +300,9 @@ impl Sim {
 
     /// The last bit of a frame sent on `port` reaches the node at the other end.
     pub(crate) fn on_arrive(&mut self, port: u32, fid: FrameId) {
-        let (node, in_port) = {
+        let (node, in_port, kind_at) = {
             let p = &self.ports[port as usize];
-            (p.peer_node, p.peer_port)
+            (p.peer_node, p.peer_port, p.peer_kind)
         };
         let kind = self.frames.get(fid).kind;
         if kind == FrameKind::MacControl {
@@ -318,7 +318,6 @@ impl Sim {
                 return self.discard(fid); // lost on the wire
             }
         }
-        let kind_at = self.nodes[node as usize].kind;
         if kind_at == NodeKind::Router {
             // IP forwarding: decrement the TTL; a frame whose TTL reaches 0 is dropped (RFC 791, 1812 §5.3.1).
             let f = self.frames.get_mut(fid);
