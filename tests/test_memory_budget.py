@@ -51,6 +51,19 @@ def test_the_scenario_can_set_its_own_limit():
         _core.check(star(1000), "s.toml", [("simulation.max_memory", "1MB")])
 
 
+def test_membership_requests_count_in_the_estimate():
+    # Two thousand [[group.change]] tables, each asking a thousand members to join or leave: two
+    # million requests (about 128 MB scheduled), in a file of 100 kB over a network of 1 001 hosts.
+    changes = "".join(f'[[group.change]]\nat = "{i}ns"\n{"join" if i % 2 else "leave"} = "H1..H1000"\n'
+                      for i in range(1, 2001))
+    text = (star(1000) + '[[group]]\nname = "G"\nmembers = "H1..H1000"\n' + changes
+            + '[[flow]]\nname = "m"\nfrom = "D"\nto = "G"\ntraffic = { kind = "cbr", rate = "1Mbps" }\n')
+    line = next(i for i, s in enumerate(text.splitlines(), 1) if s.startswith("join = "))
+    with pytest.raises(_core.ScenarioError, match=rf"^g.toml:{line}:8: \[\[group.change\]\] \(2000000 membership "
+                       r"requests\) takes about 128.0 MB .* memory budget of 60.0 MB"):
+        _core.check(text, "g.toml", [("simulation.max_memory", "60MB")])
+
+
 def test_a_sweep_under_a_small_budget_is_refused_before_any_run(tmp_path):
     path = tmp_path / "s.toml"
     path.write_text(star(20_000))
@@ -126,7 +139,7 @@ def test_many_small_tables_that_blow_the_budget_together_are_named_together(tmp_
     hosts, flows = 20_000, 200
     text = (f'[simulation]\nduration = "1ms"\n[[switch]]\nnames = "S"\n[[host]]\nnames = ["H1..H{hosts}"]\n'
             f'[[link]]\nbetween = ["H1..H{hosts}", "S"]\n[[group]]\nname = "G"\nmembers = ["H2..H{hosts}"]\n'
-            + "".join(f'[[flow]]\nname = "f{i}"\nfrom = "H1"\nto = "G"\ntraffic = {{ kind = "cbr", rate = "1Mbps" }}\n'
+            + "".join(f'[[flow]]\nname = "f{i}"\nfrom = "D"\nto = "G"\ntraffic = {{ kind = "cbr", rate = "1Mbps" }}\n'
                       for i in range(flows)))
     err, peak = refused(tmp_path, text, "--max-memory", "500")
     m = re.search(rf"s.toml:(\d+):\d+: the {flows} \[\[flow\]\] tables take about ([\d.]+) MB \(the largest, here: "

@@ -135,7 +135,7 @@ unit_type!(Bits, "An amount in bits (\"12Mbit\"), for protocol constants given i
     |s: &str| parse_scaled(s, BIT_UNITS, "bit amount"), |v| format!("{v}bit"));
 
 /// A queue length or threshold: either frames or bytes ("100 frames", "150000B").
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Amount {
     Frames(u64),
     Bytes(u64),

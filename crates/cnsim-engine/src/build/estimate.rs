@@ -98,6 +98,11 @@ fn largest_kind(parts: &[Part]) -> Option<Kind<'_>> {
 /// (tests/test_memory_estimate.py), rounded up.
 pub const PARSED_PER_BYTE: u64 = 100;
 
+/// Memory of one membership request (a member named in a `[[group.change]]`'s `join` or `leave`):
+/// the scheduled request and its event in the queue, about 50 B measured (twenty million requests
+/// took 1 GB), rounded up.
+pub const MEMBERSHIP_REQUEST_BYTES: u64 = 64;
+
 fn parts(loaded: &Loaded, fc: Option<&FcGen>) -> Vec<Part> {
     let sc = &loaded.scenario;
     let frame = sc.simulation.frame_size.0;
@@ -124,6 +129,13 @@ fn parts(loaded: &Loaded, fc: Option<&FcGen>) -> Vec<Part> {
     for g in &sc.groups {
         let n = names(g.members.get_ref());
         out.push(Part { what: format!("[[group]] ({n} members)"), at: Some(g.members.span()), bytes: n.saturating_mul(48) });
+        // Each member named in a `join` or `leave` is a request, scheduled at build time.
+        let lists = g.change.iter().flat_map(|c| [&c.join, &c.leave]).flatten();
+        let requests = lists.clone().map(|l| names(l.get_ref())).fold(0, u64::saturating_add);
+        if requests > 0 {
+            let at = lists.min_by_key(|l| std::cmp::Reverse(names(l.get_ref()))).map_or(g.name.span(), |l| l.span());
+            out.push(Part { what: format!("[[group.change]] ({requests} membership requests)"), at: Some(at), bytes: requests.saturating_mul(MEMBERSHIP_REQUEST_BYTES) });
+        }
     }
     let members = |to: &str| sc.groups.iter().find(|g| g.name.get_ref() == to).map_or(1, |g| names(g.members.get_ref()));
     // Series recorded per flow: a reaction point's two rates, a transport connection's own.

@@ -140,6 +140,13 @@ pub fn port_settings(ctx: &Ctx, nodes: &[Node], ports: &mut [Port], fc: Option<&
     // Each switch port's CP table, with the span of the `[[port]]` that gives it (None: `[cp]`).
     let mut port_cp: Vec<Option<(&CpSlot, Option<std::ops::Range<usize>>)>> =
         ports.iter().map(|p| (nodes[p.node as usize].kind == NodeKind::Switch).then_some((&sc.cp, None))).collect();
+    // (node, peer) → port, so that a `[[port]]` naming every port of a switch with thousands of
+    // links costs a look-up per port, not a scan of the switch's ports per port.
+    let port_of: HashMap<(u32, u32), u32> = if sc.ports.is_empty() {
+        HashMap::new()
+    } else {
+        ports.iter().enumerate().map(|(i, p)| ((p.node, p.peer_node), i as u32)).collect()
+    };
     for ps in &sc.ports {
         for at in &ps.at.get_ref().0 {
             let (u, v) = at.split_once('>').ok_or_else(|| ctx.err(ps.at.span(), format!("port {at:?}: expected \"NODE>PEER\"")))?;
@@ -148,7 +155,7 @@ pub fn port_settings(ctx: &Ctx, nodes: &[Node], ports: &mut [Port], fc: Option<&
                     (Some(&a), Some(&b)) => (a, b),
                     _ => return Err(ctx.err(ps.at.span(), format!("unknown node in port {us}>{vs}"))),
                 };
-                let Some(&p) = nodes[ui].ports.iter().find(|&&p| ports[p as usize].peer_node as usize == vi) else {
+                let Some(&p) = port_of.get(&(ui as u32, vi as u32)) else {
                     return Err(ctx.err(ps.at.span(), format!("no link {us}>{vs}")));
                 };
                 if let Some(q) = &ps.queue {
@@ -180,11 +187,10 @@ pub fn port_settings(ctx: &Ctx, nodes: &[Node], ports: &mut [Port], fc: Option<&
         }
     }
     // The flow-control table against each switch port's queue capacity (once per capacity).
-    let mut checked: Vec<Amount> = vec![];
+    let mut checked: std::collections::HashSet<Amount> = std::collections::HashSet::new();
     for p in (0..ports.len()).filter(|&p| fc.is_some() && nodes[ports[p].node as usize].kind == NodeKind::Switch) {
         let cap = ports[p].qdisc.capacity;
-        if !checked.contains(&cap) {
-            checked.push(cap);
+        if checked.insert(cap) {
             let mut warn = vec![];
             protocols::flow_control(&sc.flow_control, frame, Some(cap), &mut warn).map_err(|m| ctx.loaded.source().err(super::fc_span(ctx.loaded, &m), format!("port {}: {m}", port_name(nodes, ports, p))))?;
             warn.into_iter().for_each(|w| ctx.warn(super::fc_span(ctx.loaded, &w), format!("port {}: {w}", port_name(nodes, ports, p))));
