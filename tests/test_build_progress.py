@@ -65,3 +65,18 @@ def test_ctrl_c_during_the_build_stops_it_and_writes_nothing(tmp_path):
     assert proc.returncode != 0 and time.monotonic() - t0 < 10, err
     assert "Traceback" not in err and not LINE.search(err), err   # stopped at the next step, quietly
     assert not (tmp_path / "out").exists()
+
+
+STEP = re.compile(r"cnsim: s\.toml: (collecting the statistics|reading the statistics|writing the summary, series to a), "
+                  r"[\d.]+ s after the run")
+
+
+def test_the_steps_after_the_run_are_named_and_quiet_under_q(tmp_path):
+    # CNSIM_PROGRESS_AFTER = 0: every step is named as it starts, however short
+    loud = cnsim(tmp_path, "1ms", "run", "s.toml", "-o", "a", "--no-figures")
+    assert loud.returncode == 0, loud.stderr
+    said = [m.group(1) for m in STEP.finditer(loud.stderr)]
+    assert said[0] == "collecting the statistics" and said[-1] == "writing the summary, series to a", loud.stderr
+    assert "reading the statistics" in said
+    quiet = cnsim(tmp_path, "1ms", "run", "s.toml", "-o", "b", "--no-figures", "-q")
+    assert quiet.returncode == 0 and "after the run" not in quiet.stderr, quiet.stderr

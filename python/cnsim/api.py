@@ -8,6 +8,7 @@ import json
 import logging
 import os
 import sys
+import threading
 import time
 import warnings
 from pathlib import Path
@@ -125,19 +126,23 @@ def _run(text, path, set, seed, out, progress, figures, force, pcap, trace) -> R
         raise
     wall = time.perf_counter() - t0
     events = sim.events
-    collected = _collect_taps(sim, taps)
-    stats_text, series, scenario_toml = sim.stats_json(), sim.series(), sim.resolved_toml()
-    # The simulation (its network: a third of a large fabric's peak memory) is let go before the
-    # stats document is parsed, not held beside it.
-    del sim
-    result = Result(json.loads(stats_text), series, scenario_toml)
-    del stats_text
-    result.capture, result.trace = collected.get("pcap"), collected.get("trace")
-    LOG.info("%s: seed %s, %s events in %.3f s wall (%s events/s)", path, result.stats.get("seed"),
-             f"{events:,}", wall, f"{events / max(wall, 1e-9):,.0f}")
-    LOG.debug("%s: frames %s; stopped by %s", path, result.stats.get("frames"), result.stats.get("stopped_by"))
-    if out is not None:
-        result.write(out, figures=figures, force=force)
+    with _Steps(path, mode != "off") as step:
+        step("collecting the statistics")
+        collected = _collect_taps(sim, taps)
+        stats_text, series, scenario_toml = sim.stats_json(), sim.series(), sim.resolved_toml()
+        # The simulation (its network: a third of a large fabric's peak memory) is let go before the
+        # stats document is parsed, not held beside it.
+        del sim
+        step("reading the statistics")
+        result = Result(json.loads(stats_text), series, scenario_toml)
+        del stats_text
+        result.capture, result.trace = collected.get("pcap"), collected.get("trace")
+        LOG.info("%s: seed %s, %s events in %.3f s wall (%s events/s)", path, result.stats.get("seed"),
+                 f"{events:,}", wall, f"{events / max(wall, 1e-9):,.0f}")
+        LOG.debug("%s: frames %s; stopped by %s", path, result.stats.get("frames"), result.stats.get("stopped_by"))
+        if out is not None:
+            step(f"writing the summary, series{' and figures' if figures else ''} to {out}")
+            result.write(out, figures=figures, force=force)
     return result
 
 
@@ -217,6 +222,48 @@ def _build_progress(label: str):
             state["next"] = elapsed + BUILD_PROGRESS_EVERY
 
     return update
+
+
+class _Steps:
+    """The steps after the run (statistics, summary, outputs: a minute or more for a fabric of tens of
+    thousands of hosts), named on stderr as the build's flows are counted (`_build_progress`): once
+    they have taken `CNSIM_PROGRESS_AFTER` seconds, each step as it starts and a long one again every
+    `BUILD_PROGRESS_EVERY` seconds, by a watcher thread, so a long step talks while it works.
+    Silent when `on` is false."""
+
+    def __init__(self, label: str, on: bool):
+        self.name, self.on, self.step = Path(label).name, on, None
+        self.start = time.perf_counter()
+        self.after = self.next = float(os.environ.get("CNSIM_PROGRESS_AFTER", BUILD_PROGRESS_AFTER))
+        self.said = None
+        self.lock, self.done = threading.Lock(), threading.Event()
+        self.watcher = threading.Thread(target=self._watch, daemon=True) if on else None
+
+    def __enter__(self):
+        if self.watcher:
+            self.watcher.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.done.set()
+        if self.watcher:
+            self.watcher.join()
+
+    def __call__(self, step: str) -> None:
+        self.step = step
+        self._tick()
+
+    def _tick(self) -> None:
+        with self.lock:
+            elapsed = time.perf_counter() - self.start
+            # A new step is named at once (past the first wait), the same one again every so often.
+            if self.on and self.step and elapsed >= self.after and (self.step != self.said or elapsed >= self.next):
+                print(f"cnsim: {self.name}: {self.step}, {elapsed:.1f} s after the run", file=sys.stderr, flush=True)
+                self.said, self.next = self.step, elapsed + BUILD_PROGRESS_EVERY
+
+    def _watch(self) -> None:
+        while not self.done.wait(0.25):
+            self._tick()
 
 
 def _plain_progress(sim, label: str, step: float = 0.1):
