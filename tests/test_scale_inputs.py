@@ -103,3 +103,31 @@ def test_port_tables_naming_every_port_of_a_wide_switch_check_in_seconds():
             f'[[link]]\nbetween = ["H1..H{hosts}", "S"]\n')
     text += "".join(f'[[port]]\nat = "S>H1..H{hosts}"\nqueue = {{ capacity = "{i + 1} frames" }}\n' for i in range(8))
     assert timed_check(text) < 4.0
+
+
+def ports_named(tables: int, hosts: int = 2_000) -> str:
+    """A switch S with `hosts` hosts, and `tables` `[[port]]` tables each naming every host port of S."""
+    ports = "".join(f'[[port]]\nat = "S>H1..H{hosts}"\nqueue = {{ capacity = "{100 + i} frames" }}\n' for i in range(tables))
+    return (f'[simulation]\nduration = "1ms"\n[[switch]]\nnames = "S"\n[[host]]\nnames = "H1..H{hosts}"\n'
+            f'[[link]]\nbetween = ["H1..H{hosts}", "S"]\n' + ports)
+
+
+def test_port_tables_that_name_each_port_too_often_are_refused_before_any_is_applied():
+    # 2 000 links: 4 000 ports. Sixteen tables naming S's 2 000 ports (32 000 namings, 8 per port)
+    # are applied; a seventeenth is refused at its own line, counted before any naming is resolved.
+    _core.check(ports_named(16), "ports.toml", [])
+    with pytest.raises(_core.ScenarioError, match=r"ports\.toml:\d+:\d+: the \[\[port\]\] tables name at least 34000 ports "
+                                                  r"in all, over 8 times the network's 4000 ports") as e:
+        _core.check(ports_named(17), "ports.toml", [])
+    text = ports_named(17)
+    line = int(str(e.value).split(":")[1])
+    assert text.splitlines()[line - 1] == 'at = "S>H1..H2000"' and text.splitlines()[line].endswith('"116 frames" }')
+    # forty million namings from a few hundred kB: refused at once, not applied for a minute
+    assert timed_check_refused(ports_named(20_000, 2_000)) < 2.0
+
+
+def timed_check_refused(text: str) -> float:
+    t0 = time.process_time()
+    with pytest.raises(_core.ScenarioError, match="name each port in a few tables at most"):
+        _core.check(text, "ports.toml", [])
+    return time.process_time() - t0

@@ -140,6 +140,7 @@ pub fn port_settings(ctx: &Ctx, nodes: &[Node], ports: &mut [Port], fc: Option<&
     // Each switch port's CP table, with the span of the `[[port]]` that gives it (None: `[cp]`).
     let mut port_cp: Vec<Option<(&CpSlot, Option<std::ops::Range<usize>>)>> =
         ports.iter().map(|p| (nodes[p.node as usize].kind == NodeKind::Switch).then_some((&sc.cp, None))).collect();
+    port_namings(ctx, ports.len())?;
     // (node, peer) → port, so that a `[[port]]` naming every port of a switch with thousands of
     // links costs a look-up per port, not a scan of the switch's ports per port.
     let port_of: HashMap<(u32, u32), u32> = if sc.ports.is_empty() {
@@ -282,6 +283,30 @@ fn check_capacity(c: Amount) -> Result<(), String> {
 }
 
 /// Expand both sides of "A>B" (each may be a range) into all pairs.
+/// How many times, at most, the `[[port]]` tables together may name each port of the network on
+/// average: a port set in a few tables (its queue in one, its CP in another) is plenty, and applying
+/// a naming rebuilds the port's queue, so forty million namings from a 131 kB file would take a minute.
+pub const PORT_NAMINGS_PER_PORT: u64 = 8;
+
+/// Refuse `[[port]]` tables that together name more than `PORT_NAMINGS_PER_PORT` × `ports` ports,
+/// counted from their names before any is resolved, at the table where the count passes it.
+fn port_namings(ctx: &Ctx, ports: usize) -> R<()> {
+    let limit = PORT_NAMINGS_PER_PORT.saturating_mul(ports as u64);
+    let mut named = 0u64;
+    for ps in &ctx.loaded.scenario.ports {
+        for at in &ps.at.get_ref().0 {
+            named = named.saturating_add(at.split_once('>').map_or(1, |(u, v)| count(u).saturating_mul(count(v))));
+            if named > limit {
+                return Err(ctx.err(
+                    ps.at.span(),
+                    format!("the [[port]] tables name at least {named} ports in all, over {PORT_NAMINGS_PER_PORT} times the network's {ports} ports: name each port in a few tables at most"),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 fn cross(u: &str, v: &str) -> Result<Vec<(String, String)>, String> {
     let (us, vs) = (expand(u)?, expand(v)?);
     if us.len().saturating_mul(vs.len()) > MAX_LINKS {
