@@ -1,7 +1,8 @@
 """Outputs that are bounded and never lost: two cnsim runs writing one directory at the same time
 (the second is refused), temporary siblings left by a killed run (removed by the next run of the
 same directory), a figure that fails (the results are written all the same), figures of very many
-entities or very long names (drawn in seconds, capped), and a sweep's kept tables after a failed
+entities or very long names (drawn in seconds, capped), lines of millions of samples (drawn thinned,
+with their extremes), and a sweep's kept tables after a failed
 write (no empty folder in the store)."""
 
 import os
@@ -10,6 +11,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pyarrow.parquet as pq
 import pytest
 
@@ -89,6 +91,24 @@ def test_figures_of_many_entities_are_capped_and_fast(tmp_path):
     fig = figures.throughput_figure(result)
     assert len(fig.axes[0].get_lines()) - 1 == figures.MAX_LINES   # minus the window marker
     assert "12 of 20000" in fig.axes[0].get_title() and paths
+
+
+def test_a_long_line_is_drawn_thinned_with_every_run_s_extremes():
+    rng = np.random.default_rng(7)
+    n = 10 * figures.MAX_POINTS + 3  # not a multiple of the runs: the last one is short
+    t, v = np.arange(n) * 1e-6, rng.normal(size=n)
+    v[12_345], v[n - 1] = 50.0, -50.0  # a spike, and a trough as the very last sample
+    tt, vv = figures.envelope(t, v)
+    assert len(tt) <= figures.MAX_POINTS and np.all(np.diff(tt) > 0)
+    assert vv.max() == 50.0 and vv.min() == -50.0 and tt[-1] == t[-1]
+    runs = figures.MAX_POINTS // 2
+    size = -(-n // runs)
+    for r in (0, 7, runs // 2):  # a run's lowest and highest sample are both kept, at their times
+        run = slice(r * size, (r + 1) * size)
+        for x in (v[run].min(), v[run].max()):
+            assert x in vv and tt[list(vv).index(x)] == t[run][list(v[run]).index(x)]
+    short_t, short_v = figures.envelope(t[:100], v[:100])
+    assert np.array_equal(short_t, t[:100]) and np.array_equal(short_v, v[:100])
 
 
 def test_a_very_long_flow_name_keeps_the_run_and_its_figures(tmp_path):

@@ -129,7 +129,7 @@ def _run(text, path, set, seed, out, progress, figures, force, pcap, trace) -> R
     with _Steps(path, mode != "off") as step:
         step("collecting the statistics")
         collected = _collect_taps(sim, taps)
-        stats_text, series, scenario_toml = sim.stats_json(), sim.series(), sim.resolved_toml()
+        stats_text, series, scenario_toml = sim.stats_json(), sim.take_series(), sim.resolved_toml()
         # The simulation (its network: a third of a large fabric's peak memory) is let go before the
         # stats document is parsed, not held beside it.
         del sim

@@ -5,6 +5,7 @@ One function per figure; each returns a `Figure`, or None when the run has nothi
 A dotted vertical line marks the start of the measurement window.
 """
 
+import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
@@ -32,6 +33,11 @@ MAX_LEGEND = 12  # more lines than this: no legend
 MAX_LINES = 12
 MAX_QUEUES = 8
 MAX_LABEL = 40
+# A line draws at most this many points: a longer series is cut into MAX_POINTS / 2 runs of samples
+# and each run drawn by its lowest and highest sample, in time order. At the figures' 1 100 pixels
+# of width that is still about nine points per pixel column, so peaks and troughs show as they are,
+# while a `record_interval` of 1 ps (50 million samples) draws in a second, not half a minute.
+MAX_POINTS = 20_000
 
 
 def label(text: str, limit: int = MAX_LABEL) -> str:
@@ -57,6 +63,22 @@ def _finish(result, ax) -> None:
         ax.legend(loc="best", frameon=False, ncols=2)
 
 
+def envelope(t, v) -> tuple[np.ndarray, np.ndarray]:
+    """(t, v) thinned to at most MAX_POINTS points: each of MAX_POINTS / 2 runs of consecutive
+    samples keeps its lowest and its highest, in time order; a shorter series is returned whole."""
+    t, v = np.asarray(t), np.asarray(v)
+    n = len(v)
+    if n <= MAX_POINTS:
+        return t, v
+    runs = MAX_POINTS // 2
+    size = -(-n // runs)
+    # The last run is padded with the last sample, whose index the clip gives back.
+    rows = np.pad(v, (0, runs * size - n), mode="edge").reshape(runs, size)
+    start = np.arange(runs) * size
+    keep = np.unique(np.minimum(np.concatenate([start + rows.argmin(axis=1), start + rows.argmax(axis=1)]), n - 1))
+    return t[keep], v[keep]
+
+
 def _of(shown: list[str], total: int) -> str:
     return "" if len(shown) == total else f" ({len(shown)} of {total} with the largest mean)"
 
@@ -68,8 +90,8 @@ def cr_figure(result) -> Figure | None:
         return None
     fig, ax = _axes(result, "Current rate at the reaction points" + _of(names, total), "CR (Mb/s)")
     for name in names:
-        s = result.series(name)
-        ax.plot(s.index, s.to_numpy() / 1e6, label=label(name.removeprefix("rp_cr_bps.")))
+        t, v = envelope(*_columns(result.series(name)))
+        ax.plot(t, v / 1e6, label=label(name.removeprefix("rp_cr_bps.")))
     _finish(result, ax)
     return fig
 
@@ -81,8 +103,7 @@ def queue_figure(result, queue: dict) -> Figure | None:
     if name not in result.names():
         return None
     fig, ax = _axes(result, f"Queue {label(queue['name'])}", "queue length (frames)")
-    s = result.series(name)
-    ax.plot(s.index, s.to_numpy(), color="C0", label="q")
+    ax.plot(*envelope(*_columns(result.series(name))), color="C0", label="q")
     if queue["cp"]:
         ax.axhline(queue["qeq_frames"], color="C3", linestyle="--", linewidth=0.9, label="Qeq")
     _finish(result, ax)
@@ -97,10 +118,14 @@ def throughput_figure(result) -> Figure | None:
         return None
     fig, ax = _axes(result, "Throughput at the receivers" + _of(names, total), "throughput (Mb/s)")
     for name in names:
-        s = result.series(name).iloc[1:]  # the first sample has no interval before it
-        ax.plot(s.index.to_numpy(), s.to_numpy() / 1e6, label=label(name.removeprefix("rx_bps.").replace(">", " → ")))
+        t, v = envelope(*_columns(result.series(name).iloc[1:]))  # the first sample has no interval before it
+        ax.plot(t, v / 1e6, label=label(name.removeprefix("rx_bps.").replace(">", " → ")))
     _finish(result, ax)
     return fig
+
+
+def _columns(s) -> tuple[np.ndarray, np.ndarray]:
+    return s.index.to_numpy(), s.to_numpy()
 
 
 def plotted_queues(stats: dict) -> list[dict]:

@@ -213,8 +213,10 @@ class Result:
     @cached_property
     def series_frame(self) -> pd.DataFrame:
         """All series in one long frame: name (categorical), t (s), value."""
-        name = pd.Categorical.from_codes(self._codes.astype(np.int64), categories=self._names)
-        return pd.DataFrame({"name": name, "t": self._t, "value": self._values})
+        # Views of the engine's arrays, not copies: a run's series may take up to
+        # simulation.max_series_memory (the codes shrink to the smallest integer type).
+        name = pd.Categorical.from_codes(self._codes, categories=self._names)
+        return pd.DataFrame({"name": name, "t": self._t, "value": self._values}, copy=False)
 
     @classmethod
     def load(cls, directory: str | Path) -> "Result":

@@ -586,7 +586,7 @@ def run_one(task: tuple) -> dict:
     if keep:
         from .results import Result
 
-        result = Result(stats, sim.series() if "series" in keep else {"names": [], "index": b"", "t": b"", "value": b""},
+        result = Result(stats, sim.take_series() if "series" in keep else {"names": [], "index": b"", "t": b"", "value": b""},
                         "")
         result.__dict__["summary"] = summary
         files = {}

@@ -267,10 +267,10 @@ impl Simulation {
     fn capture<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
         let Some(c) = self.sim.tap.as_ref().and_then(|t| t.capture.as_ref()) else { return Ok(None) };
         let d = PyDict::new(py);
-        d.set_item("t_ps", PyBytes::new(py, &le_bytes(&c.t, u64::to_le_bytes)))?;
-        d.set_item("port", PyBytes::new(py, &le_bytes(&c.port, u32::to_le_bytes)))?;
-        d.set_item("orig_len", PyBytes::new(py, &le_bytes(&c.orig_len, u32::to_le_bytes)))?;
-        d.set_item("start", PyBytes::new(py, &le_bytes(&c.start, u64::to_le_bytes)))?;
+        d.set_item("t_ps", le_bytes(py, &c.t, u64::to_le_bytes)?)?;
+        d.set_item("port", le_bytes(py, &c.port, u32::to_le_bytes)?)?;
+        d.set_item("orig_len", le_bytes(py, &c.orig_len, u32::to_le_bytes)?)?;
+        d.set_item("start", le_bytes(py, &c.start, u64::to_le_bytes)?)?;
         d.set_item("data", PyBytes::new(py, &c.data))?;
         d.set_item("snaplen", c.snaplen)?;
         d.set_item("bound_at_ps", c.bound_at)?;
@@ -281,33 +281,54 @@ impl Simulation {
     fn trace<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
         let Some(t) = self.sim.tap.as_ref().and_then(|t| t.trace.as_ref()) else { return Ok(None) };
         let d = PyDict::new(py);
-        d.set_item("t_ps", PyBytes::new(py, &le_bytes(&t.t, u64::to_le_bytes)))?;
-        d.set_item("kind", PyBytes::new(py, &le_bytes(&t.kind, u16::to_le_bytes)))?;
-        d.set_item("node", PyBytes::new(py, &le_bytes(&t.node, u32::to_le_bytes)))?;
-        d.set_item("port", PyBytes::new(py, &le_bytes(&t.port, u32::to_le_bytes)))?;
-        d.set_item("flow", PyBytes::new(py, &le_bytes(&t.flow, u32::to_le_bytes)))?;
-        d.set_item("a", PyBytes::new(py, &le_bytes(&t.a, i64::to_le_bytes)))?;
-        d.set_item("b", PyBytes::new(py, &le_bytes(&t.b, i64::to_le_bytes)))?;
-        d.set_item("c", PyBytes::new(py, &le_bytes(&t.c, i64::to_le_bytes)))?;
-        d.set_item("cpid", PyBytes::new(py, &le_bytes(&t.cpid, u64::to_le_bytes)))?;
-        d.set_item("x", PyBytes::new(py, &le_bytes(&t.x, f64::to_le_bytes)))?;
+        d.set_item("t_ps", le_bytes(py, &t.t, u64::to_le_bytes)?)?;
+        d.set_item("kind", le_bytes(py, &t.kind, u16::to_le_bytes)?)?;
+        d.set_item("node", le_bytes(py, &t.node, u32::to_le_bytes)?)?;
+        d.set_item("port", le_bytes(py, &t.port, u32::to_le_bytes)?)?;
+        d.set_item("flow", le_bytes(py, &t.flow, u32::to_le_bytes)?)?;
+        d.set_item("a", le_bytes(py, &t.a, i64::to_le_bytes)?)?;
+        d.set_item("b", le_bytes(py, &t.b, i64::to_le_bytes)?)?;
+        d.set_item("c", le_bytes(py, &t.c, i64::to_le_bytes)?)?;
+        d.set_item("cpid", le_bytes(py, &t.cpid, u64::to_le_bytes)?)?;
+        d.set_item("x", le_bytes(py, &t.x, f64::to_le_bytes)?)?;
         Ok(Some(d))
     }
     /// Recorded series in long format, as little-endian byte buffers for numpy.frombuffer.
     fn series<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let s = &self.sim.series;
-        let le = |v: &[f64]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
+        series_dict(py, &self.sim.series)
+    }
+    /// `series()`, moved out of the simulation: each column is let go once copied, so that the
+    /// copy never stands beside all of them (a run's series may take up to
+    /// `simulation.max_series_memory`). A second call finds none.
+    fn take_series<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let mut s = std::mem::take(&mut self.sim.series);
         let d = PyDict::new(py);
-        d.set_item("names", s.names.clone())?;
-        d.set_item("index", PyBytes::new(py, &s.idx.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>()))?;
-        d.set_item("t", PyBytes::new(py, &le(&s.t)))?;
-        d.set_item("value", PyBytes::new(py, &le(&s.v)))?;
+        d.set_item("names", std::mem::take(&mut s.names))?;
+        d.set_item("index", le_bytes(py, &std::mem::take(&mut s.idx), u32::to_le_bytes)?)?;
+        d.set_item("t", le_bytes(py, &std::mem::take(&mut s.t), f64::to_le_bytes)?)?;
+        d.set_item("value", le_bytes(py, &std::mem::take(&mut s.v), f64::to_le_bytes)?)?;
         Ok(d)
     }
 }
 
-fn le_bytes<T: Copy, const N: usize>(v: &[T], f: fn(T) -> [u8; N]) -> Vec<u8> {
-    v.iter().flat_map(|&x| f(x)).collect()
+fn series_dict<'py>(py: Python<'py>, s: &cnsim_engine::sim::Series) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("names", s.names.clone())?;
+    d.set_item("index", le_bytes(py, &s.idx, u32::to_le_bytes)?)?;
+    d.set_item("t", le_bytes(py, &s.t, f64::to_le_bytes)?)?;
+    d.set_item("value", le_bytes(py, &s.v, f64::to_le_bytes)?)?;
+    Ok(d)
+}
+
+/// `v` as little-endian bytes, written straight into a Python `bytes` (no intermediate vector).
+fn le_bytes<'py, T: Copy, const N: usize>(py: Python<'py>, v: &[T], f: fn(T) -> [u8; N]) -> PyResult<Bound<'py, PyBytes>> {
+    let len = v.len().checked_mul(N).ok_or_else(|| pyo3::exceptions::PyMemoryError::new_err("column too large"))?;
+    PyBytes::new_with(py, len, |buf| {
+        for (out, &x) in buf.chunks_exact_mut(N).zip(v) {
+            out.copy_from_slice(&f(x));
+        }
+        Ok(())
+    })
 }
 
 /// Names of the capture's frame-kind bits (bit i = 1 << i).
