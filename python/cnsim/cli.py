@@ -29,19 +29,21 @@ SETS = click.option(
 
 
 class _Count(click.ParamType):
-    """A whole number ≥ 1 in any form a number is printed in: 1000000, 1e6, 1e+06, 1_000_000."""
+    """A whole number in [1, 2^64 - 1] (the engine's counts are u64) in any form a number is printed
+    in: 1000000, 1e6, 1e+06, 1_000_000."""
 
     name = "integer"
+    HIGH = 2**64 - 1
 
     def convert(self, value, param, ctx):
         try:
             text = str(value).strip().replace("_", "")
             number = int(text) if text.lstrip("+").isdigit() else float(text)
-            if number == int(number) and number >= 1:
+            if number == int(number) and 1 <= number <= self.HIGH:
                 return int(number)
         except (ValueError, OverflowError):
             pass
-        self.fail(f"{value!r} is not a whole number ≥ 1", param, ctx)
+        self.fail(f"{value!r} is not a whole number in [1, {self.HIGH}]", param, ctx)
 
 
 class _Finite(click.ParamType):

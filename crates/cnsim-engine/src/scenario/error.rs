@@ -24,7 +24,7 @@ pub struct Source<'a> {
 impl Source<'_> {
     /// An error at a byte span of the parsed text, or at the file when there is no span.
     pub fn err(&self, span: Option<Range<usize>>, msg: impl fmt::Display) -> ScenarioError {
-        let msg = user_words(&msg.to_string().replace('\n', " "));
+        let msg = short_numbers(&user_words(&msg.to_string().replace('\n', " ")));
         let Some(span) = span else {
             return ScenarioError(format!("{}: {}", self.path, msg));
         };
@@ -155,9 +155,45 @@ fn user_words(msg: &str) -> String {
     out
 }
 
+/// A number of more than `LONG_NUMBER` digits, as `{}` writes a huge or tiny `f64` (1e308: 309
+/// digits, from serde's messages and the range checks alike), rewritten in exponent form (`1e308`).
+/// Only a number that starts a word: digits inside a name (`H000…1`) stay as they are.
+fn short_numbers(msg: &str) -> String {
+    let mut out = String::with_capacity(msg.len());
+    let mut rest = msg;
+    while let Some(at) = rest.find(|c: char| c.is_ascii_digit()) {
+        let starts_word = !rest[..at].chars().next_back().is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.');
+        let len = rest[at..].find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(rest.len() - at);
+        let number = &rest[at..at + len];
+        out.push_str(&rest[..at]);
+        match number.parse::<f64>() {
+            Ok(x) if starts_word && number.len() > LONG_NUMBER => out.push_str(&format!("{x:e}")),
+            _ => out.push_str(number),
+        }
+        rest = &rest[at + len..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Digits an error message shows a number with, at most, before it is written `1e308` (a u64 has 20).
+const LONG_NUMBER: usize = 24;
+
 #[cfg(test)]
 mod tests {
-    use super::user_words;
+    use super::{short_numbers, user_words};
+
+    #[test]
+    fn huge_and_tiny_numbers_are_written_with_an_exponent() {
+        let huge = format!("{}", 1e308_f64);
+        assert_eq!(huge.len(), 309);
+        assert_eq!(short_numbers(&format!("cp.qcn.w must be a number in [0, 1e6], got {huge}")), "cp.qcn.w must be a number in [0, 1e6], got 1e308");
+        assert_eq!(short_numbers(&format!("got -{huge}, or `{huge}`")), "got -1e308, or `1e308`");
+        assert_eq!(short_numbers(&format!("x = {}", 1.5e-30_f64)), "x = 1.5e-30");
+        // Ordinary numbers, a u64's 20 digits and digits inside a name stay as written.
+        let kept = format!("got 18446744073709551615 frames, 2.5 s, H{}", "0".repeat(30));
+        assert_eq!(short_numbers(&kept), kept);
+    }
 
     #[test]
     fn type_names_become_the_scenario_s_words() {
