@@ -257,3 +257,44 @@ def test_port_ranges_and_parallel_links():
     assert caps == {"SW>R1": "10 frames", "SW>R2": "10 frames"}
     with pytest.raises(_core.ScenarioError, match="x.toml:8:11: a second link between R1 and SW"):
         _core.check(base + '[[link]]\nbetween = ["R1", "SW"]\n', "x.toml", [])
+
+
+@pytest.mark.parametrize("text", [
+    edit("[simulation]\n", "[simulation]\nseed = 1e308\n"),  # serde's message writes the float
+    edit("[simulation]\n", "[cp]\nqcn = { w = -1e308 }\n[simulation]\n"),  # a range check's
+])
+def test_a_huge_number_is_written_with_an_exponent(text):
+    msg = check_error(text)
+    said = msg.split(" (at: ")[0]
+    assert "e308" in said and len(said) < 200, msg
+
+
+def test_cli_count_beyond_the_engine_s_u64_is_a_usage_error(tmp_path):
+    (tmp_path / "x.toml").write_text(BASE)
+    proc = run_cli("run", "x.toml", "--max-events", "1e308", "-q", "--no-figures", "-o", tmp_path / "out", cwd=tmp_path)
+    assert_clean_failure(proc, usage_error=True)
+    assert "not a whole number in [1, 18446744073709551615]" in proc.stderr and len(proc.stderr) < 400
+
+
+@pytest.mark.parametrize("old, new, code", [
+    ('"S1..S2", "R1", "R2"]', '"S1..S2", "R1", "R\u202e2"]', "U+202E"),  # a right-to-left override, as written
+    ('"S1..S2", "R1", "R2"]', '"S1..S2", "R1", "R\\u202E2"]', "U+202E"),  # ... as an escape
+    ('name = "G"', 'name = "G\\u001b[31m"', "U+001B"),  # a terminal's escape character
+    ('duration = "10ms"', 'duration = "10ms" # \u2066 isolate', "U+2066"),  # in a comment
+])
+def test_invisible_characters_are_refused_at_their_line(old, new, code):
+    text = edit(old, new)
+    msg = check_error(text)
+    assert_at_line(msg, line_of(text, new))
+    assert code in msg
+    assert not any(c in msg for c in "\u202e\u2066\x1b"), msg  # the echoed line shows them escaped
+
+
+def test_an_override_with_an_invisible_character_is_refused():
+    msg = check_error(BASE, [("flow.0.name", '"F\\u202e"')])
+    assert "U+202E" in msg and "\u202e" not in msg
+
+
+def test_visible_unicode_and_escaped_quotes_are_fine():
+    text = edit('name = "G"', 'name = "Gé名\\"x"')
+    _core.check(edit('to = "G"', 'to = "Gé名\\"x"', text), PATH, [])

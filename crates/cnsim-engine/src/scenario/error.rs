@@ -33,6 +33,7 @@ impl Source<'_> {
         let line_start = self.text[..start].rfind('\n').map_or(0, |i| i + 1);
         let col = self.text[line_start..start].chars().count() + 1;
         let line = self.text[line_start..].lines().next().unwrap_or("");
+        let line = &*super::unseen::visible(line);
         if self.orig == self.text {
             return ScenarioError(format!("{}:{}:{}: {} (at: {})", self.path, line_no, col, msg, line.trim()));
         }

@@ -66,6 +66,9 @@ impl Loaded {
 pub fn load(text: &str, path: &str, overrides: &[(String, String)], seed: Option<u64>) -> Result<Loaded, ScenarioError> {
     let text_in = text;
     let src = Source { path, text, orig: text };
+    if let Some((at, msg)) = super::unseen::first(text) {
+        return Err(src.err(Some(at), msg));
+    }
     if overrides.is_empty() && seed.is_none() {
         if is_blank(text) {
             return Err(src.err(None, EMPTY));
@@ -84,6 +87,9 @@ pub fn load(text: &str, path: &str, overrides: &[(String, String)], seed: Option
     }
     let text = doc.to_string();
     let src = Source { path, text: &text, orig: text_in };
+    if let Some((at, msg)) = super::unseen::first(&text) {
+        return Err(src.err(Some(at), msg)); // from an override's value
+    }
     if doc.as_table().is_empty() {
         return Err(src.err(None, EMPTY));
     }

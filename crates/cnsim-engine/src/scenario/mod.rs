@@ -10,6 +10,7 @@ mod names;
 mod slots;
 mod spans;
 mod transport;
+mod unseen;
 
 pub use error::ScenarioError;
 pub use fabric::{preset_names, presets};
