@@ -19,11 +19,23 @@ use crate::scenario::count;
 use crate::scenario::*;
 use std::ops::Range;
 
-/// A table's share of the estimate: (what it is, where it is, bytes).
+/// A table's share of the estimate: its kind (`[[flow]]`, "the routing table", …), what it holds,
+/// where it is, and its bytes.
 struct Part {
-    what: String,
+    kind: String,
+    holds: String,
     at: Option<Range<usize>>,
     bytes: u64,
+}
+
+impl Part {
+    fn new(kind: impl Into<String>, holds: String, at: Option<Range<usize>>, bytes: u64) -> Self {
+        Part { kind: kind.into(), holds, at, bytes }
+    }
+    /// `[[flow]] (3 flows)`.
+    fn what(&self) -> String {
+        format!("{} ({})", self.kind, self.holds)
+    }
 }
 
 fn names(n: &Names) -> u64 {
@@ -49,9 +61,9 @@ pub fn check(loaded: &Loaded, fc: Option<&FcGen>) -> R<()> {
     let top = &parts[kind.largest];
     // A table that takes half of its kind or more is named alone.
     let what = if top.bytes >= kind.bytes / 2 {
-        format!("{} takes about {}", top.what, mb(top.bytes))
+        format!("{} takes about {}", top.what(), mb(top.bytes))
     } else {
-        format!("the {} {} tables take about {} (the largest, here: {}, {})", kind.tables, kind.name, mb(kind.bytes), top.what, mb(top.bytes))
+        format!("the {} {} tables take about {} (the largest, here: {}, {})", kind.tables, kind.name, mb(kind.bytes), top.what(), mb(top.bytes))
     };
     let msg = format!(
         "{what} of the scenario's estimated {}, more than the memory budget of {}: make the scenario smaller, or raise the budget (cnsim --max-memory, simulation.max_memory)",
@@ -65,7 +77,7 @@ pub fn check(loaded: &Loaded, fc: Option<&FcGen>) -> R<()> {
     })
 }
 
-/// The parts of one kind (`[[flow]]`, `[[link]]`, …: a part's name before its parenthesis).
+/// The parts of one kind (`[[flow]]`, `[[link]]`, …).
 struct Kind<'a> {
     name: &'a str,
     tables: usize,
@@ -78,7 +90,7 @@ struct Kind<'a> {
 fn largest_kind(parts: &[Part]) -> Option<Kind<'_>> {
     let mut kinds: Vec<Kind> = vec![];
     for (i, p) in parts.iter().enumerate() {
-        let name = p.what.split(" (").next().unwrap_or(&p.what);
+        let name = p.kind.as_str();
         match kinds.iter_mut().find(|k| k.name == name) {
             Some(k) => {
                 k.tables += 1;
@@ -108,12 +120,12 @@ fn parts(loaded: &Loaded, fc: Option<&FcGen>) -> Vec<Part> {
     let frame = sc.simulation.frame_size.0;
     // Already taken when the estimate is made, but part of the run's memory all the same.
     let text = loaded.text.len() as u64;
-    let mut out = vec![Part { what: format!("the scenario as parsed ({text} B of text)"), at: Some(0..0), bytes: text.saturating_mul(PARSED_PER_BYTE) }];
+    let mut out = vec![Part::new("the scenario as parsed", format!("{text} B of text"), Some(0..0), text.saturating_mul(PARSED_PER_BYTE))];
     for (specs, table) in [(&sc.switches, "switch"), (&sc.routers, "router"), (&sc.hosts, "host")] {
         for spec in specs {
             let n = names(spec.names.get_ref());
             let each = std::mem::size_of::<Node>() as u64 + 48 + 2 * spec.names.get_ref().0.first().map_or(8, |s| s.len() as u64);
-            out.push(Part { what: format!("[[{table}]] ({n} nodes)"), at: Some(spec.names.span()), bytes: n.saturating_mul(each) });
+            out.push(Part::new(format!("[[{table}]]"), format!("{n} nodes"), Some(spec.names.span()), n.saturating_mul(each)));
         }
     }
     let mut ports = 0u64;
@@ -124,17 +136,17 @@ fn parts(loaded: &Loaded, fc: Option<&FcGen>) -> Vec<Part> {
         let queue = l.queue.as_ref().unwrap_or(&sc.defaults.queue);
         let ring = Qdisc::heap_bytes(super::topology::discipline(queue, fc), queue.capacity, frame) as u64;
         let each = 2 * (std::mem::size_of::<Port>() as u64 + ring + 16) + 32;
-        out.push(Part { what: format!("[[link]] ({n} links)"), at: Some(l.between.span()), bytes: n.saturating_mul(each) });
+        out.push(Part::new("[[link]]", format!("{n} links"), Some(l.between.span()), n.saturating_mul(each)));
     }
     for g in &sc.groups {
         let n = names(g.members.get_ref());
-        out.push(Part { what: format!("[[group]] ({n} members)"), at: Some(g.members.span()), bytes: n.saturating_mul(48) });
+        out.push(Part::new("[[group]]", format!("{n} members"), Some(g.members.span()), n.saturating_mul(48)));
         // Each member named in a `join` or `leave` is a request, scheduled at build time.
         let lists = g.change.iter().flat_map(|c| [&c.join, &c.leave]).flatten();
         let requests = lists.clone().map(|l| names(l.get_ref())).fold(0, u64::saturating_add);
         if requests > 0 {
             let at = lists.min_by_key(|l| std::cmp::Reverse(names(l.get_ref()))).map_or(g.name.span(), |l| l.span());
-            out.push(Part { what: format!("[[group.change]] ({requests} membership requests)"), at: Some(at), bytes: requests.saturating_mul(MEMBERSHIP_REQUEST_BYTES) });
+            out.push(Part::new("[[group.change]]", format!("{requests} membership requests"), Some(at), requests.saturating_mul(MEMBERSHIP_REQUEST_BYTES)));
         }
     }
     let members = |to: &str| sc.groups.iter().find(|g| g.name.get_ref() == to).map_or(1, |g| names(g.members.get_ref()));
@@ -175,8 +187,8 @@ fn parts(loaded: &Loaded, fc: Option<&FcGen>) -> Vec<Part> {
             series,
         };
         let each = flow_bytes::bytes(&shape) as u64;
-        let what = if per_flow > 1 { format!("[[flow]] ({n} flows of {per_flow} receivers)") } else { format!("[[flow]] ({n} flows)") };
-        out.push(Part { what, at: Some(f.from.span()), bytes: n.saturating_mul(each) });
+        let holds = if per_flow > 1 { format!("{n} flows of {per_flow} receivers") } else { format!("{n} flows") };
+        out.push(Part::new("[[flow]]", holds, Some(f.from.span()), n.saturating_mul(each)));
     }
     for (i, w) in sc.workloads.iter().enumerate() {
         let n = *w.max_flows.get_ref();
@@ -200,7 +212,7 @@ fn parts(loaded: &Loaded, fc: Option<&FcGen>) -> Vec<Part> {
         let each = (flow_bytes::bytes(&shape) + flow_bytes::DRAW_BYTES) as u64;
         let cdf = if w.sizes.is_some() { super::cdf::MAX_POINTS as u64 * 16 } else { 0 };
         let at = if w.max_flows.span().is_empty() { w.hosts.span() } else { w.max_flows.span() };
-        out.push(Part { what: format!("[[workload]] (up to max_flows = {n} flows)"), at: Some(at), bytes: n.saturating_mul(each).saturating_add(cdf) });
+        out.push(Part::new("[[workload]]", format!("up to max_flows = {n} flows"), Some(at), n.saturating_mul(each).saturating_add(cdf)));
     }
     out.push(routes(sc));
     let simc = &sc.simulation;
@@ -212,7 +224,7 @@ fn parts(loaded: &Loaded, fc: Option<&FcGen>) -> Vec<Part> {
         if simc.max_series_memory.0 > 0 {
             bytes = bytes.min(simc.max_series_memory.0);
         }
-        out.push(Part { what: format!("the recorded series ({series} series of {samples} samples, simulation.record_interval)"), at: None, bytes });
+        out.push(Part::new("the recorded series", format!("{series} series of {samples} samples, simulation.record_interval"), None, bytes));
     }
     out
 }
@@ -232,7 +244,7 @@ fn routes(sc: &Scenario) -> Part {
     let cols = rows.min(ends);
     let at = sc.switches.first().or(sc.routers.first()).or(sc.hosts.first()).map(|s| s.names.span());
     let bytes = rows.saturating_mul(cols).saturating_mul(4).saturating_add(inner.saturating_add(hosts).saturating_mul(32));
-    Part { what: format!("the routing table ({rows} × {cols} entries)"), at, bytes }
+    Part::new("the routing table", format!("{rows} × {cols} entries"), at, bytes)
 }
 
 fn mb(bytes: u64) -> String {
@@ -254,7 +266,7 @@ mod tests {
             let loaded = crate::scenario::load(&text, "f.toml", &[], None).unwrap();
             let est = routes(&loaded.scenario);
             let switches = 5 * k * k / 4;
-            assert_eq!(est.what, format!("the routing table ({switches} × {switches} entries)"));
+            assert_eq!(est.what(), format!("the routing table ({switches} × {switches} entries)"));
             let built = Sim::build(&loaded).unwrap().routes.entries();
             assert_eq!(built, 7 * k * k * k / 4, "k = {k}");
             assert!(est.bytes >= 4 * built as u64);
@@ -263,7 +275,10 @@ mod tests {
 
     #[test]
     fn many_tables_of_one_kind_are_named_together_at_their_largest() {
-        let part = |what: &str, bytes| Part { what: what.to_string(), at: None, bytes };
+        let part = |what: &str, bytes| {
+            let (kind, holds) = what.split_once(" (").unwrap();
+            Part::new(kind, holds.trim_end_matches(')').to_string(), None, bytes)
+        };
         // A link table that is the largest single table, and three flow tables that take more together.
         let parts = [part("[[link]] (9 links)", 50), part("[[flow]] (1 flows)", 20), part("[[flow]] (3 flows)", 30), part("[[flow]] (2 flows)", 25)];
         let k = largest_kind(&parts).unwrap();
