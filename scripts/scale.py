@@ -46,7 +46,7 @@ def check(kind: str, ks: list[int]) -> None:
     }[kind]
     for label, make in cases:
         text = make()
-        t = time.perf_counter()
+        t = time.perf_counter(); started[t] = cpu()
         _core.check(text, "scale.toml", [])
         print(f"{label}: check {time.perf_counter() - t:.2f} s", flush=True)
 
@@ -169,30 +169,33 @@ max_flows = {max(2 * flows, 100):d}
 
 
 def after(out: str, flows: int) -> None:
-    """The steps of `api._run` after the simulation, each timed (wall) with the peak RSS after it."""
+    """The steps of `api._run` after the simulation, each timed (wall and CPU) with the peak RSS after it."""
     from cnsim.api import drive
     from cnsim.results import Result
 
-    def step(name: str, t: float) -> None:
-        print(f"{name}: {time.perf_counter() - t:.2f} s, peak RSS "
+    cpu = lambda: (lambda u: u.ru_utime + u.ru_stime)(resource.getrusage(resource.RUSAGE_SELF))  # noqa: E731
+    started = {}
+
+    def step(name: str, t: float) -> None:  # CPU time too: wall time on a shared machine says more about the others
+        print(f"{name}: {time.perf_counter() - t:.2f} s wall, {cpu() - started[t]:.2f} s CPU, peak RSS "
               f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6:.2f} GB", flush=True)
 
-    t = time.perf_counter()
+    t = time.perf_counter(); started[t] = cpu()
     sim = _core.Simulation(workload_star(flows), "flows.toml", [("simulation.max_events", "100000")], 1)
     drive(sim, lambda: None)
     step("build and 100 000 events", t)
-    t0 = t = time.perf_counter()
+    t0 = t = time.perf_counter(); started[t] = cpu()
     stats_text, series, toml = sim.stats_json(), sim.take_series(), sim.resolved_toml()
     del sim
     step("collecting the statistics", t)
-    t = time.perf_counter()
+    t = time.perf_counter(); started[t] = cpu()
     result = Result(json.loads(stats_text), series, toml)
     del stats_text
     step(f"reading the statistics ({len(result.stats['flows'])} flows)", t)
-    t = time.perf_counter()
+    t = time.perf_counter(); started[t] = cpu()
     result.summary
     step("the summary", t)
-    t = time.perf_counter()
+    t = time.perf_counter(); started[t] = cpu()
     result.write(out, figures=False)
     step("writing summary.json, series.parquet, scenario.toml", t)
     step("after the simulation, in all", t0)
