@@ -6,6 +6,7 @@ is a test).
   python scripts/scale.py run K [DURATION]                 # a k-ary fat tree: check, build, run
   python scripts/scale.py stats OUTDIR                     # every shipped scenario's results
   python scripts/scale.py same DIR_A DIR_B                 # are two `stats` outputs identical?
+  python scripts/scale.py after OUTDIR [FLOWS]             # the steps after a run of FLOWS workload flows
 
 `check` builds lines of 10 000 to 80 000 flows and multicast groups of 10 000 to 100 000 members
 (tests/test_scale_inputs.py's generators) and fat trees (cnsim.generators.fat_tree: ECMP,
@@ -13,7 +14,10 @@ permutation traffic, here at 100 Mb/s per host). `stats` runs each shipped scena
 duration with seed 1, and a few generated networks that exercise routing, and writes its stats
 document, its network description, its resolved scenario and digests of its series and of its full
 event trace (so a refactoring that reorders events shows); `same` compares two such outputs,
-ignoring only `routing_bytes` (the tables' own size) and `build_s` of the description.
+ignoring only `routing_bytes` (the tables' own size) and `build_s` of the description. `after`
+builds a star of 16 hosts with one web-search workload making about FLOWS flows (default a
+million), runs 100 000 events (the flows are all made, few end: the document holds every one) and
+times each step `cnsim run` takes after the simulation, writing the run into OUTDIR.
 """
 
 import glob
@@ -42,7 +46,7 @@ def check(kind: str, ks: list[int]) -> None:
     }[kind]
     for label, make in cases:
         text = make()
-        t = time.perf_counter()
+        t = time.perf_counter(); started[t] = cpu()
         _core.check(text, "scale.toml", [])
         print(f"{label}: check {time.perf_counter() - t:.2f} s", flush=True)
 
@@ -132,6 +136,71 @@ def same(a: str, b: str) -> int:
     return int(bad > 0)
 
 
+def workload_star(flows: int) -> str:
+    """A star of 16 hosts at 10 Gb/s with a web-search workload at load 0.9 whose arrivals make about
+    `flows` flows (11 000 a simulated second)."""
+    stop = flows / 10_520  # flows a second, measured: 936 244 in 89 s
+    return f"""[simulation]
+duration = "{stop + 1:.3f}s"
+record_interval = "0s"
+measure_from = "0s"
+
+[defaults]
+link = {{ rate = "10Gbps", delay = "1us" }}
+queue = {{ capacity = "100 frames" }}
+
+[[switch]]
+names = "S1"
+[[host]]
+names = "H1..H16"
+[[link]]
+between = ["S1", "H1..H16"]
+
+[[workload]]
+name = "ws"
+hosts = ["H1..H16"]
+sizes = "web-search"
+load = 0.9
+start = "0s"
+stop = "{stop:.3f}s"
+traffic = "transfer"
+max_flows = {max(2 * flows, 100):d}
+"""
+
+
+def after(out: str, flows: int) -> None:
+    """The steps of `api._run` after the simulation, each timed (wall and CPU) with the peak RSS after it."""
+    from cnsim.api import drive
+    from cnsim.results import Result
+
+    cpu = lambda: (lambda u: u.ru_utime + u.ru_stime)(resource.getrusage(resource.RUSAGE_SELF))  # noqa: E731
+    started = {}
+
+    def step(name: str, t: float) -> None:  # CPU time too: wall time on a shared machine says more about the others
+        print(f"{name}: {time.perf_counter() - t:.2f} s wall, {cpu() - started[t]:.2f} s CPU, peak RSS "
+              f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6:.2f} GB", flush=True)
+
+    t = time.perf_counter(); started[t] = cpu()
+    sim = _core.Simulation(workload_star(flows), "flows.toml", [("simulation.max_events", "100000")], 1)
+    drive(sim, lambda: None)
+    step("build and 100 000 events", t)
+    t0 = t = time.perf_counter(); started[t] = cpu()
+    stats_text, series, toml = sim.stats_json(), sim.take_series(), sim.resolved_toml()
+    del sim
+    step("collecting the statistics", t)
+    t = time.perf_counter(); started[t] = cpu()
+    result = Result(json.loads(stats_text), series, toml)
+    del stats_text
+    step(f"reading the statistics ({len(result.stats['flows'])} flows)", t)
+    t = time.perf_counter(); started[t] = cpu()
+    result.summary
+    step("the summary", t)
+    t = time.perf_counter(); started[t] = cpu()
+    result.write(out, figures=False)
+    step("writing summary.json, series.parquet, scenario.toml", t)
+    step("after the simulation, in all", t0)
+
+
 if __name__ == "__main__":
     cmd, args = sys.argv[1], sys.argv[2:]
     if cmd == "check":
@@ -142,6 +211,8 @@ if __name__ == "__main__":
         run(int(args[0]), args[1] if len(args) > 1 else "1ms")
     elif cmd == "stats":
         stats(args[0])
+    elif cmd == "after":
+        after(args[0], int(args[1]) if len(args) > 1 else 1_000_000)
     elif cmd == "same":
         sys.exit(same(args[0], args[1]))
     else:

@@ -33,6 +33,8 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from . import json_indent
+
 SUMMARY = "summary.json"
 MANIFEST = ".cnsim-run.json"
 CAPTURE = "capture.pcapng"
@@ -228,10 +230,10 @@ def _remove_stale_siblings(target: Path) -> None:
 
 def _write_files(result, directory: Path, figures: bool) -> None:
     doc = {"summary": result.summary, "stats": result.stats}
-    # Streamed to the file: `json.dumps` with an indent joins a list of every token of the text,
-    # many times the text's size for a large fabric's document.
+    # Streamed to the file, the text of `json.dump(doc, f, indent=2, allow_nan=False)` in a fraction
+    # of its time (`json_indent`): never joined whole, many times the text's size for a large fabric.
     with open(directory / SUMMARY, "w") as f:
-        json.dump(doc, f, indent=2, allow_nan=False)
+        json_indent.dump(doc, f)
         f.write("\n")
     table = pa.Table.from_pandas(result.series_frame, preserve_index=False)
     pq.write_table(table, directory / "series.parquet")
