@@ -4,6 +4,8 @@ capacity of its queue; and a rate-control slot with no marking queue on its path
 naming the flow."""
 
 import re
+import subprocess
+import sys
 import warnings
 from pathlib import Path
 
@@ -222,3 +224,20 @@ def test_a_range_error_in_a_queue_discipline_s_table_names_the_key_s_line(tmp_pa
 def test_a_range_error_in_a_port_s_congestion_point_names_the_key_s_line(tmp_path):
     refused_at(tmp_path, STAR, "[cp.qcn]", '[[port]]\nat = "Switch1>R2"\ncp = { qcn = {\n  w = 2.0,\n  qeq = "500 frames",\n} }\n\n[cp.qcn]',
                'qeq = "500 frames"', r"cp\.qcn\.qeq = 500 frames is not below the queue's capacity")
+
+
+@pytest.mark.parametrize("scenario, key", [("scenarios/mliki2016/dumbbell-multiple-unicast.toml", "qcn"),
+                                           ("scenarios/jiang2007/symmetric.toml", "bcn")])
+def test_a_reaction_point_on_a_path_with_no_congestion_point_is_warned_about(scenario, key):
+    # QCN's and BCN's rates are cut only by a CP's messages: with `cp = "none"` nothing ever cuts them.
+    def check_cli(*sets):
+        return subprocess.run([sys.executable, "-m", "cnsim", "check", scenario, *sets], cwd=ROOT,
+                              capture_output=True, text=True)
+
+    r = check_cli("--set", 'cp="none"')
+    assert r.returncode == 0, r.stderr
+    said = [line for line in r.stderr.splitlines() if "congestion point's feedback" in line]
+    assert said and all(re.match(rf"warning: {re.escape(scenario)}:\d+:\d+: flow \S+: its reaction point "
+                                 rf"\(rp = {key}\) is cut only by a congestion point's feedback, but no port on "
+                                 r"its path \([^)]*>[^)]*\) has a congestion point", line) for line in said), r.stderr
+    assert "congestion point's feedback" not in check_cli().stderr     # the shipped one has its CPs

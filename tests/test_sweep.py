@@ -98,3 +98,25 @@ def test_cli_failed_runs_exit_1(tmp_path):
     assert "1 run(s) failed" in p.stdout
     df = pd.read_parquet(tmp_path / "sw" / "sweep.parquet")
     assert df["error"].notna().tolist() == [False, True]
+
+
+@pytest.mark.parametrize("how", ["grid", "zip", "set"])
+def test_a_seed_given_as_a_scenario_key_is_refused_not_silently_replaced(how):
+    # Each run's seed comes from `seeds` and is written over simulation.seed: a grid over that key
+    # would run the same runs again under other labels, a --set value would be ignored.
+    kwargs = {"grid": GRID, "seeds": 1, "progress": False, "set": dict(SHORT)}
+    if how == "grid":
+        kwargs["grid"] = {**GRID, "simulation.seed": ["1", "2"]}
+    elif how == "zip":
+        kwargs["zip"] = {"simulation.seed": ["1", "2"]}
+    else:
+        kwargs["set"]["simulation.seed"] = "7"
+    with pytest.raises(ValueError, match=r"simulation\.seed: a sweep gives each run its seed from --seeds"):
+        cnsim.sweep(SCENARIO, **kwargs)
+
+
+def test_the_cli_refuses_a_grid_over_the_seed_in_one_line(tmp_path):
+    p = subprocess.run([sys.executable, "-m", "cnsim", "sweep", str(SCENARIO), "--grid", "simulation.seed=1,2",
+                        "--seeds", "2", "-o", str(tmp_path / "sw")], cwd=ROOT, capture_output=True, text=True)
+    assert p.returncode == 2 and p.stderr.count("\n") == 1 and "use --seeds" in p.stderr, p.stderr
+    assert not (tmp_path / "sw").exists()                  # refused before any run or store

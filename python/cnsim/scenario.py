@@ -15,6 +15,8 @@ The dict is written as TOML text for the engine (`to_toml`), so errors name a li
 """
 
 import math
+import os
+import stat
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -92,11 +94,27 @@ def overrides(set: Overrides, label: str = "") -> list[tuple[str, str]]:
     return pairs
 
 
+# A scenario file's size cap: `cnsim check` of a 50 MB scenario takes about 15 s and 2.4 GB
+# (docs/scenarios.md, Limits), so 64 MiB stays within half a minute and a few GB.
+MAX_SCENARIO_BYTES = 64 << 20
+
+
 def _read(path: Path) -> str:
+    """The text of `path` if it is a regular file of at most MAX_SCENARIO_BYTES (checked before it
+    is opened, so a FIFO or a device never blocks or streams, and again while it is read)."""
     from ._core import ScenarioError
 
     try:
-        return path.read_text(encoding="utf-8")
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode):
+            raise ScenarioError(f"{path}: not a regular file (a scenario is a TOML file)")
+        if st.st_size > MAX_SCENARIO_BYTES:
+            raise ScenarioError(f"{path}: {st.st_size} bytes, more than the {MAX_SCENARIO_BYTES} a scenario file may have")
+        with open(path, "rb") as f:
+            data = f.read(MAX_SCENARIO_BYTES + 1)
+        if len(data) > MAX_SCENARIO_BYTES:
+            raise ScenarioError(f"{path}: grew past the {MAX_SCENARIO_BYTES} bytes a scenario file may have while it was read")
+        return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")   # as read_text's newlines
     except UnicodeDecodeError as exc:
         raise ScenarioError(f"{path}: not UTF-8 text (byte {exc.start})") from None
     except OSError as exc:

@@ -41,6 +41,7 @@ STORE = "runs"  # out/runs/<key>.json: one file per finished run
 JOBS = "sweep.json"  # out/sweep.json: the sweep's runs (to count the missing ones)
 LOCK = ".cnsim-sweep.lock"  # flock'ed while a sweep writes into the directory
 MAX_REPORTED = 20  # invalid grid values listed in one error
+SEED_KEY = "simulation.seed"  # the key each run's seed is written to
 
 
 LOG = logging.getLogger("cnsim")
@@ -128,6 +129,7 @@ def sweep_with_counts(scenario, grid, seeds, jobs, progress, out, set, client, r
         if both:
             raise ValueError(f"--zip: {both[0]!r} is also a --grid key")
         axis = list(zip(*zvalues))
+    _refuse_seed_key(keys + (zkeys if zipped else []), base)
     count_runs(values, len(axis) if axis else 1, len(seeds))  # before anything is expanded
     check_grid_keys(text, label, base, keys, values, "--grid")
     points = list(itertools.product(*values))
@@ -171,6 +173,16 @@ def sweep_with_counts(scenario, grid, seeds, jobs, progress, out, set, client, r
         if out is not None:
             write_parquet(df, out / PARQUET, keys)
     return df, counts
+
+
+def _refuse_seed_key(keys: list[str], base: list[tuple[str, str]]) -> None:
+    """Each run's seed is one of `seeds`, written over `simulation.seed`: a grid, zip or --set value
+    of that key would be replaced, and a grid over it would run the same runs again under new
+    labels. ValueError naming the flag."""
+    for flag, names in (("--grid/--zip", keys), ("--set", [k for k, _ in base])):
+        if SEED_KEY in (k.strip() for k in names):
+            raise ValueError(f"{flag} {SEED_KEY}: a sweep gives each run its seed from --seeds N "
+                             f"(seeds=[...] from Python), which replaces this key: use --seeds")
 
 
 def _grid_values(grid) -> tuple[list[str], list[list]]:
@@ -377,7 +389,7 @@ def run_key(text: str, label: str, overrides: list[tuple[str, str]], seed: int, 
     from .identity import build_id
 
     try:
-        material = _core.check(text, label, [*overrides, ("simulation.seed", str(seed))])
+        material = _core.check(text, label, [*overrides, (SEED_KEY, str(seed))])
     except _core.ScenarioError:
         material = json.dumps({"invalid": text, "overrides": overrides, "seed": seed})
     return hashlib.sha256(f"{material}\0{salt}\0cnsim {build_id()}".encode()).hexdigest()

@@ -75,6 +75,17 @@ def schedule(paper: Paper, seeds: int | None, quick: bool) -> tuple[tuple[int, .
     return looks, 1 - (1 - compare.LEVEL) / len(looks)
 
 
+def count_runs(paper: Paper, seeds: int, quick: bool) -> int:
+    """The runs of `seeds` per configuration; ValueError past `_args.MAX_RUNS`, said before the
+    runs are listed (a seed count of 10^11 would otherwise be expanded until memory runs out)."""
+    per_seed = len(paper.tasks(1, quick))
+    n = per_seed * seeds
+    if n > _args.MAX_RUNS:
+        raise ValueError(f"seeds: {seeds} seeds × {per_seed} configurations is {n} runs, more than the "
+                         f"{_args.MAX_RUNS} one reproduction may hold")
+    return n
+
+
 def sequential(looks: list[tuple[int, list[verdicts.Check]]]) -> list[verdicts.Check]:
     """The verdicts of a sequential design: each claim keeps the verdict of the first look that
     decided it (supported or not supported); one still inconclusive at the last look says so. The
@@ -108,6 +119,7 @@ def reproduce(paper: Paper, out: Path, *, seeds: int | None = None, jobs: int | 
     t0 = time.monotonic()
     out = _args.path(out, "out")
     looks, level = schedule(paper, seeds, quick)
+    count_runs(paper, looks[-1], quick)
     seen: list[tuple[int, list[verdicts.Check]]] = []
     for i, n in enumerate(looks):
         last = i == len(looks) - 1

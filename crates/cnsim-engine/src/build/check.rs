@@ -7,7 +7,8 @@
 
 use super::traffic::{Needs, Traffic};
 use super::workload::Table;
-use super::{unmarked, Ctx, R};
+use super::unmarked::{self, Cut};
+use super::{Ctx, R};
 use crate::net::frame::NONE;
 use crate::net::node::Node;
 use crate::net::routing::Routes;
@@ -22,7 +23,7 @@ pub struct Dropped<'a> {
     pub tables: Vec<Table<'a>>,
     /// Per table and source host: whether its flows have a reaction point, and the key of one cut
     /// only by ECN marks (a table's flows from one host get the same one: same table, same line rate).
-    rp: HashMap<(usize, u32), (bool, Option<&'static str>)>,
+    rp: HashMap<(usize, u32), (bool, Option<Cut>)>,
     pairs: HashSet<(usize, usize)>,
     ends: HashSet<usize>,
     /// The largest frame a dropped flow's sender sends.
@@ -40,7 +41,7 @@ impl<'a> Dropped<'a> {
     pub fn add(&mut self, one: &mut Traffic, needs: &mut Needs) {
         let table = self.tables.len();
         for f in &one.flows {
-            self.rp.entry((table, f.src)).or_insert_with(|| (f.rp.is_some(), f.rp.as_ref().and_then(|r| r.cut_by_marks_only())));
+            self.rp.entry((table, f.src)).or_insert_with(|| (f.rp.is_some(), f.rp.as_ref().and_then(Cut::of)));
         }
         for s in &one.senders {
             self.largest_frame = self.largest_frame.max(Some(s.frame));
@@ -84,13 +85,13 @@ impl<'a> Dropped<'a> {
                     path.push(p);
                     u = ports[p as usize].peer_node as usize;
                 }
-                let (has_rp, marks_only) = self.rp.get(&(ti, s as u32)).copied().unwrap_or((false, None));
+                let (has_rp, cut) = self.rp.get(&(ti, s as u32)).copied().unwrap_or((false, None));
                 for &p in &path {
                     carried[p as usize] = true;
                     fed[p as usize] |= has_rp;
                 }
-                if let Some(key) = marks_only {
-                    unmarked::warn_path(ctx, nodes, ports, &path, key, &format!("{}#{k}", table.prefix), Some(table.span()));
+                if let Some(cut) = cut {
+                    unmarked::warn_path(ctx, nodes, ports, &path, cut, &format!("{}#{k}", table.prefix), Some(table.span()));
                 }
                 Ok(())
             })?;

@@ -1,6 +1,7 @@
-//! A reaction point that only ECN marks cut, on a path where no queue marks: its rate is never
-//! cut. A warning at the line of the flow's table (or its workload's), naming the reaction point
-//! and the queues of the path.
+//! A reaction point that only ECN marks cut, on a path where no queue marks, or that only a
+//! congestion point's feedback cuts, on a path with no congestion point: its rate is never cut. A
+//! warning at the line of the flow's table (or its workload's), naming the reaction point and the
+//! queues of the path.
 
 use super::topology::port_name;
 use super::Ctx;
@@ -8,17 +9,33 @@ use super::protocols::AQM_KEYS;
 use crate::net::frame::{Dest, NONE};
 use crate::net::node::Node;
 use crate::net::routing::{McastTable, Routes};
-use crate::registry::{Flow, Port};
+use crate::registry::{Flow, Port, Rp};
 use std::ops::Range;
 
 /// The most ports of a path a warning names.
 const NAMED: usize = 6;
 
+/// What alone cuts a reaction point's rate: its table's key and what its path needs.
+#[derive(Clone, Copy)]
+pub enum Cut {
+    /// ECN marks: a queue with a queue management (`aqm`).
+    Marks(&'static str),
+    /// A congestion point's feedback: a port with a congestion point (`cp`).
+    Cp(&'static str),
+}
+
+impl Cut {
+    /// What alone cuts `rp`, if one thing does.
+    pub fn of(rp: &Rp) -> Option<Cut> {
+        rp.cut_by_marks_only().map(Cut::Marks).or_else(|| rp.cut_by_cp_only().map(Cut::Cp))
+    }
+}
+
 /// Warns about each flow of `flows` (its table at `spans`) whose reaction point is cut only by
 /// marks and whose path has no queue with a queue management.
 pub fn warn(ctx: &Ctx, nodes: &[Node], ports: &[Port], flows: &[Flow], spans: &[Range<usize>], routes: &Routes, mcast: &McastTable) {
     for (i, f) in flows.iter().enumerate() {
-        let Some(key) = f.rp.as_ref().and_then(|r| r.cut_by_marks_only()) else { continue };
+        let Some(cut) = f.rp.as_ref().and_then(Cut::of) else { continue };
         let mut path = vec![];
         match f.dst {
             Dest::Node(d) => {
@@ -37,28 +54,36 @@ pub fn warn(ctx: &Ctx, nodes: &[Node], ports: &[Port], flows: &[Flow], spans: &[
             }
             Dest::Group(_) => path.extend(mcast.edges(i).map(|(_, p)| p)),
         }
-        warn_path(ctx, nodes, ports, &path, key, &f.name, spans.get(i).cloned());
+        warn_path(ctx, nodes, ports, &path, cut, &f.name, spans.get(i).cloned());
     }
 }
 
-/// Warns about flow `name` (its table at `span`), whose reaction point (`rp = key`) is cut only
-/// by marks, if no queue of its `path` has a queue management.
-pub fn warn_path(ctx: &Ctx, nodes: &[Node], ports: &[Port], path: &[u32], key: &str, name: &str, span: Option<Range<usize>>) {
-    if path.iter().any(|&p| ports[p as usize].aqm.is_some()) {
+/// Warns about flow `name` (its table at `span`), whose reaction point is cut only by what `cut`
+/// says, if no port of its `path` gives it.
+pub fn warn_path(ctx: &Ctx, nodes: &[Node], ports: &[Port], path: &[u32], cut: Cut, name: &str, span: Option<Range<usize>>) {
+    let given = |p: &u32| match cut {
+        Cut::Marks(_) => ports[*p as usize].aqm.is_some(),
+        Cut::Cp(_) => ports[*p as usize].cp.is_some(),
+    };
+    if path.iter().any(given) {
         return;
     }
     let mut names: Vec<String> = path.iter().take(NAMED).map(|&p| port_name(nodes, ports, p as usize)).collect();
     if path.len() > NAMED {
         names.push(format!("… {} more", path.len() - NAMED));
     }
-    ctx.warn(
-        span,
-        format!(
+    let said = match cut {
+        Cut::Marks(key) => format!(
             "flow {name}: its reaction point (rp = {key}) is cut only by ECN marks, but no queue on its path ({}) marks (queue.discipline = {}): its rate is never cut",
             names.join(", "),
             marking_disciplines()
         ),
-    );
+        Cut::Cp(key) => format!(
+            "flow {name}: its reaction point (rp = {key}) is cut only by a congestion point's feedback, but no port on its path ({}) has a congestion point (cp, or a [[port]]'s cp): its rate is never cut",
+            names.join(", ")
+        ),
+    };
+    ctx.warn(span, said);
 }
 
 /// The queue managements' disciplines, last registered first: `"c", "b" or "a"`.

@@ -24,6 +24,7 @@ macro_rules! rp {
             fn representative(&self) -> Option<(u8, u32)>;
             fn feedback_received(&self) -> u64;
             fn cut_by_marks_only(&self) -> Option<&'static str>;
+            fn cut_by_cp_only(&self) -> Option<&'static str>;
             #[inline] fn stamp(&mut self, f: &mut Frame, now: Time);
             #[inline] fn on_sent(&mut self, len: u32, queue_empty: bool, rng: &mut Rng) -> Sent;
             fn on_feedback(&mut self, f: &Frame, now: Time, rng: &mut Rng) -> TimerAction;

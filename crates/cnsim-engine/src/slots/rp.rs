@@ -33,6 +33,11 @@ pub trait RpMachine {
     fn cut_by_marks_only(&self) -> Option<&'static str> {
         None
     }
+    /// An RP that only a congestion point's feedback cuts (no feedback, no cut): its table's key,
+    /// so that a flow whose path has no congestion point is warned about.
+    fn cut_by_cp_only(&self) -> Option<&'static str> {
+        None
+    }
     /// Tag a data frame about to leave at `now`.
     fn stamp(&mut self, _f: &mut Frame, _now: Time) {}
     /// The limiter sent a frame of `len` bytes; `queue_empty` says whether frames still wait.

@@ -330,6 +330,10 @@ pub const METRICS: &[Metric] = &[
 
 /// BCN's rate regulator in the engine's reaction-point slot (`slots::rp`).
 impl RpMachine for ReactionPoint {
+    /// Only a CP's negative BCN messages create and cut the regulator (Jiang & Jain 2007 §IV.C): `rp = bcn`.
+    fn cut_by_cp_only(&self) -> Option<&'static str> {
+        Some("bcn")
+    }
     #[inline]
     fn limit(&self) -> Option<f64> {
         ReactionPoint::limit(self)

@@ -367,6 +367,10 @@ pub const METRICS: &[Metric] = &[
 
 /// ECM's rate regulator in the engine's reaction-point slot (`slots::rp`).
 impl RpMachine for ReactionPoint {
+    /// Only a CP's negative messages cut the rate; without them it only drifts up (Roeck 2007): `rp = ecm`.
+    fn cut_by_cp_only(&self) -> Option<&'static str> {
+        Some("ecm")
+    }
     #[inline]
     fn limit(&self) -> Option<f64> {
         ReactionPoint::limit(self)

@@ -145,6 +145,10 @@ impl EqcnReactionPoint {
 }
 
 impl RpMachine for EqcnReactionPoint {
+    /// Only a CP's CNMs cut the rate (Mliki et al. 2016b Algorithm 1): `rp = eqcn`.
+    fn cut_by_cp_only(&self) -> Option<&'static str> {
+        Some("eqcn")
+    }
     #[inline]
     fn limit(&self) -> Option<f64> {
         self.r.limit()

@@ -101,6 +101,10 @@ impl ReactionPoint {
 }
 
 impl RpMachine for ReactionPoint {
+    /// Only a CP's CNMs cut QCN's rate (IEEE 802.1Qau §32.9; probes only ask a CP or the destination): `rp = qcn`.
+    fn cut_by_cp_only(&self) -> Option<&'static str> {
+        Some("qcn")
+    }
     #[inline]
     fn limit(&self) -> Option<f64> {
         self.active.then_some(self.cr)
