@@ -121,3 +121,17 @@ def test_verdicts_json_sits_beside_the_reproduction_results(tree):
     doc = json.loads((tree / "repro" / "verdicts.json").read_text())
     assert doc["seeds"] == 2 and set(doc["states"].values()) <= {"supported", "not supported", "inconclusive",
                                                                  "holds by construction"}
+
+
+def test_a_search_through_too_many_folders_stops_and_says_where_to_point(tmp_path, monkeypatch):
+    from cnsim import query
+
+    for i in range(30):
+        (tmp_path / f"d{i}" / "sub").mkdir(parents=True)
+    monkeypatch.setattr(query, "MAX_FOLDERS", 25)
+    with pytest.raises(ValueError, match=f"{tmp_path}: looked into 25 folders"):
+        query.load([tmp_path])
+    (tmp_path / "d0" / "sub" / "up").symlink_to(tmp_path)  # a loop: each folder is searched once
+    monkeypatch.setattr(query, "MAX_FOLDERS", 100)  # 61 folders: searched to the end
+    with pytest.warns(UserWarning, match="no cnsim run"), pytest.raises(FileNotFoundError, match="no cnsim results"):
+        query.load([tmp_path])

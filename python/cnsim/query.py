@@ -153,9 +153,23 @@ def _kind(path: Path) -> str | None:
     return None
 
 
-def _directories(path: Path) -> list[tuple[str, Path]]:
+# Folders a search for results looks into, at most: a tree of sweeps and reproductions holds a
+# few hundred; `cnsim results /` would otherwise walk the whole file system, silently, for minutes.
+MAX_FOLDERS = 10_000
+
+
+def _directories(path: Path, seen: set | None = None, root: Path | None = None) -> list[tuple[str, Path]]:
     """The result directories at or below `path`; a summary.json that is no run's is skipped with
-    a warning (a sweep's or reproduction's own folders are not searched)."""
+    a warning (a sweep's or reproduction's own folders are not searched). A folder reached twice
+    (through a link) is searched once; past MAX_FOLDERS folders a ValueError says where to point."""
+    seen, root = (set(), path) if seen is None else (seen, root)
+    real = path.resolve()
+    if real in seen:
+        return []
+    seen.add(real)
+    if len(seen) > MAX_FOLDERS:
+        raise ValueError(f"{root}: looked into {MAX_FOLDERS} folders without reaching the end of the search: "
+                         "point `results` at a run, sweep or reproduction directory, or at a folder of them")
     kind = _kind(path)
     if kind == "run":
         try:
@@ -171,7 +185,7 @@ def _directories(path: Path) -> list[tuple[str, Path]]:
     found = []
     if path.is_dir():
         for child in sorted(p for p in path.iterdir() if p.is_dir() and not p.name.startswith(".")):
-            found += _directories(child)
+            found += _directories(child, seen, root)
     return found
 
 
