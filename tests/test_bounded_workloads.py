@@ -5,12 +5,13 @@ CDF file is read only if it is a regular file under its size cap (a FIFO, a devi
 is refused at once). Each hostile case runs in a child process with a deadline and a peak-memory
 measurement."""
 
-import os
 import re
 import subprocess
 import sys
 
 import pytest
+
+import odd_files
 
 STAR = """
 [simulation]
@@ -76,15 +77,7 @@ def test_a_huge_max_flows_with_tiny_transfers_is_refused_before_drawing(tmp_path
 @pytest.mark.parametrize("kind", ["fifo", "device", "directory", "huge"])
 def test_a_cdf_that_is_not_a_small_regular_file_is_refused_at_once(tmp_path, kind):
     target = tmp_path / "sizes.cdf"
-    if kind == "fifo":
-        os.mkfifo(target)                 # opening it would block until a writer comes
-    elif kind == "device":
-        target.symlink_to("/dev/zero")    # reading it would never end
-    elif kind == "directory":
-        target.mkdir()
-    else:
-        with open(target, "wb") as f:     # a sparse file past the cap: refused by its size, not read
-            f.truncate(64 << 20)
+    odd_files.make(target, kind, 64 << 20)
     text = STAR.format(n=2) + WORKLOAD.format(i=0, n=2, sizes="sizes.cdf", stop="1ms", max_flows=100)
     code, err, _ = check(tmp_path, text)
     assert code == 2 and "sizes" in err, err

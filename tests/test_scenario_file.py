@@ -2,12 +2,13 @@
 huge file is refused at once with one line naming it, never read until memory runs out or waited
 on forever. Each case runs `cnsim check` in a child with a deadline."""
 
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+import odd_files
 
 from cnsim.scenario import MAX_SCENARIO_BYTES
 
@@ -23,13 +24,7 @@ def check(path: Path) -> subprocess.CompletedProcess:
 @pytest.mark.parametrize("kind", ["fifo", "device", "huge"])
 def test_a_scenario_that_is_not_a_small_regular_file_is_refused_at_once(tmp_path, kind):
     target = tmp_path / "s.toml"
-    if kind == "fifo":
-        os.mkfifo(target)                 # opening it would block until a writer comes
-    elif kind == "device":
-        target.symlink_to("/dev/zero")    # reading it would never end
-    else:
-        with open(target, "wb") as f:     # a sparse file past the cap: refused by its size, not read
-            f.truncate(MAX_SCENARIO_BYTES + 1)
+    odd_files.make(target, kind, MAX_SCENARIO_BYTES + 1)
     r = check(target)
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and str(target) in r.stderr, r.stderr[:500]
     said = "not a regular file" if kind != "huge" else f"{MAX_SCENARIO_BYTES + 1} bytes, more than the {MAX_SCENARIO_BYTES}"
