@@ -206,36 +206,46 @@ BUILD_PROGRESS_AFTER = 2.0  # s of building before the first progress line (env 
 BUILD_PROGRESS_EVERY = 5.0  # s between the later lines
 
 
+class _Pace:
+    """When a long piece of work talks: not before `CNSIM_PROGRESS_AFTER` seconds (default
+    `BUILD_PROGRESS_AFTER`), then every `BUILD_PROGRESS_EVERY` seconds, or at once for news."""
+
+    def __init__(self):
+        self.start = time.perf_counter()
+        self.after = self.next = float(os.environ.get("CNSIM_PROGRESS_AFTER", BUILD_PROGRESS_AFTER))
+
+    def due(self, news: bool = False) -> float | None:
+        """The seconds elapsed when a line is due now (news: something new to say), else None."""
+        elapsed = time.perf_counter() - self.start
+        if elapsed >= self.after and (news or elapsed >= self.next):
+            self.next = elapsed + BUILD_PROGRESS_EVERY
+            return elapsed
+        return None
+
+
 def _build_progress(label: str):
     """A callback for the build (`Simulation(..., progress=)`): told (flows made, flows to make),
-    it prints a line on stderr once the build has taken `CNSIM_PROGRESS_AFTER` seconds (default
-    `BUILD_PROGRESS_AFTER`), then every `BUILD_PROGRESS_EVERY` seconds."""
-    start = time.perf_counter()
-    state = {"next": float(os.environ.get("CNSIM_PROGRESS_AFTER", BUILD_PROGRESS_AFTER))}
-    name = Path(label).name
+    it prints a line on stderr at the `_Pace`."""
+    pace, name = _Pace(), Path(label).name
 
     def update(made: int, total: int) -> None:
-        elapsed = time.perf_counter() - start
-        if elapsed >= state["next"]:
+        elapsed = pace.due()
+        if elapsed is not None:
             print(f"cnsim: {name} building: {made:,} of {total:,} flows made ({made / max(total, 1):.0%}), "
                   f"{elapsed:.1f} s", file=sys.stderr, flush=True)
-            state["next"] = elapsed + BUILD_PROGRESS_EVERY
 
     return update
 
 
 class _Steps:
     """The steps after the run (statistics, summary, outputs: a minute or more for a fabric of tens of
-    thousands of hosts), named on stderr as the build's flows are counted (`_build_progress`): once
-    they have taken `CNSIM_PROGRESS_AFTER` seconds, each step as it starts and a long one again every
-    `BUILD_PROGRESS_EVERY` seconds, by a watcher thread, so a long step talks while it works.
-    Silent when `on` is false."""
+    thousands of hosts), named on stderr at the build's `_Pace`: each step as it starts and a long
+    one again every `BUILD_PROGRESS_EVERY` seconds, by a watcher thread, so a long step talks while
+    it works. Silent when `on` is false."""
 
     def __init__(self, label: str, on: bool):
         self.name, self.on, self.step = Path(label).name, on, None
-        self.start = time.perf_counter()
-        self.after = self.next = float(os.environ.get("CNSIM_PROGRESS_AFTER", BUILD_PROGRESS_AFTER))
-        self.said = None
+        self.pace, self.said = _Pace(), None
         self.lock, self.done = threading.Lock(), threading.Event()
         self.watcher = threading.Thread(target=self._watch, daemon=True) if on else None
 
@@ -255,11 +265,13 @@ class _Steps:
 
     def _tick(self) -> None:
         with self.lock:
-            elapsed = time.perf_counter() - self.start
+            if not (self.on and self.step):
+                return
             # A new step is named at once (past the first wait), the same one again every so often.
-            if self.on and self.step and elapsed >= self.after and (self.step != self.said or elapsed >= self.next):
+            elapsed = self.pace.due(news=self.step != self.said)
+            if elapsed is not None:
                 print(f"cnsim: {self.name}: {self.step}, {elapsed:.1f} s after the run", file=sys.stderr, flush=True)
-                self.said, self.next = self.step, elapsed + BUILD_PROGRESS_EVERY
+                self.said = self.step
 
     def _watch(self) -> None:
         while not self.done.wait(0.25):
