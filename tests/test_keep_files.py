@@ -83,7 +83,7 @@ def test_output_locations_are_checked_before_the_run(tmp_path):
     slow = ["--set", "simulation.duration=100s"]  # would take minutes if it ran
     t0 = time.monotonic()
     assert "not a directory" in one_line_error(cli("run", EXAMPLE, *slow, "-q", "-o", bad))
-    assert "not a directory" in one_line_error(cli("sweep", EXAMPLE, *slow, "--grid", "simulation.seed=1,2",
+    assert "not a directory" in one_line_error(cli("sweep", EXAMPLE, *slow, "--grid", "cp.qcn.w=2,4",
                                                    "--seeds", 1, "-o", bad))
     assert "not a directory" in one_line_error(cli("reproduce", "mliki2016-dumbbell", "--quick", "-o", bad))
     assert "longer than 255" in one_line_error(cli("run", EXAMPLE, *slow, "-q", "-o", tmp_path / ("x" * 300)))
@@ -95,7 +95,7 @@ def test_output_locations_are_checked_before_the_run(tmp_path):
 
 def test_sweep_and_reproduce_refuse_a_foreign_directory(tmp_path):
     (tmp_path / "notes.txt").write_text("mine")
-    err = one_line_error(cli("sweep", EXAMPLE, *FAST, "--grid", "simulation.seed=1,2", "--seeds", 1, "-o", tmp_path))
+    err = one_line_error(cli("sweep", EXAMPLE, *FAST, "--grid", "cp.qcn.w=2,4", "--seeds", 1, "-o", tmp_path))
     assert "not a cnsim sweep" in err
     assert "not a cnsim reproduce" in one_line_error(cli("reproduce", "mliki2016-dumbbell", "--quick", "-o", tmp_path))
     assert tree(tmp_path) == {"notes.txt": b"mine"}
@@ -175,12 +175,12 @@ def test_a_result_from_other_code_is_never_used(tmp_path):
 def test_second_sweep_into_a_directory_is_refused(tmp_path):
     out = tmp_path / "sw"
     with Store(out).lock():
-        p = cli("sweep", EXAMPLE, *FAST, "--grid", "simulation.seed=1,2", "--seeds", 1, "-o", out)
+        p = cli("sweep", EXAMPLE, *FAST, "--grid", "cp.qcn.w=2,4", "--seeds", 1, "-o", out)
         assert "in use by another cnsim sweep" in one_line_error(p) and f"pid {os.getpid()}" in p.stderr
         with pytest.raises(OSError, match="in use"):
-            cnsim.sweep(EXAMPLE, {"simulation.seed": [1]}, seeds=1, progress=False, out=out)
+            cnsim.sweep(EXAMPLE, {"cp.qcn.w": [2]}, seeds=1, progress=False, out=out)
     assert not (out / "runs").exists()
-    p = cli("sweep", EXAMPLE, *FAST, "--grid", "simulation.seed=1,2", "--seeds", 1, "--jobs", 1, "-o", out)
+    p = cli("sweep", EXAMPLE, *FAST, "--grid", "cp.qcn.w=2,4", "--seeds", 1, "--jobs", 1, "-o", out)
     assert p.returncode == 0, p.stderr  # released with its holder
 
 
@@ -266,7 +266,7 @@ def test_guard_values_take_every_number_form(tmp_path):
         assert p.returncode == 0, p.stderr
         resolved = (tmp_path / f"r{i}" / "scenario.toml").read_text()
         assert "max_events = 1000000" in resolved
-    p = cli("sweep", EXAMPLE, *FAST, "--grid", "simulation.seed=1", "--seeds", 1, "--jobs", 1,
+    p = cli("sweep", EXAMPLE, *FAST, "--grid", "cp.qcn.w=2", "--seeds", 1, "--jobs", 1,
             "--max-events", "1e+06", "--max-wall", "1e6", "-o", tmp_path / "sw")
     assert p.returncode == 0, p.stderr
 
@@ -284,11 +284,11 @@ BAD_CALLS = [
     ("check-set-items", lambda: cnsim.check(EXAMPLE, set=[1, 2]), TypeError),
     ("sweep-grid-list", lambda: cnsim.sweep(EXAMPLE, ["simulation.seed"]), TypeError),
     ("sweep-grid-str-key", lambda: cnsim.sweep(EXAMPLE, {3: [1]}), TypeError),
-    ("sweep-jobs-0", lambda: cnsim.sweep(EXAMPLE, {"simulation.seed": [1]}, jobs=0), ValueError),
-    ("sweep-jobs-negative", lambda: cnsim.sweep(EXAMPLE, {"simulation.seed": [1]}, jobs=-2), ValueError),
-    ("sweep-seed-huge", lambda: cnsim.sweep(EXAMPLE, {"simulation.seed": [1]}, seeds=[2**64]), ValueError),
-    ("sweep-seeds-negative", lambda: cnsim.sweep(EXAMPLE, {"simulation.seed": [1]}, seeds=[-1]), ValueError),
-    ("sweep-missing-file", lambda: cnsim.sweep("nope.toml", {"simulation.seed": [1]}), FileNotFoundError),
+    ("sweep-jobs-0", lambda: cnsim.sweep(EXAMPLE, {"cp.qcn.w": [2]}, jobs=0), ValueError),
+    ("sweep-jobs-negative", lambda: cnsim.sweep(EXAMPLE, {"cp.qcn.w": [2]}, jobs=-2), ValueError),
+    ("sweep-seed-huge", lambda: cnsim.sweep(EXAMPLE, {"cp.qcn.w": [2]}, seeds=[2**64]), ValueError),
+    ("sweep-seeds-negative", lambda: cnsim.sweep(EXAMPLE, {"cp.qcn.w": [2]}, seeds=[-1]), ValueError),
+    ("sweep-missing-file", lambda: cnsim.sweep("nope.toml", {"cp.qcn.w": [2]}), FileNotFoundError),
     ("status-missing-store", lambda: status("/nonexistent/sweep"), FileNotFoundError),
     ("reproduce-unknown", lambda: __import__("cnsim.reproduce").reproduce.reproduce("nope", "x"), ValueError),
     ("reproduce-seeds-0", lambda: __import__("cnsim.reproduce").reproduce.reproduce("mliki2016-dumbbell", "x", seeds=0),

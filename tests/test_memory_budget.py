@@ -67,7 +67,7 @@ def test_membership_requests_count_in_the_estimate():
 def test_a_sweep_under_a_small_budget_is_refused_before_any_run(tmp_path):
     path = tmp_path / "s.toml"
     path.write_text(star(20_000))
-    r = cli("sweep", path, "--grid", "simulation.seed=1,2", "--max-memory", "20", "-o", tmp_path / "sw")
+    r = cli("sweep", path, "--grid", "simulation.duration=1ms,2ms", "--max-memory", "20", "-o", tmp_path / "sw")
     assert r.returncode == 2 and "memory budget" in r.stderr and not (tmp_path / "sw" / "sweep.parquet").exists()
 
 
