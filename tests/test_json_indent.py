@@ -64,3 +64,35 @@ def test_a_long_list_is_written_in_pieces_that_join_to_the_same_text():
     json_indent.dump(doc, Sink())
     assert len(writes) > 2  # never one string of the whole text
     assert "".join(writes) == json.dumps(doc, indent=2, allow_nan=False)
+
+
+ODD = ["},\n{", '": {"', "a: {", "x}", "}", "{", ":\x01{", "\x01", "[{}]", "},\n  {"]
+ROW = {"name": "SW>H1", "arrivals": 0, "busy_s": 0.0, "cp": False, "qeq": None, "capacity": "100 frames"}
+
+
+def _rows(n):
+    return [{**ROW, "name": f"q{i}", "odd": ODD[i % len(ODD)], "x": i / 3} for i in range(n)]
+
+
+@pytest.mark.parametrize("table", [
+    _rows(1), _rows(3 * json_indent._ROWS + 5),                                  # a list of rows, in several chunks
+    {f"k{i}{ODD[i % len(ODD)]}": r for i, r in enumerate(_rows(json_indent._ROWS + 1))},  # a dict of rows
+    [*_rows(json_indent._ROWS + 2), {**ROW, "nested": [1, {"a": 2}]}, *_rows(3)],  # a later row holds a container
+    [*_rows(5), {}, *_rows(2)],                                                  # an empty row
+    {1: ROW, "b": ROW}, [{1: "int key", 2.5: "float key", None: 0, True: 1}, ROW],  # keys json.dump converts
+    {"tables": {"queues": _rows(7), "ports": {"p": ROW}}, "after": [ROW, 1, ROW]},
+])
+def test_a_table_of_rows_is_written_as_json_dumps_writes_it(table):
+    assert written(table) == json.dumps(table, indent=2, allow_nan=False)
+
+
+@pytest.mark.parametrize("bad", [[*_rows(json_indent._ROWS + 1), {**ROW, "x": math.nan}], {"a": {"x": math.inf}}])
+def test_nan_in_a_table_row_is_refused(bad):
+    with pytest.raises(ValueError):
+        written(bad)
+
+
+def test_a_long_container_of_scalars_is_written_whole():
+    """The C encoder hands back a long text in several pieces; every piece is written."""
+    flat = {"xs": [i / 7 for i in range(200_000)], "names": {f"n{i}": "v" * 20 for i in range(20_000)}}
+    assert written(flat) == json.dumps(flat, indent=2, allow_nan=False)
