@@ -18,6 +18,8 @@ mod cdf;
 mod workload;
 #[cfg(test)]
 pub(crate) mod routing_tests;
+#[cfg(test)]
+mod lazy_tests;
 
 use crate::slots::transport::TransportTimer;
 use crate::core::event::EventQueue;
@@ -396,9 +398,13 @@ impl Sim {
             }
             f.passive_rx = f.transport.is_none() && f.receivers.iter().all(|r| r.endpoint == NONE && r.rf.is_none() && r.np.is_none());
         }
+        // Only a passive flow's frames are delivered lazily: without one no port is lazy, and
+        // `deliver_all` visits none of a million idle host ports at every chunk and record tick.
+        let any_passive = flows.iter().any(|f| f.passive_rx);
         for p in &mut ports {
-            p.lazy_rx = nodes[p.peer_node as usize].kind == NodeKind::Host && p.loss.is_none();
+            p.lazy_rx = any_passive && nodes[p.peer_node as usize].kind == NodeKind::Host && p.loss.is_none();
         }
+        let lazy_ports: Vec<u32> = (0..ports.len() as u32).filter(|&i| ports[i as usize].lazy_rx).collect();
         let telemetry = telemetry(&nodes, &ports, &flows);
         let sim = Sim {
             now: 0,
@@ -420,6 +426,7 @@ impl Sim {
             timer_owner,
             nodes,
             ports,
+            lazy_ports,
             senders: tr.senders,
             flows,
             sessions: tr.sessions,

@@ -141,6 +141,8 @@ pub struct Sim {
     pub timer_owner: Vec<TimerOwner>,
     pub nodes: Vec<Node>,
     pub ports: Vec<Port>,
+    /// The ports with `lazy_rx`, in id order: the only ones `deliver_all` visits.
+    pub lazy_ports: Vec<u32>,
     pub senders: Vec<Sender>,
     pub flows: Vec<Flow>,
     pub sessions: Vec<Session>,

@@ -218,7 +218,8 @@ impl Sim {
 
     /// Every port's lazy deliveries up to `t` (before receiver counts are read).
     pub(crate) fn deliver_all(&mut self, t: Time) {
-        for p in 0..self.ports.len() as u32 {
+        for i in 0..self.lazy_ports.len() {
+            let p = self.lazy_ports[i];
             if !self.ports[p as usize].deliveries.is_empty() {
                 self.deliver_due(p, t);
             }
