@@ -39,8 +39,8 @@ impl Cut {
     }
 }
 
-/// Warns about each flow of `flows` (its table at `spans`) whose reaction point is cut only by
-/// marks and whose path has no queue with a queue management.
+/// Warns about each flow of `flows` (its table at `spans`) whose reaction point or transport
+/// needs what its path lacks (`Cut`).
 pub fn warn(ctx: &Ctx, nodes: &[Node], ports: &[Port], flows: &[Flow], spans: &[Range<usize>], routes: &Routes, mcast: &McastTable) {
     for (i, f) in flows.iter().enumerate() {
         let Some(cut) = Cut::of_flow(f.rp.as_ref(), f.transport.as_deref()) else { continue };
