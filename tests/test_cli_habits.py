@@ -78,6 +78,15 @@ def test_warnings_for_likely_mistakes(tmp_path):
     assert cnsim.lint(SCENARIO) == []
 
 
+def test_python_check_returns_the_warnings_the_cli_prints():
+    r = cnsim_cli("check", SCENARIO, *NO_RP)
+    printed = [line.removeprefix("warning: ") for line in r.stderr.splitlines() if line.startswith("warning: ")]
+    checked = cnsim.check(SCENARIO, set={"flow.0.rp": '"none"'})
+    assert printed and checked.warnings == printed
+    assert isinstance(checked, str) and 'rp = "none"' in checked   # still the resolved TOML
+    assert cnsim.check(SCENARIO).warnings == []
+
+
 def test_shell_completion_script():
     exe = Path(sys.executable).with_name("cnsim")
     if not exe.exists():

@@ -67,6 +67,18 @@ def test_dcqcn_on_a_path_that_never_marks_is_warned_about():
     assert not any("no queue on its path marks" in str(w.message) for w in caught)   # the shipped one marks
 
 
+@pytest.mark.parametrize("ecn", ["dctcp", "classic"])
+def test_tcp_with_ecn_on_a_path_that_never_marks_is_warned_about(ecn):
+    # The shipped scenario's queues mark; drop-tail ones do not: its ECN falls back to losses.
+    unmarked = {"defaults.queue": '{ capacity = "1000 frames" }', "flow.0.tcp.ecn": ecn}
+    said = cnsim.check(DCTCP, set=unmarked).warnings
+    assert any(re.match(rf".*dctcp-two-flows\.toml:\d+:\d+: flow \S+: its transport \(tcp\.ecn = \"{ecn}\"\) reacts "
+                        r"to ECN marks, but no queue on its path \([^)]*SW>D[^)]*\) marks .*only losses cut its window", m)
+               for m in said), said
+    assert not any("reacts to ECN marks" in m for m in cnsim.check(DCTCP, set={"flow.0.tcp.ecn": ecn}).warnings)
+    assert not any("reacts to ECN marks" in m for m in cnsim.check(DCTCP, set={**unmarked, "flow.0.tcp.ecn": "off"}).warnings)
+
+
 STAR = ROOT / "python/cnsim/scenarios/mliki2016/star-qcn.toml"
 
 

@@ -66,9 +66,34 @@ def test_what_is_not_a_result_is_skipped_with_a_warning(tree, tmp_path):
         df = query.load([tmp_path, tree / "sweep"])
     assert len(df) == 4
     r = results(tmp_path, tree / "sweep")
-    assert r.exit_code == 0 and "broken/summary.json" in r.stderr and "notes: skipped" in r.stderr
+    assert r.exit_code == 0 and "broken/summary.json" in r.stderr and "notes/summary.json" in r.stderr
     r = results(tmp_path)
     assert r.exit_code != 0 and "no cnsim results" in r.output
+
+
+def test_each_damaged_run_summary_is_named_and_the_rest_are_listed(tree, tmp_path):
+    """Copies of a real run whose summary.json is cut short, lacks its summary, or lacks the
+    summary's global metrics: one warning line naming each file, and the intact run's row."""
+    real = (tree / "run" / "summary.json").read_text()
+    doc = json.loads(real)
+    no_global = {**doc, "summary": {k: v for k, v in doc["summary"].items() if k != "global"}}
+    damaged = {"cut": real[: len(real) // 2], "no_summary": json.dumps({"stats": doc["stats"]}),
+               "no_global": json.dumps(no_global)}
+    for name, text in damaged.items():
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "summary.json").write_text(text)
+    (tmp_path / "intact").mkdir()
+    (tmp_path / "intact" / "summary.json").write_text(real)
+    r = results(tmp_path)
+    assert r.exit_code == 0, r.output
+    skipped = [line for line in r.stderr.splitlines() if "skipped" in line]
+    assert len(skipped) == 3, r.stderr
+    for name in damaged:
+        assert sum(f"{name}/summary.json" in line for line in skipped) == 1, (name, r.stderr)
+    with pytest.warns(UserWarning, match="skipped") as caught:
+        df = query.load(tmp_path)
+    assert len(df) == 1 and df["seed"].tolist() == [doc["stats"]["seed"]]
+    assert sorted(Path(str(w.message).split(": ")[1]).parent.name for w in caught) == sorted(damaged)
 
 
 def test_an_unknown_metric_is_a_usage_error_naming_the_choices(tree):

@@ -31,12 +31,22 @@ CHUNKS = 200  # run in this many slices of simulated time, to show progress and 
 MAX_EVENTS_PER_CALL = 5_000_000  # and at most this many events per slice (bounded wall time)
 
 
-def check(scenario: Scenario, set: Overrides = None) -> str:
-    """Validate a scenario; return it resolved (defaults filled, overrides applied) as TOML."""
-    from . import _core
+class Checked(str):
+    """What `check` returns: the resolved scenario as TOML (a `str`), with `warnings`, the
+    scenario's likely mistakes (one sentence each, as `cnsim check` prints them)."""
 
-    text, path = source(scenario)
-    return _core.check(text, path, overrides(set, path))
+    warnings: list[str]
+
+    def __new__(cls, resolved: str, warnings: list[str]):
+        self = super().__new__(cls, resolved)
+        self.warnings = list(warnings)
+        return self
+
+
+def check(scenario: Scenario, set: Overrides = None) -> Checked:
+    """Validate a scenario; return it resolved (defaults filled, overrides applied) as TOML, with
+    its likely mistakes in `.warnings` (the build's and `lint`'s, from the one build)."""
+    return Checked(*check_and_lint(scenario, set))
 
 
 def describe(scenario: Scenario, set: Overrides = None) -> dict:

@@ -40,7 +40,13 @@ def load(paths) -> pd.DataFrame:
             warnings.warn(f"{path}: skipped, no cnsim run, sweep or reproduction directory (summary.json, "
                           "sweep.parquet or results.parquet) there", stacklevel=2)
         for kind, d in found:
-            df, keys = _READERS[kind](d)
+            try:
+                df, keys = _READERS[kind](d)
+            except ValueError as exc:
+                if kind != "run":   # a sweep's or reproduction's damaged table stops the command
+                    raise
+                warnings.warn(f"skipped: {exc}", stacklevel=2)
+                continue
             grid += [k for k in keys if k not in grid]
             df.insert(0, "source", str(d))
             frames.append(df)
@@ -113,11 +119,17 @@ def _read_unfinished(d: Path) -> tuple[pd.DataFrame, list[str]]:
 
 
 def _read_run(d: Path) -> tuple[pd.DataFrame, list[str]]:
-    doc = _read_json(d / "summary.json")
+    """A run's row; a ValueError naming its summary.json when that is no run's (`load` skips it)."""
+    path = d / "summary.json"
+    doc = _read_json(path)
     stats, summary = doc.get("stats"), doc.get("summary")
     if not isinstance(stats, dict) or not isinstance(summary, dict):
-        raise ValueError(f"{d / 'summary.json'}: not a cnsim run summary (no 'stats' and 'summary')")
-    return pd.DataFrame([{"scenario": stats.get("scenario"), "seed": stats.get("seed"), **seed_metrics(summary),
+        raise ValueError(f"{path}: not a cnsim run summary (no 'stats' and 'summary')")
+    try:
+        metrics = seed_metrics(summary)
+    except (KeyError, TypeError, AttributeError) as exc:   # a damaged or hand-edited summary
+        raise ValueError(f"{path}: not a cnsim run summary (its 'summary' is not a run's: {type(exc).__name__} {exc})") from None
+    return pd.DataFrame([{"scenario": stats.get("scenario"), "seed": stats.get("seed"), **metrics,
                           "events": stats.get("events"), "stopped_by": stats.get("stopped_by"), "error": None}]), []
 
 
@@ -159,9 +171,10 @@ MAX_FOLDERS = 10_000
 
 
 def _directories(path: Path, seen: set | None = None, root: Path | None = None) -> list[tuple[str, Path]]:
-    """The result directories at or below `path`; a summary.json that is no run's is skipped with
-    a warning (a sweep's or reproduction's own folders are not searched). A folder reached twice
-    (through a link) is searched once; past MAX_FOLDERS folders a ValueError says where to point."""
+    """The result directories at or below `path` (a sweep's or reproduction's own folders are not
+    searched; a folder with a summary.json is a run's, which `load` skips, naming the file, when that
+    file is no run's). A folder reached twice (through a link) is searched once; past MAX_FOLDERS
+    folders a ValueError says where to point."""
     seen, root = (set(), path) if seen is None else (seen, root)
     real = path.resolve()
     if real in seen:
@@ -171,15 +184,6 @@ def _directories(path: Path, seen: set | None = None, root: Path | None = None) 
         raise ValueError(f"{root}: looked into {MAX_FOLDERS} folders without reaching the end of the search: "
                          "point `results` at a run, sweep or reproduction directory, or at a folder of them")
     kind = _kind(path)
-    if kind == "run":
-        try:
-            doc = _read_json(path / "summary.json")
-        except ValueError as exc:
-            warnings.warn(f"skipped: {exc}", stacklevel=3)
-            return []
-        if not isinstance(doc.get("stats"), dict):
-            warnings.warn(f"{path}: skipped, not a cnsim result (its summary.json is not a run's)", stacklevel=3)
-            return []
     if kind is not None:
         return [(kind, path)]
     found = []

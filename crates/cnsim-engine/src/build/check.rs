@@ -21,8 +21,8 @@ pub struct Dropped<'a> {
     first: usize,
     /// The workload tables, in order, to draw their flows again.
     pub tables: Vec<Table<'a>>,
-    /// Per table and source host: whether its flows have a reaction point, and the key of one cut
-    /// only by ECN marks (a table's flows from one host get the same one: same table, same line rate).
+    /// Per table and source host: whether its flows have a reaction point, and what its path needs
+    /// to cut it (`unmarked::Cut`; a table's flows from one host get the same: same table, same line rate).
     rp: HashMap<(usize, u32), (bool, Option<Cut>)>,
     pairs: HashSet<(usize, usize)>,
     ends: HashSet<usize>,
@@ -41,7 +41,7 @@ impl<'a> Dropped<'a> {
     pub fn add(&mut self, one: &mut Traffic, needs: &mut Needs) {
         let table = self.tables.len();
         for f in &one.flows {
-            self.rp.entry((table, f.src)).or_insert_with(|| (f.rp.is_some(), f.rp.as_ref().and_then(Cut::of)));
+            self.rp.entry((table, f.src)).or_insert_with(|| (f.rp.is_some(), Cut::of_flow(f.rp.as_ref(), f.transport.as_deref())));
         }
         for s in &one.senders {
             self.largest_frame = self.largest_frame.max(Some(s.frame));

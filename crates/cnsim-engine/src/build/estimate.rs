@@ -10,13 +10,14 @@ use super::R;
 use crate::net::node::Node;
 use crate::net::qdisc::Qdisc;
 use crate::registry::flow_control::FcGen;
-use super::flow_bytes::{self, Shape};
+use super::flow_bytes::{self, chunk, Shape};
 use super::protocols;
 use crate::core::ring::Ring;
 use crate::core::time::Time;
 use crate::registry::Port;
 use crate::scenario::count;
 use crate::scenario::*;
+use crate::sim::Probe;
 use std::ops::Range;
 
 /// A table's share of the estimate: its kind (`[[flow]]`, "the routing table", …), what it holds,
@@ -40,6 +41,30 @@ impl Part {
 
 fn names(n: &Names) -> u64 {
     n.0.iter().map(|s| count(s)).fold(0, u64::saturating_add)
+}
+
+/// Bytes of a standard hash table made for `n` entries of `entry` bytes (hashbrown): a bucket per
+/// entry at most 7/8 full, rounded up to a power of two, each with a control byte, and a group of
+/// control bytes more (16).
+pub(super) fn table_bytes(n: u64, entry: usize) -> u64 {
+    let buckets = match n {
+        0..4 => 4,
+        4..8 => 8,
+        _ => (n.saturating_mul(8) / 7).checked_next_power_of_two().unwrap_or(u64::MAX),
+    };
+    buckets.saturating_mul(entry as u64 + 1).saturating_add(16)
+}
+
+/// `whole`'s share of `part` out of `of` (a table's share of a structure all tables fill).
+fn share(whole: u64, part: u64, of: u64) -> u64 {
+    if of == 0 { 0 } else { (whole as u128 * part as u128 / of as u128) as u64 }
+}
+
+/// Bytes of one node named with at most `name` bytes: the node, its name (made by `format!`, which
+/// may reserve up to twice the bytes written, at least 8) and the name's copy in the index by name.
+/// (The index's table is counted apart, `table_bytes`.)
+fn node_bytes(name: usize) -> u64 {
+    (std::mem::size_of::<Node>() + chunk(name.saturating_mul(2).max(8)) + chunk(name)) as u64
 }
 
 /// Refuse a scenario whose estimate exceeds the budget (the smaller of `simulation.max_memory` and
@@ -121,22 +146,42 @@ fn parts(loaded: &Loaded, fc: Option<&FcGen>) -> Vec<Part> {
     // Already taken when the estimate is made, but part of the run's memory all the same.
     let text = loaded.text.len() as u64;
     let mut out = vec![Part::new("the scenario as parsed", format!("{text} B of text"), Some(0..0), text.saturating_mul(PARSED_PER_BYTE))];
+    // The longest name a list of names (ranges included) expands to: at most its longest pattern.
+    let longest = |n: &Names| n.0.iter().map(|s| s.len()).max().unwrap_or(0);
+    // The index of nodes by name, made for all of them (`topology::nodes`): each table its share.
+    let all_nodes = super::topology::node_count(sc);
+    let index = table_bytes(all_nodes, std::mem::size_of::<(String, usize)>());
     for (specs, table) in [(&sc.switches, "switch"), (&sc.routers, "router"), (&sc.hosts, "host")] {
         for spec in specs {
             let n = names(spec.names.get_ref());
-            let each = std::mem::size_of::<Node>() as u64 + 48 + 2 * spec.names.get_ref().0.first().map_or(8, |s| s.len() as u64);
-            out.push(Part::new(format!("[[{table}]]"), format!("{n} nodes"), Some(spec.names.span()), n.saturating_mul(each)));
+            let bytes = n.saturating_mul(node_bytes(longest(spec.names.get_ref()))).saturating_add(share(index, n, all_nodes));
+            out.push(Part::new(format!("[[{table}]]"), format!("{n} nodes"), Some(spec.names.span()), bytes));
         }
     }
     let mut ports = 0u64;
+    // The set of linked pairs, made for all links (`topology::links`): each table its share.
+    let all_links = super::topology::link_count(sc);
+    let linked = table_bytes(all_links, std::mem::size_of::<(usize, usize)>());
     for l in &sc.links {
         let [a, b] = &l.between.get_ref().0;
         let n = names(a).saturating_mul(names(b));
         ports = ports.saturating_add(2 * n);
         let queue = l.queue.as_ref().unwrap_or(&sc.defaults.queue);
-        let ring = Qdisc::heap_bytes(super::topology::discipline(queue, fc), queue.capacity, frame) as u64;
-        let each = 2 * (std::mem::size_of::<Port>() as u64 + ring + 16) + 32;
-        out.push(Part::new("[[link]]", format!("{n} links"), Some(l.between.span()), n.saturating_mul(each)));
+        let ring = chunk(Qdisc::heap_bytes(super::topology::discipline(queue, fc), queue.capacity, frame)) as u64;
+        // Per port: the port, its queue's ring, its entry in its node's list of ports (a vector of
+        // at least 4 entries that doubles when full: at most a 32 B block per entry).
+        let mut each = 2 * (std::mem::size_of::<Port>() as u64 + ring + chunk(4 * std::mem::size_of::<u32>()) as u64);
+        // A forwarding end's queue series (`series.rs`): its name (`q_frames.NODE>PEER`, made by
+        // `format!`: at most twice its bytes) and probe, in vectors filled by pushing (at most
+        // twice their entries); counted at both ends, which may both forward.
+        if sc.simulation.record_interval.0 > 0 {
+            let name = "q_frames.".len() + longest(a) + 1 + longest(b);
+            each += 2 * (2 * (std::mem::size_of::<String>() + std::mem::size_of::<Probe>()) + chunk(2 * name)) as u64;
+        }
+        // And both ends' node ids while the table's links are made.
+        let ends = (names(a).saturating_add(names(b))).saturating_mul(std::mem::size_of::<usize>() as u64);
+        let bytes = n.saturating_mul(each).saturating_add(ends).saturating_add(share(linked, n, all_links));
+        out.push(Part::new("[[link]]", format!("{n} links"), Some(l.between.span()), bytes));
     }
     for g in &sc.groups {
         let n = names(g.members.get_ref());
@@ -157,8 +202,6 @@ fn parts(loaded: &Loaded, fc: Option<&FcGen>) -> Vec<Part> {
     };
     let mut flow_series = 0u64;
     let series = sc.simulation.record_interval.0 > 0;
-    // The longest name a list of names (ranges included) expands to: at most its longest pattern.
-    let longest = |n: &Names| n.0.iter().map(|s| s.len()).max().unwrap_or(0);
     for f in &sc.flows {
         let to = f.to.get_ref();
         let group = sc.groups.iter().find(|g| g.name.get_ref() == to);

@@ -18,10 +18,26 @@ use std::collections::{HashMap, VecDeque};
 pub const MAX_NODES: usize = 2_000_000;
 pub const MAX_LINKS: usize = 8_000_000;
 
+/// The nodes the scenario names (a bad name range counts as one: expanding it reports the error).
+pub fn node_count(sc: &Scenario) -> u64 {
+    let specs = sc.switches.iter().chain(&sc.routers).chain(&sc.hosts);
+    specs.flat_map(|s| &s.names.get_ref().0).map(|n| count(n)).fold(0, u64::saturating_add)
+}
+
+/// The links the scenario names, as `node_count` counts.
+pub fn link_count(sc: &Scenario) -> u64 {
+    let ends = |n: &Names| n.0.iter().map(|s| count(s)).fold(0, u64::saturating_add);
+    sc.links.iter().map(|l| ends(&l.between.get_ref().0[0]).saturating_mul(ends(&l.between.get_ref().0[1]))).fold(0, u64::saturating_add)
+}
+
 /// Switches first, then routers, then hosts, in file order.
 pub fn nodes(ctx: &mut Ctx) -> R<Vec<Node>> {
     let sc = &ctx.loaded.scenario;
+    // Made at their size, not doubled as they fill (the estimate counts them so, `estimate.rs`);
+    // where that much cannot be had at once, they grow as they fill (the budget's charges stop them).
+    let n = node_count(sc).min(MAX_NODES as u64) as usize;
     let mut nodes: Vec<Node> = vec![];
+    let _ = (nodes.try_reserve_exact(n), ctx.ids.try_reserve(n));
     for (specs, kind) in [(&sc.switches, NodeKind::Switch), (&sc.routers, NodeKind::Router), (&sc.hosts, NodeKind::Host)] {
         for spec in specs {
             for name in ctx.expand(&spec.names)? {
@@ -71,8 +87,10 @@ pub fn links(ctx: &Ctx, nodes: &mut [Node], fc: Option<&FcGen>) -> R<Vec<Port>> 
     let sc = &ctx.loaded.scenario;
     let d = &sc.defaults;
     let frame = sc.simulation.frame_size.0;
-    let mut ports: Vec<Port> = vec![];
-    let mut linked = std::collections::HashSet::new();
+    // Made at their size, as the nodes are (`nodes`).
+    let n = link_count(sc).min(MAX_LINKS as u64) as usize;
+    let (mut ports, mut linked): (Vec<Port>, std::collections::HashSet<(usize, usize)>) = Default::default();
+    let _ = (ports.try_reserve_exact(2 * n), linked.try_reserve(n));
     for l in &sc.links {
         let [a, b] = &l.between.get_ref().0;
         let (aa, bb) = (ctx.nodes_of(a, l.between.span())?, ctx.nodes_of(b, l.between.span())?);

@@ -35,6 +35,7 @@ macro_rules! transport {
             fn report(&self, in_window: bool, window_s: f64) -> Value;
             fn segment_bytes(&self) -> (u32, u32);
             fn ack_bytes(&self) -> u32;
+            fn cut_by_marks(&self) -> Option<&'static str>;
             fn wire(&self, c: &mut Ctx);
             #[inline] fn poll(&mut self, now: Time) -> Poll;
             #[inline] fn receive(&mut self, f: &Frame, ack: &mut Frame, now: Time) -> Option<Received>;

@@ -137,6 +137,11 @@ pub trait TransportMachine {
     fn segment_bytes(&self) -> (u32, u32);
     /// Bytes of an acknowledgement frame.
     fn ack_bytes(&self) -> u32;
+    /// A connection whose congestion control reacts to ECN marks (besides losses): its table's key,
+    /// so that a flow whose path has no marking queue is warned about (it falls back to losses).
+    fn cut_by_marks(&self) -> Option<&'static str> {
+        None
+    }
     /// What its frames' on-wire bytes need in a capture (`c.segment`, the writer of its data
     /// frames' headers; `c.mss`). Nothing by default: the cnsim data header.
     fn wire(&self, _c: &mut Ctx) {}

@@ -146,6 +146,15 @@ impl TransportMachine for TcpFlow {
     fn ack_bytes(&self) -> u32 {
         self.ack_size
     }
+    /// With ECN, CE marks cut the window (RFC 3168 §6.1.2; DCTCP by the marked fraction, RFC 8257
+    /// §3.4): on a path where no queue marks, only losses do.
+    fn cut_by_marks(&self) -> Option<&'static str> {
+        match self.snd.p.ecn {
+            EcnMode::Off => None,
+            EcnMode::Classic => Some("tcp.ecn = \"classic\""),
+            EcnMode::Dctcp => Some("tcp.ecn = \"dctcp\""),
+        }
+    }
     /// Its data frames carry IPv4 + TCP (`wire::segment`), sequence numbers in bytes.
     fn wire(&self, c: &mut Ctx) {
         c.segment = Some(super::wire::segment);
