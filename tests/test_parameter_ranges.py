@@ -64,7 +64,7 @@ def test_dcqcn_on_a_path_that_never_marks_is_warned_about():
         warnings.simplefilter("always")
         cnsim.run(N2, set={"simulation.duration": "1ms", "simulation.measure_from": "0.5ms"}, progress=False,
                   figures=False)
-    assert not any("no queue on its path marks" in str(w.message) for w in caught)   # the shipped one marks
+    assert not any(re.search(r"no queue on its path \(.*\) marks", str(w.message)) for w in caught)  # the shipped one marks
 
 
 @pytest.mark.parametrize("ecn", ["dctcp", "classic"])
