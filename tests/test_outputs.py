@@ -6,6 +6,7 @@ import os
 from types import SimpleNamespace
 
 import pandas as pd
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
@@ -24,6 +25,7 @@ def fake_result(marker="new"):
         summary={"global": {"marker": marker}},
         stats={"events": 3},
         series_frame=frame,
+        series_table=lambda: pa.Table.from_pandas(frame, preserve_index=False),
         scenario_toml=f"# {marker}\n",
     )
 
@@ -39,8 +41,7 @@ class FailingResult:
     stats = {}
     scenario_toml = "# failed\n"
 
-    @property
-    def series_frame(self):
+    def series_table(self):
         raise Boom
 
 
@@ -244,3 +245,15 @@ def test_a_manifest_never_reaches_outside_its_directory(tmp_path):
     except FileExistsError:
         pass  # refusing is fine too; deleting is not
     assert victim.read_text() == "a user's file\n"
+
+
+def test_the_series_table_is_the_series_frame_as_pandas_would_write_it():
+    """series.parquet is written from the engine's arrays (`Result.series_table`), not from pandas:
+    same columns, values, dictionary index type and frame read back as through `series_frame`."""
+    from cnsim import run
+
+    result = run("scenarios/roeck2007/no-hotspot.toml", set={"simulation.duration": "5ms"}, figures=False)
+    table, through_pandas = result.series_table(), pa.Table.from_pandas(result.series_frame, preserve_index=False)
+    assert len(result.names()) > 1 and table.num_rows > 100
+    assert table.schema.remove_metadata() == through_pandas.schema.remove_metadata()
+    pd.testing.assert_frame_equal(table.to_pandas(), result.series_frame)

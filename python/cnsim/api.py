@@ -4,6 +4,8 @@ The engine (`cnsim._core`) is imported inside the functions. (`cnsim.metrics`, a
 figures, reads the summary metrics' declarations from the engine when it is imported.)
 """
 
+import contextlib
+import gc
 import json
 import logging
 import os
@@ -13,7 +15,7 @@ import time
 import warnings
 from pathlib import Path
 
-from . import _args
+from . import _args, jsonio
 from .metrics import metric_declarations  # noqa: F401 (part of this API: cnsim.metric_declarations)
 from .results import Result
 from .scenario import Overrides, overrides, source, value_text  # noqa: F401 (value_text: kept importable here)
@@ -136,7 +138,7 @@ def _run(text, path, set, seed, out, progress, figures, force, pcap, trace) -> R
         raise
     wall = time.perf_counter() - t0
     events = sim.events
-    with _Steps(path, mode != "off") as step:
+    with _Steps(path, mode != "off") as step, gc_paused():
         step("collecting the statistics")
         collected = _collect_taps(sim, taps)
         stats_text, series, scenario_toml = sim.stats_json(), sim.take_series(), sim.resolved_toml()
@@ -144,7 +146,7 @@ def _run(text, path, set, seed, out, progress, figures, force, pcap, trace) -> R
         # stats document is parsed, not held beside it.
         del sim
         step("reading the statistics")
-        result = Result(json.loads(stats_text), series, scenario_toml)
+        result = Result(jsonio.loads(stats_text), series, scenario_toml)
         del stats_text
         result.capture, result.trace = collected.get("pcap"), collected.get("trace")
         LOG.info("%s: seed %s, %s events in %.3f s wall (%s events/s)", path, result.stats.get("seed"),
@@ -245,6 +247,20 @@ def _build_progress(label: str):
                   f"{elapsed:.1f} s", file=sys.stderr, flush=True)
 
     return update
+
+
+@contextlib.contextmanager
+def gc_paused():
+    """The cyclic garbage collector paused (as it was after): the statistics, the summary and their
+    texts are millions of small acyclic dicts for a large fabric, and every full collection walked
+    them all again while they were built (a million-host run: 3 s of the after-run steps)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 class _Steps:

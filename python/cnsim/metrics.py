@@ -161,27 +161,23 @@ def protocol_summary(stats: dict) -> dict:
 
 def _engine_summary(stats: dict, reads: dict[str, tuple[str, ...]]) -> dict:
     """`_core.protocol_summary` of the part of `stats` with only `reads` (section → keys), written
-    as JSON text an entry at a time: the part is never a tree of dicts beside the document."""
-    import io
-    import json
+    as JSON text a chunk of entries at a time: the part is never a tree of dicts beside the document."""
+    from . import _core, jsonio
 
-    from . import _core
-
-    text = io.StringIO()
-    text.write("{")
-    for i, (section, keys) in enumerate((s, k) for s, k in reads.items() if s in stats):
-        text.write(f"{', ' if i else ''}{json.dumps(section)}: ")
+    parts = []
+    for section, keys in reads.items():
+        if section not in stats:
+            continue
         value = stats[section]
-        if isinstance(value, list):  # a chunk of entries per call of the encoder, not one each
-            text.write("[")
-            for j in range(0, len(value), _CHUNK):
-                chunk = json.dumps([_only(entry, keys) for entry in value[j:j + _CHUNK]])
-                text.write(f"{', ' if j else ''}{chunk[1:-1]}")
-            text.write("]")
+        parts.append(jsonio.dumps(section) + b": ")
+        if isinstance(value, list):
+            chunks = (jsonio.dumps([_only(entry, keys) for entry in value[j:j + _CHUNK]])[1:-1]
+                      for j in range(0, len(value), _CHUNK))
+            parts.append(b"[" + b", ".join(c for c in chunks if c) + b"]")
         else:
-            text.write(json.dumps(_only(value, keys)))
-    text.write("}")
-    return json.loads(_core.protocol_summary(text.getvalue()))
+            parts.append(jsonio.dumps(_only(value, keys)))
+    text = b"{" + b", ".join(parts[i] + parts[i + 1] for i in range(0, len(parts), 2)) + b"}"
+    return jsonio.loads(_core.protocol_summary(text.decode()))
 
 
 _CHUNK = 4096  # entries of a section encoded together by `_engine_summary`
@@ -330,6 +326,8 @@ def summarize(stats: dict) -> dict:
 
     def entries(scope: str, section: list[dict], formula) -> dict:
         columns = values.get(scope, {})  # the protocols' metrics: a value per entry, in order
+        if not columns:  # most sections of most runs, and every one of a million-host fabric's
+            return dict(zip([e["name"] for e in section], map(formula, section)))
         return {e["name"]: _placed(scope, formula(e), {name: column[i] for name, column in columns.items()})
                 for i, e in enumerate(section)}
 

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from . import jsonio
 from .metrics import MARKERS, row_mechanisms, seed_metrics, shown
 
 NOT_METRICS = {"seed", "events", "error", "stopped_by", "source", "scenario"}
@@ -61,7 +62,7 @@ def load(paths) -> pd.DataFrame:
 
 def _read_json(path: Path) -> dict:
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
+        doc = jsonio.loads(path.read_bytes())
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise ValueError(f"{path}: not a readable cnsim file ({exc})") from None
     if not isinstance(doc, dict):
