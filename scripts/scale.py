@@ -7,6 +7,7 @@ is a test).
   python scripts/scale.py stats OUTDIR                     # every shipped scenario's results
   python scripts/scale.py same DIR_A DIR_B                 # are two `stats` outputs identical?
   python scripts/scale.py after OUTDIR [FLOWS]             # the steps after a run of FLOWS workload flows
+  python scripts/scale.py hosts OUTDIR [HOSTS]             # the same for a star of HOSTS hosts, no traffic
 
 `check` builds lines of 10 000 to 80 000 flows and multicast groups of 10 000 to 100 000 members
 (tests/test_scale_inputs.py's generators) and fat trees (cnsim.generators.fat_tree: ECMP,
@@ -17,7 +18,8 @@ event trace (so a refactoring that reorders events shows); `same` compares two s
 ignoring only `routing_bytes` (the tables' own size) and `build_s` of the description. `after`
 builds a star of 16 hosts with one web-search workload making about FLOWS flows (default a
 million), runs 100 000 events (the flows are all made, few end: the document holds every one) and
-times each step `cnsim run` takes after the simulation, writing the run into OUTDIR.
+times each step `cnsim run` takes after the simulation, writing the run into OUTDIR; `hosts` does the
+same for one switch and HOSTS hosts (default a million) without traffic, 1 ms.
 """
 
 import glob
@@ -168,9 +170,31 @@ max_flows = {max(2 * flows, 100):d}
 """
 
 
-def after(out: str, flows: int) -> None:
+def host_star(hosts: int) -> str:
+    """One switch and `hosts` hosts at 10 Gb/s, no traffic, 1 ms: every per-entity table of the
+    outputs (queues, series) at its largest for the fewest events."""
+    ranges = ", ".join(f'"H{i + 1}..H{min(i + 100_000, hosts)}"' for i in range(0, hosts, 100_000))
+    return f"""[simulation]
+duration = "1ms"
+
+[defaults]
+link = {{ rate = "10Gbps", delay = "1us" }}
+
+[[switch]]
+names = ["SW"]
+
+[[host]]
+names = [{ranges}]
+
+[[link]]
+between = ["SW", [{ranges}]]
+"""
+
+
+def after(out: str, text: str, name: str, overrides: list, what: str) -> None:
     """The steps of `api._run` after the simulation, each timed (wall and CPU) with the peak RSS after it."""
-    from cnsim.api import drive
+    from cnsim import jsonio
+    from cnsim.api import drive, gc_paused
     from cnsim.results import Result
 
     cpu = lambda: (lambda u: u.ru_utime + u.ru_stime)(resource.getrusage(resource.RUSAGE_SELF))  # noqa: E731
@@ -181,24 +205,27 @@ def after(out: str, flows: int) -> None:
               f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6:.2f} GB", flush=True)
 
     t = time.perf_counter(); started[t] = cpu()
-    sim = _core.Simulation(workload_star(flows), "flows.toml", [("simulation.max_events", "100000")], 1)
+    sim = _core.Simulation(text, name, overrides, 1)
+    step("build", t)
+    t = time.perf_counter(); started[t] = cpu()
     drive(sim, lambda: None)
-    step("build and 100 000 events", t)
-    t0 = t = time.perf_counter(); started[t] = cpu()
-    stats_text, series, toml = sim.stats_json(), sim.take_series(), sim.resolved_toml()
-    del sim
-    step("collecting the statistics", t)
-    t = time.perf_counter(); started[t] = cpu()
-    result = Result(json.loads(stats_text), series, toml)
-    del stats_text
-    step(f"reading the statistics ({len(result.stats['flows'])} flows)", t)
-    t = time.perf_counter(); started[t] = cpu()
-    result.summary
-    step("the summary", t)
-    t = time.perf_counter(); started[t] = cpu()
-    result.write(out, figures=False)
-    step("writing summary.json, series.parquet, scenario.toml", t)
-    step("after the simulation, in all", t0)
+    step(what, t)
+    with gc_paused():  # as in `api._run`
+        t0 = t = time.perf_counter(); started[t] = cpu()
+        stats_text, series, toml = sim.stats_json(), sim.take_series(), sim.resolved_toml()
+        del sim
+        step("collecting the statistics", t)
+        t = time.perf_counter(); started[t] = cpu()
+        result = Result(jsonio.loads(stats_text), series, toml)
+        del stats_text
+        step(f"reading the statistics ({len(result.stats['flows'])} flows, {len(result.stats['queues'])} queues)", t)
+        t = time.perf_counter(); started[t] = cpu()
+        result.summary
+        step("the summary", t)
+        t = time.perf_counter(); started[t] = cpu()
+        result.write(out, figures=False)
+        step("writing summary.json, series.parquet, scenario.toml", t)
+        step("after the simulation, in all", t0)
 
 
 if __name__ == "__main__":
@@ -212,7 +239,10 @@ if __name__ == "__main__":
     elif cmd == "stats":
         stats(args[0])
     elif cmd == "after":
-        after(args[0], int(args[1]) if len(args) > 1 else 1_000_000)
+        after(args[0], workload_star(int(args[1]) if len(args) > 1 else 1_000_000), "flows.toml",
+              [("simulation.max_events", "100000")], "100 000 events")
+    elif cmd == "hosts":
+        after(args[0], host_star(int(args[1]) if len(args) > 1 else 1_000_000), "hosts.toml", [], "1 ms")
     elif cmd == "same":
         sys.exit(same(args[0], args[1]))
     else:

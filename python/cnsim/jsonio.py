@@ -52,7 +52,8 @@ def _encode(o, level: int, write) -> None:
         for start in range(0, len(items), ROWS):
             chunk = items[start:start + ROWS]
             text = _indented(dict(chunk) if is_dict else chunk, level)
-            write(separator + text[len(inner) + 1:-len(outer) - 1])
+            write(separator)
+            write(memoryview(text)[len(inner) + 1:len(text) - len(outer) - 1])  # a view: no copy of the chunk
             separator = b"," + inner
     else:  # a few large items: one at a time
         for item in items:

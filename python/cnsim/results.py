@@ -293,13 +293,14 @@ class Result:
         """(the at most `k` series named `prefix`… with the largest mean value, in name order; how
         many such series there are), in one pass over the samples whatever their number."""
         codes = [i for i, n in enumerate(self._names) if n.startswith(prefix)]
-        if len(codes) > k:
+        total = len(codes)
+        if total > k:
             n = len(self._names)
             sums = np.bincount(self._codes, weights=self._values, minlength=n)
             counts = np.bincount(self._codes, minlength=n)
             means = sums[codes] / np.maximum(counts[codes], 1)
             codes = [codes[i] for i in np.argsort(-means, kind="stable")[:k]]
-        return sorted(self._names[i] for i in codes), len([n for n in self._names if n.startswith(prefix)])
+        return sorted(self._names[i] for i in codes), total
 
     def series(self, name: str) -> pd.Series:
         """One series, indexed by t (s)."""
