@@ -18,6 +18,7 @@ so a renamed or dropped engine statistic is caught by tests/test_metrics.py, not
 
 import functools
 import math
+import operator
 from collections import Counter
 from statistics import fmean, pstdev
 from typing import NamedTuple
@@ -273,16 +274,20 @@ def _queue(queue: dict, window_s: float) -> dict:
     return out
 
 
+_THROUGHPUT = operator.itemgetter("throughput_bps")
+
+
 def _flow(flow: dict) -> dict:
-    return {
+    receivers, get = flow["receivers"], flow.get
+    out = {
         "source_loss_pct": _pct(flow["source_dropped"], flow["frames_generated"]),
-        "throughput_mbps": sum(r["throughput_bps"] for r in flow["receivers"]) / MBPS,
-        "loss_pct": _pct(flow.get("dropped_window", 0), flow.get("injected_window", 0) + flow.get("replicated_window", 0)),
-        **({"slowdown": _slowdown(flow)} if "size_bytes" in flow else {}),
-        "receivers": {
-            r["host"]: {"throughput_mbps": r["throughput_bps"] / MBPS} for r in flow["receivers"]
-        },
+        "throughput_mbps": sum(map(_THROUGHPUT, receivers)) / MBPS,
+        "loss_pct": _pct(get("dropped_window", 0), get("injected_window", 0) + get("replicated_window", 0)),
     }
+    if "size_bytes" in flow:
+        out["slowdown"] = _slowdown(flow)
+    out["receivers"] = {r["host"]: {"throughput_mbps": r["throughput_bps"] / MBPS} for r in receivers}
+    return out
 
 
 FCT_BUCKETS = [("<100KB", 0, 100e3), ("100KB-1MB", 100e3, 1e6), ("1MB-10MB", 1e6, 10e6), (">=10MB", 10e6, math.inf)]
@@ -303,9 +308,15 @@ def fct_buckets(stats: dict) -> dict:
     transfers = [f for f in stats["flows"] if "size_bytes" in f]
     if not transfers:
         return {}
+    buckets = {name: [] for name, _, _ in FCT_BUCKETS}
+    for f in transfers:  # one pass: the buckets are disjoint
+        size = f["size_bytes"]
+        for name, lo, hi in FCT_BUCKETS:
+            if lo <= size < hi:
+                buckets[name].append(f)
+                break
     out = {}
-    for name, lo, hi in FCT_BUCKETS:
-        inside = [f for f in transfers if lo <= f["size_bytes"] < hi]
+    for name, inside in buckets.items():
         slow = sorted(s for s in map(_slowdown, inside) if s is not None)
         out[name] = {"flows": len(inside), "completed": len(slow),
                      "slowdown_median": _nearest_rank(slow, 0.5), "slowdown_p99": _nearest_rank(slow, 0.99)}
@@ -328,8 +339,9 @@ def summarize(stats: dict) -> dict:
         columns = values.get(scope, {})  # the protocols' metrics: a value per entry, in order
         if not columns:  # most sections of most runs, and every one of a million-host fabric's
             return dict(zip([e["name"] for e in section], map(formula, section)))
-        return {e["name"]: _placed(scope, formula(e), {name: column[i] for name, column in columns.items()})
-                for i, e in enumerate(section)}
+        names, rows = list(columns), zip(*columns.values(), strict=True)
+        return {e["name"]: _placed(scope, formula(e), dict(zip(names, row)))
+                for e, row in zip(section, rows, strict=True)}
 
     rps = entries("rp", stats["rps"], _rp)
     queues = entries("queue", stats["queues"], lambda q: _queue(q, time["window_s"]))
