@@ -11,7 +11,7 @@ use crate::sim::{Counters, Sim};
 use serde_json::{json, Value};
 
 mod entry;
-use entry::Entry;
+use entry::{Entry, Field};
 
 /// The engine's own metrics (run, time, frames, queues, flows, receivers, sessions). `window`
 /// holds the `frames` counters again, counted inside the window; it is declared under `frames`.
@@ -237,11 +237,6 @@ impl Sim {
         PROTOCOLS.iter().copied().filter(|p| names.iter().any(|n| n.eq_ignore_ascii_case(p.name))).collect()
     }
 
-    fn port_name(&self, p: usize) -> String {
-        let port = &self.ports[p];
-        format!("{}>{}", self.nodes[port.node as usize].name, self.nodes[port.peer_node as usize].name)
-    }
-
     /// The statistics document (schema: docs/internals/core-api.md).
     pub fn stats(&self) -> Value {
         let mut doc = self.stats_head();
@@ -329,15 +324,15 @@ impl Sim {
                 let p = &self.ports[i];
                 let (mean, std) = p.q.mean_std(now);
                 let w = if in_window { p.c_w0 } else { p.c };
-                v.put("name", self.port_name(i)).put("node", name(p.node)).put("peer", name(p.peer_node));
-                v.put("cp", p.cp.is_some()).put("qeq_frames", p.cp.as_ref().map(|c| c.qeq(self.frame_size) as f64 / fs));
-                v.put("capacity", p.qdisc.capacity.to_string());
-                v.put("q_mean_frames", mean / fs).put("q_std_frames", std / fs).put("q_max_frames", p.q.max / fs);
+                // In the document's (sorted) order: a million queues need no sorting.
                 v.put("arrivals", p.c.arrivals).put("arrivals_window", p.c.arrivals - w.arrivals);
+                v.put("busy_s_window", to_secs(p.busy_window)).put("capacity", Field::Shown(&p.qdisc.capacity)).put("cp", p.cp.is_some());
                 v.put("drops", p.c.drops).put("drops_window", p.c.drops - w.drops);
                 v.put("feedback_sent", p.c.feedback_sent).put("feedback_sent_window", p.c.feedback_sent - w.feedback_sent);
-                v.put("busy_s_window", to_secs(p.busy_window)).put("rate_bps", p.rate_bps);
-                v.put("peak_frames", p.peak_frames).put("peak_bytes", p.peak_bytes);
+                v.put("name", Field::Pair(name(p.node), name(p.peer_node))).put("node", name(p.node));
+                v.put("peak_bytes", p.peak_bytes).put("peak_frames", p.peak_frames).put("peer", name(p.peer_node));
+                v.put("q_max_frames", p.q.max / fs).put("q_mean_frames", mean / fs).put("q_std_frames", std / fs);
+                v.put("qeq_frames", p.cp.as_ref().map(|c| c.qeq(self.frame_size) as f64 / fs)).put("rate_bps", p.rate_bps);
                 if let Some(c) = &p.cp {
                     v.merge(c.report(in_window));
                 }
@@ -370,14 +365,14 @@ impl Sim {
                         v.into_value()
                     })
                     .collect();
-                v.put("name", f.name.as_str()).put("source", name(f.src)).put("mode", f.mode).put("group", f.group.as_deref());
-                v.put("frames_generated", s.generated).put("frames_generated_window", gw).put("source_dropped", s.source_dropped);
-                v.put("injected", f.injected).put("dropped", f.dropped).put("replicated", f.replicated);
-                v.put("replicated_window", if in_window { f.replicated - f.replicated_w0 } else { 0 });
-                v.put("injected_window", if in_window { f.injected - f.injected_w0 } else { 0 });
-                v.put("dropped_window", if in_window { f.dropped - f.dropped_w0 } else { 0 });
+                // In the document's (sorted) order, as the queues'.
+                v.put("dropped", f.dropped).put("dropped_window", if in_window { f.dropped - f.dropped_w0 } else { 0 });
                 v.put("feedback_received_window", f.rp.as_ref().map_or(0, |r| if in_window { r.feedback_received() - f.feedback_w0 } else { 0 }));
-                v.put("receivers", Value::Array(receivers));
+                v.put("frames_generated", s.generated).put("frames_generated_window", gw).put("group", f.group.as_deref());
+                v.put("injected", f.injected).put("injected_window", if in_window { f.injected - f.injected_w0 } else { 0 });
+                v.put("mode", f.mode).put("name", f.name.as_str()).put("receivers", Value::Array(receivers));
+                v.put("replicated", f.replicated).put("replicated_window", if in_window { f.replicated - f.replicated_w0 } else { 0 });
+                v.put("source", name(f.src)).put("source_dropped", s.source_dropped);
                 if let Some(t) = &f.transport {
                     v.merge(t.report(in_window, window_s));
                 }
@@ -397,7 +392,7 @@ impl Sim {
                     held_s_window: std::array::from_fn(|c| if in_window { to_secs(p.hold.held_window(c, now)) } else { 0.0 }),
                 };
                 let gen = p.fc.as_ref().map_or(fabric, |f| &f.gen);
-                v.put("name", self.port_name(i)).put("node", name(p.node));
+                v.put("name", Field::Pair(name(p.node), name(p.peer_node))).put("node", name(p.node));
                 v.merge(gen.port_report(&measured));
                 Some(v)
             }

@@ -12,6 +12,10 @@ pub(super) enum Field<'a> {
     F64(f64),
     Bool(bool),
     Str(Cow<'a, str>),
+    /// `"A>B"` (a port's name), made only if the entry becomes a `Value`.
+    Pair(&'a str, &'a str),
+    /// A value's text as a string (a queue's capacity), made only if the entry becomes a `Value`.
+    Shown(&'a dyn std::fmt::Display),
     Null,
     /// A nested value (a protocol's field, a list of receivers).
     Value(Value),
@@ -60,6 +64,8 @@ impl Field<'_> {
             Field::F64(v) => Value::from(v), // null when not finite, as `json!` makes it
             Field::Bool(v) => Value::Bool(v),
             Field::Str(v) => Value::String(v.into_owned()),
+            Field::Pair(a, b) => Value::String(format!("{a}>{b}")),
+            Field::Shown(v) => Value::String(v.to_string()),
             Field::Null => Value::Null,
             Field::Value(v) => v,
         }
@@ -70,6 +76,9 @@ impl Field<'_> {
             Field::F64(v) => serde_json::to_writer(&mut *out, v),
             Field::Bool(v) => serde_json::to_writer(&mut *out, v),
             Field::Str(v) => serde_json::to_writer(&mut *out, v.as_ref()),
+            // Escaped as it is formatted, as a string is (serde_json's `collect_str`).
+            Field::Pair(a, b) => serde::Serializer::collect_str(&mut serde_json::Serializer::new(&mut *out), &format_args!("{a}>{b}")),
+            Field::Shown(v) => serde::Serializer::collect_str(&mut serde_json::Serializer::new(&mut *out), v),
             Field::Null => serde_json::to_writer(&mut *out, &()),
             Field::Value(v) => serde_json::to_writer(&mut *out, v),
         };
@@ -78,26 +87,39 @@ impl Field<'_> {
 }
 
 /// An entry's fields in the order given; `write` and `into_value` put them in the document's.
-#[derive(Default)]
 pub(super) struct Entry<'a> {
     fields: Vec<(Cow<'a, str>, Field<'a>)>,
+    /// Every key given after the keys before it in the document's order: nothing to sort.
+    sorted: bool,
+}
+
+impl Default for Entry<'_> {
+    fn default() -> Self {
+        Entry { fields: Vec::with_capacity(24), sorted: true } // a queue's fields, in one allocation
+    }
 }
 
 impl<'a> Entry<'a> {
     pub fn put(&mut self, key: &'static str, v: impl Into<Field<'a>>) -> &mut Self {
-        self.fields.push((Cow::Borrowed(key), v.into()));
+        self.push(Cow::Borrowed(key), v.into());
         self
     }
     /// The fields of `extra` (a protocol's report: an object; anything else adds nothing), each
     /// replacing a field of its key given before.
     pub fn merge(&mut self, extra: Value) {
         if let Value::Object(m) = extra {
-            self.fields.extend(m.into_iter().map(|(k, v)| (Cow::Owned(k), Field::Value(v))));
+            m.into_iter().for_each(|(k, v)| self.push(Cow::Owned(k), Field::Value(v)));
         }
+    }
+    fn push(&mut self, key: Cow<'a, str>, v: Field<'a>) {
+        self.sorted &= self.fields.last().is_none_or(|last| last.0 < key);
+        self.fields.push((key, v));
     }
     /// Sorted by key, each key once with the value given last.
     fn ordered(mut self) -> impl Iterator<Item = (Cow<'a, str>, Field<'a>)> {
-        self.fields.sort_by(|a, b| a.0.cmp(&b.0)); // stable: equal keys stay in the order given
+        if !self.sorted {
+            self.fields.sort_by(|a, b| a.0.cmp(&b.0)); // stable: equal keys stay in the order given
+        }
         let mut fields = self.fields.into_iter().peekable();
         std::iter::from_fn(move || loop {
             let f = fields.next()?;
@@ -136,13 +158,15 @@ mod tests {
             let mut e = Entry::default();
             e.put("zeta", 1u64).put("alpha", f64::NAN).put("mid", 0.1 + 0.2).put("big", 1e300).put("whole", 3.0);
             e.put("s", "a\"b\\c\u{1}é").put("none", None::<f64>).put("t", true).put("inf", f64::INFINITY);
+            e.put("pair", Field::Pair("S\"1", "H\n2")).put("shown", Field::Shown(&crate::units::Amount::Frames(7)));
             e.merge(report());
             e.merge(json!(["not an object"]));
             e
         };
         // What the document's entries were made as: a `json!` object, a report merged into it.
         let mut expected = json!({"zeta": 1u64, "alpha": f64::NAN, "mid": 0.1 + 0.2, "big": 1e300, "whole": 3.0,
-                                  "s": "a\"b\\c\u{1}é", "none": None::<f64>, "t": true, "inf": f64::INFINITY});
+                                  "s": "a\"b\\c\u{1}é", "none": None::<f64>, "t": true, "inf": f64::INFINITY,
+                                  "pair": "S\"1>H\n2", "shown": "7 frames"});
         if let (Value::Object(a), Value::Object(b)) = (&mut expected, report()) {
             a.extend(b);
         }
@@ -151,6 +175,13 @@ mod tests {
         let text = String::from_utf8(out).unwrap();
         assert_eq!(text, expected.to_string());
         assert_eq!(entry().into_value(), expected);
+        // Given in the document's order, the same text.
+        let mut ordered = Entry::default();
+        ordered.put("a", 1u64).put("b", Field::Pair("x", "y")).merge(json!({"c": [1.5], "d": null}));
+        assert!(ordered.sorted);
+        let mut out = vec![];
+        ordered.write(&mut out);
+        assert_eq!(String::from_utf8(out).unwrap(), r#"{"a":1,"b":"x>y","c":[1.5],"d":null}"#);
         assert!(text.starts_with("{\"alpha\":null,\"big\":1e300,") && text.ends_with(",\"zeta\":\"replaced\"}"), "{text}");
     }
 }
