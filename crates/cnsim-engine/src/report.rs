@@ -10,6 +10,9 @@ use crate::slots::register::Protocol;
 use crate::sim::{Counters, Sim};
 use serde_json::{json, Value};
 
+mod entry;
+use entry::{Entry, Field};
+
 /// The engine's own metrics (run, time, frames, queues, flows, receivers, sessions). `window`
 /// holds the `frames` counters again, counted inside the window; it is declared under `frames`.
 pub const METRICS: &[Metric] = &[
@@ -234,25 +237,21 @@ impl Sim {
         PROTOCOLS.iter().copied().filter(|p| names.iter().any(|n| n.eq_ignore_ascii_case(p.name))).collect()
     }
 
-    fn port_name(&self, p: usize) -> String {
-        let port = &self.ports[p];
-        format!("{}>{}", self.nodes[port.node as usize].name, self.nodes[port.peer_node as usize].name)
-    }
-
     /// The statistics document (schema: docs/internals/core-api.md).
     pub fn stats(&self) -> Value {
         let mut doc = self.stats_head();
         for t in TABLES {
             if self.has(t) {
-                doc[t.key()] = Value::Array((0..self.rows(t)).filter_map(|i| self.entry(t, i)).collect());
+                doc[t.key()] = Value::Array((0..self.rows(t)).filter_map(|i| self.entry(t, i)).map(Entry::into_value).collect());
             }
         }
         doc
     }
 
-    /// The statistics document as JSON text, the same text as `stats().to_string()`, written one
-    /// entry of its large tables (flows, queues, ports) at a time: the whole document is never a
-    /// tree of `Value`s, which takes an order of magnitude more memory than its text.
+    /// The statistics document as JSON text, the same text as `stats().to_string()`, with each
+    /// entry of its large tables (flows, queues, ports) written straight into it (`Entry`): neither
+    /// the document nor an entry is ever a tree of `Value`s, which takes an order of magnitude more
+    /// memory than the text and most of the time.
     pub fn stats_json(&self) -> String {
         let mut doc = self.stats_head();
         for t in TABLES {
@@ -272,11 +271,11 @@ impl Sim {
             match TABLES.into_iter().find(|t| t.key() == key) {
                 Some(t) => {
                     out.push(b'[');
-                    for (m, v) in (0..self.rows(t)).filter_map(|i| self.entry(t, i)).enumerate() {
+                    for (m, e) in (0..self.rows(t)).filter_map(|i| self.entry(t, i)).enumerate() {
                         if m > 0 {
                             out.push(b',');
                         }
-                        write_json(&mut out, &v);
+                        e.write(&mut out);
                     }
                     out.push(b']');
                 }
@@ -300,22 +299,21 @@ impl Sim {
     }
 
     /// Entry `i` of table `t` (None: the flow or port has none there).
-    fn entry(&self, t: Table, i: usize) -> Option<Value> {
+    fn entry(&self, t: Table, i: usize) -> Option<Entry<'_>> {
         let now = self.now;
         let in_window = now >= self.measure_from;
         let window_s = to_secs(now.saturating_sub(self.measure_from));
-        let name = |i: u32| self.nodes[i as usize].name.clone();
+        let name = |i: u32| self.nodes[i as usize].name.as_str();
+        let mut v = Entry::default();
         match t {
             Table::Rps => {
                 let f = &self.flows[i];
                 let rp = f.rp.as_ref()?;
                 let (mean, std) = f.cr.mean_std(now);
-                let mut v = json!({
-                    "name": f.name, "flow": f.name, "source": name(f.src),
-                    "cr_mean_bps": mean, "cr_std_bps": std, "cr_min_bps": f.cr.min,
-                    "feedback_received_window": if in_window { rp.feedback_received() - f.feedback_w0 } else { 0 },
-                });
-                merge(&mut v, rp.report());
+                v.put("name", f.name.as_str()).put("flow", f.name.as_str()).put("source", name(f.src));
+                v.put("cr_mean_bps", mean).put("cr_std_bps", std).put("cr_min_bps", f.cr.min);
+                v.put("feedback_received_window", if in_window { rp.feedback_received() - f.feedback_w0 } else { 0 });
+                v.merge(rp.report());
                 Some(v)
             }
             Table::Queues => {
@@ -326,27 +324,23 @@ impl Sim {
                 let p = &self.ports[i];
                 let (mean, std) = p.q.mean_std(now);
                 let w = if in_window { p.c_w0 } else { p.c };
-                let mut v = json!({
-                    "name": self.port_name(i),
-                    "node": name(p.node), "peer": name(p.peer_node),
-                    "cp": p.cp.is_some(),
-                    "qeq_frames": p.cp.as_ref().map(|c| c.qeq(self.frame_size) as f64 / fs),
-                    "capacity": p.qdisc.capacity.to_string(),
-                    "q_mean_frames": mean / fs, "q_std_frames": std / fs, "q_max_frames": p.q.max / fs,
-                    "arrivals": p.c.arrivals, "arrivals_window": p.c.arrivals - w.arrivals,
-                    "drops": p.c.drops, "drops_window": p.c.drops - w.drops,
-                    "feedback_sent": p.c.feedback_sent, "feedback_sent_window": p.c.feedback_sent - w.feedback_sent,
-                    "busy_s_window": to_secs(p.busy_window), "rate_bps": p.rate_bps,
-                    "peak_frames": p.peak_frames, "peak_bytes": p.peak_bytes,
-                });
+                // In the document's (sorted) order: a million queues need no sorting.
+                v.put("arrivals", p.c.arrivals).put("arrivals_window", p.c.arrivals - w.arrivals);
+                v.put("busy_s_window", to_secs(p.busy_window)).put("capacity", Field::Shown(&p.qdisc.capacity)).put("cp", p.cp.is_some());
+                v.put("drops", p.c.drops).put("drops_window", p.c.drops - w.drops);
+                v.put("feedback_sent", p.c.feedback_sent).put("feedback_sent_window", p.c.feedback_sent - w.feedback_sent);
+                v.put("name", Field::Pair(name(p.node), name(p.peer_node))).put("node", name(p.node));
+                v.put("peak_bytes", p.peak_bytes).put("peak_frames", p.peak_frames).put("peer", name(p.peer_node));
+                v.put("q_max_frames", p.q.max / fs).put("q_mean_frames", mean / fs).put("q_std_frames", std / fs);
+                v.put("qeq_frames", p.cp.as_ref().map(|c| c.qeq(self.frame_size) as f64 / fs)).put("rate_bps", p.rate_bps);
                 if let Some(c) = &p.cp {
-                    merge(&mut v, c.report(in_window));
+                    v.merge(c.report(in_window));
                 }
                 if let Some(a) = &p.aqm {
-                    merge(&mut v, a.report());
+                    v.merge(a.report());
                 }
                 if let Some(m) = &p.meter {
-                    merge(&mut v, m.report());
+                    v.merge(m.report());
                 }
                 Some(v)
             }
@@ -359,32 +353,32 @@ impl Sim {
                     .iter()
                     .map(|r| {
                         let bw = if in_window { r.bytes - r.bytes_w0 } else { 0 };
-                        let mut v = json!({"host": name(r.host), "frames": r.frames, "bytes_window": bw,
-                               "throughput_bps": if window_s > 0.0 { bw as f64 * 8.0 / window_s } else { 0.0 }});
+                        let mut v = Entry::default();
+                        v.put("host", name(r.host)).put("frames", r.frames).put("bytes_window", bw);
+                        v.put("throughput_bps", if window_s > 0.0 { bw as f64 * 8.0 / window_s } else { 0.0 });
                         if let Some(t) = &r.rf {
-                            merge(&mut v, t.report(now));
+                            v.merge(t.report(now));
                         }
                         if let Some(np) = &r.np {
-                            merge(&mut v, np.report());
+                            v.merge(np.report());
                         }
-                        v
+                        v.into_value()
                     })
                     .collect();
-                let mut v = json!({"name": f.name, "source": name(f.src), "mode": f.mode, "group": f.group,
-                       "frames_generated": s.generated, "frames_generated_window": gw,
-                       "source_dropped": s.source_dropped,
-                       "injected": f.injected, "dropped": f.dropped, "replicated": f.replicated,
-                       "replicated_window": if in_window { f.replicated - f.replicated_w0 } else { 0 },
-                       "injected_window": if in_window { f.injected - f.injected_w0 } else { 0 },
-                       "dropped_window": if in_window { f.dropped - f.dropped_w0 } else { 0 },
-                       "feedback_received_window": f.rp.as_ref().map_or(0, |r| if in_window { r.feedback_received() - f.feedback_w0 } else { 0 }),
-                       "receivers": receivers});
+                // In the document's (sorted) order, as the queues'.
+                v.put("dropped", f.dropped).put("dropped_window", if in_window { f.dropped - f.dropped_w0 } else { 0 });
+                v.put("feedback_received_window", f.rp.as_ref().map_or(0, |r| if in_window { r.feedback_received() - f.feedback_w0 } else { 0 }));
+                v.put("frames_generated", s.generated).put("frames_generated_window", gw).put("group", f.group.as_deref());
+                v.put("injected", f.injected).put("injected_window", if in_window { f.injected - f.injected_w0 } else { 0 });
+                v.put("mode", f.mode).put("name", f.name.as_str()).put("receivers", Value::Array(receivers));
+                v.put("replicated", f.replicated).put("replicated_window", if in_window { f.replicated - f.replicated_w0 } else { 0 });
+                v.put("source", name(f.src)).put("source_dropped", s.source_dropped);
                 if let Some(t) = &f.transport {
-                    merge(&mut v, t.report(in_window, window_s));
+                    v.merge(t.report(in_window, window_s));
                 }
                 if f.size_bytes > 0 {
                     let fct = (f.completed != crate::core::time::Time::MAX).then(|| to_secs(f.completed - f.started));
-                    merge(&mut v, json!({"size_bytes": f.size_bytes, "fct_s": fct, "fct_ideal_s": self.ideal_fct(i as u32).map(to_secs)}));
+                    v.put("size_bytes", f.size_bytes).put("fct_s", fct).put("fct_ideal_s", self.ideal_fct(i as u32).map(to_secs));
                 }
                 Some(v)
             }
@@ -398,8 +392,8 @@ impl Sim {
                     held_s_window: std::array::from_fn(|c| if in_window { to_secs(p.hold.held_window(c, now)) } else { 0.0 }),
                 };
                 let gen = p.fc.as_ref().map_or(fabric, |f| &f.gen);
-                let mut v = json!({"name": self.port_name(i), "node": self.nodes[p.node as usize].name});
-                merge(&mut v, gen.port_report(&measured));
+                v.put("name", Field::Pair(name(p.node), name(p.peer_node))).put("node", name(p.node));
+                v.merge(gen.port_report(&measured));
                 Some(v)
             }
         }
@@ -519,11 +513,4 @@ impl Table {
 
 fn write_json(out: &mut Vec<u8>, v: &Value) {
     serde_json::to_writer(out, v).expect("a Value always serialises");
-}
-
-/// Add the fields of `extra` (an object) to `v` (an object).
-fn merge(v: &mut Value, extra: Value) {
-    if let (Value::Object(a), Value::Object(b)) = (v, extra) {
-        a.extend(b);
-    }
 }
