@@ -212,11 +212,11 @@ def after(out: str, text: str, name: str, overrides: list, what: str) -> None:
     step(what, t)
     with gc_paused():  # as in `api._run`
         t0 = t = time.perf_counter(); started[t] = cpu()
-        stats_text, series, toml = sim.stats_json(), sim.take_series(), sim.resolved_toml()
+        (stats_text, cuts), series, toml = sim.stats_json_cut(jsonio.ROWS), sim.take_series(), sim.resolved_toml()
         del sim
         step("collecting the statistics", t)
         t = time.perf_counter(); started[t] = cpu()
-        result = Result(jsonio.loads(stats_text), series, toml)
+        result = Result(jsonio.loads_tables(stats_text, cuts), series, toml)
         del stats_text
         step(f"reading the statistics ({len(result.stats['flows'])} flows, {len(result.stats['queues'])} queues)", t)
         t = time.perf_counter(); started[t] = cpu()

@@ -87,3 +87,23 @@ def test_nan_and_infinity_are_written_as_null():
 def test_what_json_cannot_hold_is_refused(bad):
     with pytest.raises(TypeError):
         written(bad)
+
+
+@pytest.mark.parametrize("rows", [1, 2, 3, 1000])
+def test_the_engines_statistics_parsed_by_chunks_are_the_whole_documents(rows):
+    """`stats_json_cut`'s offsets cut the tables (flows, queues, ports with PFC, reaction points)
+    into chunks that `loads_tables` parses to the document `stats_json` holds."""
+    from cnsim import _core
+    from cnsim.api import drive
+
+    path = "scenarios/roeck2007/no-hotspot.toml"
+    with open(path, encoding="utf-8") as f:
+        sim = _core.Simulation(f.read(), path, [("simulation.duration", "2ms")], 1, None)
+    drive(sim, lambda: None)
+    whole = orjson.loads(sim.stats_json())
+    text, cuts = sim.stats_json_cut(rows)
+    assert text.decode() == sim.stats_json()
+    assert {key for key, _ in cuts} == {"flows", "queues", "rps", "ports"}
+    assert all(len(offsets) >= 2 for _, offsets in cuts)
+    assert max(len(offsets) for _, offsets in cuts) > (2 if rows < 3 else 1)  # some table in several chunks
+    assert jsonio.loads_tables(text, cuts) == whole

@@ -141,12 +141,12 @@ def _run(text, path, set, seed, out, progress, figures, force, pcap, trace) -> R
     with _Steps(path, mode != "off") as step, gc_paused():
         step("collecting the statistics")
         collected = _collect_taps(sim, taps)
-        stats_text, series, scenario_toml = sim.stats_json(), sim.take_series(), sim.resolved_toml()
+        (stats_text, cuts), series, scenario_toml = sim.stats_json_cut(jsonio.ROWS), sim.take_series(), sim.resolved_toml()
         # The simulation (its network: a third of a large fabric's peak memory) is let go before the
         # stats document is parsed, not held beside it.
         del sim
         step("reading the statistics")
-        result = Result(jsonio.loads(stats_text), series, scenario_toml)
+        result = Result(jsonio.loads_tables(stats_text, cuts), series, scenario_toml)
         del stats_text
         result.capture, result.trace = collected.get("pcap"), collected.get("trace")
         LOG.info("%s: seed %s, %s events in %.3f s wall (%s events/s)", path, result.stats.get("seed"),

@@ -24,6 +24,25 @@ def loads(text: str | bytes):
     return orjson.loads(text)
 
 
+def loads_tables(text: bytes, cuts: list[tuple[str, list[int]]]) -> dict:
+    """The document of `text`, an object whose large arrays (tables) are parsed a chunk of rows at a
+    time: `cuts` gives, for each table key, the byte offsets of its rows' text (`[start, ..., end]`,
+    each chunk a run of whole rows, a comma between chunks). orjson parses through a tree of its
+    own, 3 times the text's size: parsed whole, a million-flow document took 0.9 GB more at its
+    peak than with the standard library; by chunks, no more than the rows themselves."""
+    head, pos = [], 0
+    for _, offsets in cuts:
+        head.append(text[pos:offsets[0]])
+        pos = offsets[-1]
+    head.append(text[pos:])
+    doc = orjson.loads(b"".join(head))
+    for key, offsets in cuts:
+        rows = doc[key]  # [] in the head
+        for a, b in zip(offsets, offsets[1:]):
+            rows.extend(orjson.loads(b"[" + text[a:b].rstrip(b",") + b"]"))
+    return doc
+
+
 def dumps(obj) -> bytes:
     """The compact JSON text of `obj`."""
     return orjson.dumps(obj, option=orjson.OPT_NON_STR_KEYS | orjson.OPT_SERIALIZE_NUMPY)

@@ -182,7 +182,7 @@ class Result:
     @classmethod
     def from_simulation(cls, sim) -> "Result":
         """Collect the results of a `_core.Simulation`."""
-        return cls(jsonio.loads(sim.stats_json()), sim.series(), sim.resolved_toml())
+        return cls(jsonio.loads_tables(*sim.stats_json_cut(jsonio.ROWS)), sim.series(), sim.resolved_toml())
 
     @cached_property
     def summary(self) -> dict:

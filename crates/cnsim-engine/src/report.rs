@@ -253,6 +253,16 @@ impl Sim {
     /// the document nor an entry is ever a tree of `Value`s, which takes an order of magnitude more
     /// memory than the text and most of the time.
     pub fn stats_json(&self) -> String {
+        String::from_utf8(self.stats_json_cut(usize::MAX).0).expect("serde_json writes UTF-8")
+    }
+
+    /// `stats_json`'s text (UTF-8 bytes) and, for each table written, its key and the byte offsets
+    /// of its rows' text cut every `rows` rows: `[start, .., end]`, where `start` follows the
+    /// table's `[` and `end` is its `]`, and an inner offset is the start of a row (the comma
+    /// before it ends the previous chunk). A reader parses the head without the rows, then each
+    /// chunk, never the whole text at once (python/cnsim/jsonio.py `loads_tables`).
+    pub fn stats_json_cut(&self, rows: usize) -> (Vec<u8>, Vec<(&'static str, Vec<usize>)>) {
+        let rows = rows.max(1);
         let mut doc = self.stats_head();
         for t in TABLES {
             if self.has(t) {
@@ -261,6 +271,7 @@ impl Sim {
         }
         let Value::Object(fields) = doc else { unreachable!("the head is an object") };
         let mut out = Vec::new();
+        let mut cuts = Vec::new();
         out.push(b'{');
         for (n, (key, value)) in fields.iter().enumerate() {
             if n > 0 {
@@ -271,19 +282,25 @@ impl Sim {
             match TABLES.into_iter().find(|t| t.key() == key) {
                 Some(t) => {
                     out.push(b'[');
+                    let mut offsets = vec![out.len()];
                     for (m, e) in (0..self.rows(t)).filter_map(|i| self.entry(t, i)).enumerate() {
                         if m > 0 {
                             out.push(b',');
+                            if m % rows == 0 {
+                                offsets.push(out.len());
+                            }
                         }
                         e.write(&mut out);
                     }
+                    offsets.push(out.len());
                     out.push(b']');
+                    cuts.push((t.key(), offsets));
                 }
                 None => write_json(&mut out, value),
             }
         }
         out.push(b'}');
-        String::from_utf8(out).expect("serde_json writes UTF-8")
+        (out, cuts)
     }
 
     fn has(&self, t: Table) -> bool {

@@ -240,6 +240,12 @@ impl Simulation {
     fn stats_json(&self) -> String {
         self.sim.stats_json()
     }
+    /// `stats_json`'s text as bytes, with each table's row offsets cut every `rows` rows
+    /// (`Sim::stats_json_cut`): [(key, [start, .., end])].
+    fn stats_json_cut<'py>(&self, py: Python<'py>, rows: usize) -> (Bound<'py, PyBytes>, Vec<(&'static str, Vec<usize>)>) {
+        let (text, cuts) = self.sim.stats_json_cut(rows);
+        (PyBytes::new(py, &text), cuts)
+    }
     /// The built network as JSON: nodes, links, flows with their paths or multicast trees, CPs.
     fn describe_json(&self) -> String {
         self.sim.describe().to_string()
