@@ -131,3 +131,18 @@ def test_a_failed_write_of_kept_tables_leaves_no_folder_in_the_store(tmp_path, m
         store.keep_files("abc", {"flows": pd.DataFrame({"x": [1]})})
     assert not (tmp_path / "runs" / "abc").exists()
     assert [p.name for p in (tmp_path / "runs").iterdir()] == []
+
+
+def test_busiest_finds_a_family_as_a_search_of_every_name_does():
+    """`busiest` looks a family ("q_frames.") up in an index made once; any other prefix is searched for."""
+    from cnsim import run
+
+    result = run("scenarios/roeck2007/no-hotspot.toml", set={"simulation.duration": "2ms"}, figures=False)
+    names = result.names()
+    assert sum(n.startswith("q_frames.") for n in names) > 10 and sum(n.startswith("rp_cr_bps.") for n in names) > 10
+    for prefix in ("q_frames.", "rp_cr_bps.", "no_such.", "", "q_", "q_frames.SW"):
+        got, total = result.busiest(prefix, 3)
+        matching = [n for n in names if n.startswith(prefix)]
+        assert total == len(matching)
+        assert len(got) == min(3, total) and set(got) <= set(matching)
+    assert result.busiest("q_frames.", 10**6)[0] == sorted(n for n in names if n.startswith("q_frames."))
