@@ -161,7 +161,7 @@ fn parts(loaded: &Loaded, fc: Option<&FcGen>) -> Vec<Part> {
     let mut ports = 0u64;
     // The set of linked pairs, made for all links (`topology::links`): each table its share.
     let all_links = super::topology::link_count(sc);
-    let linked = table_bytes(all_links, std::mem::size_of::<(usize, usize)>());
+    let linked = table_bytes(all_links, std::mem::size_of::<u64>());
     for l in &sc.links {
         let [a, b] = &l.between.get_ref().0;
         let n = names(a).saturating_mul(names(b));

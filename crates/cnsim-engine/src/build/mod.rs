@@ -43,6 +43,10 @@ pub const MAX_ROUTE_ENTRIES: usize = 250_000_000;
 pub(crate) struct Ctx<'a> {
     pub loaded: &'a Loaded,
     pub ids: HashMap<String, usize>,
+    /// Each name range of the node tables (`"H1..H100000"`) → (its first node id, its names): its
+    /// nodes are made in a row, so a link table naming it again needs neither its names nor their
+    /// look-ups (a million hosts' took a second).
+    pub ranges: HashMap<String, (usize, usize)>,
     pub budget: budget::Budget,
     /// Likely mistakes found while building (`Ctx::warn`), each with its file:line.
     pub warnings: std::cell::RefCell<Vec<String>>,
@@ -109,20 +113,17 @@ impl Ctx<'_> {
             .or_else(|| src.path_span(&format!("defaults.{key}")))
             .unwrap_or(anchor)
     }
-    /// Expand a spanned name list (ranges allowed).
-    pub fn expand(&self, names: &Spanned<Names>) -> R<Vec<String>> {
-        let mut v = vec![];
-        for n in &names.get_ref().0 {
-            v.extend(expand(n).map_err(|m| self.err(names.span(), m))?);
-        }
-        Ok(v)
-    }
     /// Expand a name list into node ids, every name known.
     pub fn nodes_of(&self, names: &Names, span: Range<usize>) -> R<Vec<usize>> {
-        let spanned = Spanned::new(span.clone(), names.clone());
         let mut out = vec![];
-        for n in self.expand(&spanned)? {
-            out.push(*self.ids.get(&n).ok_or_else(|| self.err(span.clone(), format!("unknown node {n:?}")))?);
+        for n in &names.0 {
+            if let Some(&(first, count)) = self.ranges.get(n) {
+                out.extend(first..first + count);
+                continue;
+            }
+            for n in expand(n).map_err(|m| self.err(span.clone(), m))? {
+                out.push(*self.ids.get(&n).ok_or_else(|| self.err(span.clone(), format!("unknown node {n:?}")))?);
+            }
         }
         Ok(out)
     }
@@ -281,7 +282,7 @@ impl Sim {
         let mut fc_warn = vec![];
         let fc = protocols::flow_control(&sc.flow_control, simc.frame_size.0, None, &mut fc_warn).map_err(|m| fc_err(loaded, m))?;
         estimate::check(loaded, fc.as_ref())?;
-        let mut ctx = Ctx { loaded, ids: HashMap::new(), budget: budget::Budget::new(simc.max_memory.0), warnings: Default::default(), seen: Default::default(), progress: std::cell::RefCell::new(progress) };
+        let mut ctx = Ctx { loaded, ids: HashMap::new(), ranges: HashMap::new(), budget: budget::Budget::new(simc.max_memory.0), warnings: Default::default(), seen: Default::default(), progress: std::cell::RefCell::new(progress) };
         fc_warn.into_iter().for_each(|w| ctx.warn(fc_span(loaded, &w), w));
         // (Only when the file sets it: the default with a short run is no mistake.)
         let set = loaded.source().path_span("simulation.record_interval").filter(|s| !s.is_empty() && loaded.text[s.clone()] == *"record_interval");
@@ -469,7 +470,7 @@ mod tests {
     #[test]
     fn a_warning_is_kept_once_in_the_order_first_given() {
         let loaded = crate::scenario::load("[[host]]\nnames = [\"H1\"]\n", "s.toml", &[], None).unwrap();
-        let ctx = Ctx { loaded: &loaded, ids: HashMap::new(), budget: budget::Budget::new(0), warnings: Default::default(), seen: Default::default(), progress: Default::default() };
+        let ctx = Ctx { loaded: &loaded, ids: HashMap::new(), ranges: HashMap::new(), budget: budget::Budget::new(0), warnings: Default::default(), seen: Default::default(), progress: Default::default() };
         for k in [3, 1, 3, 2, 1, 3] {
             ctx.warn(None, format!("warning {k}"));
         }

@@ -40,27 +40,33 @@ pub fn nodes(ctx: &mut Ctx) -> R<Vec<Node>> {
     let _ = (nodes.try_reserve_exact(n), ctx.ids.try_reserve(n));
     for (specs, kind) in [(&sc.switches, NodeKind::Switch), (&sc.routers, NodeKind::Router), (&sc.hosts, NodeKind::Host)] {
         for spec in specs {
-            for name in ctx.expand(&spec.names)? {
-                if name.is_empty() || name.contains(['>', ':', ' ']) {
-                    return Err(ctx.err(spec.names.span(), format!("bad node name {name:?} (no spaces, '>' or ':')")));
+            for pattern in &spec.names.get_ref().0 {
+                let first = nodes.len();
+                for name in expand(pattern).map_err(|m| ctx.err(spec.names.span(), m))? {
+                    if name.is_empty() || name.contains(['>', ':', ' ']) {
+                        return Err(ctx.err(spec.names.span(), format!("bad node name {name:?} (no spaces, '>' or ':')")));
+                    }
+                    if ctx.ids.insert(name.clone(), nodes.len()).is_some() {
+                        return Err(ctx.err(spec.names.span(), format!("duplicate node name {name:?}")));
+                    }
+                    if nodes.len() >= MAX_NODES {
+                        return Err(ctx.err(spec.names.span(), format!("more than {MAX_NODES} nodes")));
+                    }
+                    let latency = spec.latency.map_or(0, |d| d.0);
+                    if kind == NodeKind::Host && latency > 0 {
+                        return Err(ctx.err(spec.names.span(), "latency is a switch's processing time: hosts have none"));
+                    }
+                    if latency > PS_PER_S {
+                        return Err(ctx.err(spec.names.span(), "switch latency must be at most 1 s"));
+                    }
+                    // The node, its name, and its entry in the name index.
+                    let bytes = std::mem::size_of::<Node>() + 2 * name.len() + 48;
+                    ctx.budget.charge(Part::Nodes, bytes).map_err(|m| ctx.err(spec.names.span(), m))?;
+                    nodes.push(Node { name, kind, ports: vec![], latency });
                 }
-                if ctx.ids.insert(name.clone(), nodes.len()).is_some() {
-                    return Err(ctx.err(spec.names.span(), format!("duplicate node name {name:?}")));
+                if pattern.contains("..") {
+                    ctx.ranges.insert(pattern.clone(), (first, nodes.len() - first));
                 }
-                if nodes.len() >= MAX_NODES {
-                    return Err(ctx.err(spec.names.span(), format!("more than {MAX_NODES} nodes")));
-                }
-                let latency = spec.latency.map_or(0, |d| d.0);
-                if kind == NodeKind::Host && latency > 0 {
-                    return Err(ctx.err(spec.names.span(), "latency is a switch's processing time: hosts have none"));
-                }
-                if latency > PS_PER_S {
-                    return Err(ctx.err(spec.names.span(), "switch latency must be at most 1 s"));
-                }
-                // The node, its name, and its entry in the name index.
-                let bytes = std::mem::size_of::<Node>() + 2 * name.len() + 48;
-                ctx.budget.charge(Part::Nodes, bytes).map_err(|m| ctx.err(spec.names.span(), m))?;
-                nodes.push(Node { name, kind, ports: vec![], latency });
             }
         }
     }
@@ -89,7 +95,8 @@ pub fn links(ctx: &Ctx, nodes: &mut [Node], fc: Option<&FcGen>) -> R<Vec<Port>> 
     let frame = sc.simulation.frame_size.0;
     // Made at their size, as the nodes are (`nodes`).
     let n = link_count(sc).min(MAX_LINKS as u64) as usize;
-    let (mut ports, mut linked): (Vec<Port>, std::collections::HashSet<(usize, usize)>) = Default::default();
+    // Linked pairs of node ids (below `MAX_NODES`), the smaller in the high half.
+    let (mut ports, mut linked): (Vec<Port>, std::collections::HashSet<u64>) = Default::default();
     let _ = (ports.try_reserve_exact(2 * n), linked.try_reserve(n));
     for l in &sc.links {
         let [a, b] = &l.between.get_ref().0;
@@ -110,6 +117,9 @@ pub fn links(ctx: &Ctx, nodes: &mut [Node], fc: Option<&FcGen>) -> R<Vec<Port>> 
             return Err(ctx.err(l.between.span(), format!("link loss must be in [0, 1), got {loss}")));
         }
         check_capacity(queue.capacity).map_err(|m| ctx.err(l.between.span(), m))?;
+        // Without a queue management every port of the table has none: asked once, not with each
+        // port's name (two million names for a million hosts).
+        let per_port = !matches!(protocols::aqm(queue, rate, frame, sc.simulation.seed, "", &mut vec![]), Ok(None));
         if aa.len().saturating_mul(bb.len()) > MAX_LINKS - ports.len() / 2 {
             return Err(ctx.err(l.between.span(), format!("more than {MAX_LINKS} links")));
         }
@@ -118,7 +128,7 @@ pub fn links(ctx: &Ctx, nodes: &mut [Node], fc: Option<&FcGen>) -> R<Vec<Port>> 
                 if x == y {
                     return Err(ctx.err(l.between.span(), format!("link from {} to itself", nodes[x].name)));
                 }
-                if !linked.insert((x.min(y), x.max(y))) {
+                if !linked.insert((x.min(y) as u64) << 32 | x.max(y) as u64) {
                     return Err(ctx.err(l.between.span(), format!("a second link between {} and {} (parallel links are not supported)", nodes[x].name, nodes[y].name)));
                 }
                 // Two ports with their queues, the nodes' port lists and the pair's entry in `linked`.
@@ -130,10 +140,12 @@ pub fn links(ctx: &Ctx, nodes: &mut [Node], fc: Option<&FcGen>) -> R<Vec<Port>> 
                     nodes[u].ports.push(ports.len() as u32);
                     let qdisc = Qdisc::new(discipline(queue, fc), queue.capacity, frame);
                     let mut port = new_port(u, v, nodes[v].kind, peer, rate, delay + nodes[v].latency, overhead as u32, qdisc);
-                    let pname = format!("{}>{}", nodes[u].name, nodes[v].name);
-                    let mut warn = vec![];
-                    port.aqm = protocols::aqm(queue, rate, frame, sc.simulation.seed, &pname, &mut warn).map_err(|m| ctx.err(ctx.at_key_or_defaults(l.between.span(), &m), m))?;
-                    warn.into_iter().for_each(|w| ctx.warn(Some(ctx.at_key_or_defaults(l.between.span(), &w)), w));
+                    if per_port {
+                        let pname = format!("{}>{}", nodes[u].name, nodes[v].name);
+                        let mut warn = vec![];
+                        port.aqm = protocols::aqm(queue, rate, frame, sc.simulation.seed, &pname, &mut warn).map_err(|m| ctx.err(ctx.at_key_or_defaults(l.between.span(), &m), m))?;
+                        warn.into_iter().for_each(|w| ctx.warn(Some(ctx.at_key_or_defaults(l.between.span(), &w)), w));
+                    }
                     if loss > 0.0 {
                         let name = format!("{}>{}", nodes[u].name, nodes[v].name);
                         port.loss = Some((loss, crate::core::rng::Rng::stream(sc.simulation.seed, "loss", &name)));
@@ -216,7 +228,8 @@ pub fn port_settings(ctx: &Ctx, nodes: &[Node], ports: &mut [Port], fc: Option<&
         }
     }
     for p in 0..ports.len() {
-        if let Some((slot, span)) = port_cp[p].clone() {
+        // (`cp = "none"`, the default, makes no CP: nothing to name.)
+        if let Some((slot, span)) = port_cp[p].clone().filter(|(slot, _)| !matches!(slot, CpSlot::None)) {
             let name = port_name(nodes, ports, p);
             // At the `[[port]]` that gives the table, else at the key of `[cp]`.
             let at = |m: &str| span.clone().map(|s| ctx.at_key(s, m)).or_else(|| src.path_span(key_of(m)));

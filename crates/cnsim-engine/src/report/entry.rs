@@ -182,6 +182,6 @@ mod tests {
         let mut out = vec![];
         ordered.write(&mut out);
         assert_eq!(String::from_utf8(out).unwrap(), r#"{"a":1,"b":"x>y","c":[1.5],"d":null}"#);
-        assert!(text.starts_with("{\"alpha\":null,\"big\":1e300,") && text.ends_with(",\"zeta\":\"replaced\"}"), "{text}");
+        assert!(text.starts_with("{\"alpha\":null,\"big\":1e+300,") && text.ends_with(",\"zeta\":\"replaced\"}"), "{text}");
     }
 }
