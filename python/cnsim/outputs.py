@@ -27,6 +27,7 @@ import re
 import shutil
 import uuid
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -228,12 +229,17 @@ def _remove_stale_siblings(target: Path) -> None:
 
 
 def _write_files(result, directory: Path, figures: bool) -> None:
-    doc = {"summary": result.summary, "stats": result.stats}
-    # Streamed to the file, indented (`jsonio`): never joined whole, 700 MB for a million hosts.
-    with open(directory / SUMMARY, "wb") as f:
-        jsonio.dump(doc, f)
-        f.write(b"\n")
-    pq.write_table(result.series_table(), directory / "series.parquet")
+    series = result.series_table()
+    # pyarrow writes without holding the GIL: series.parquet is written on a second thread while this
+    # one computes the summary and writes summary.json (a million-queue run: 1.5 s of each).
+    with ThreadPoolExecutor(1) as pool:
+        written = pool.submit(pq.write_table, series, directory / "series.parquet")
+        doc = {"summary": result.summary, "stats": result.stats}
+        # Streamed to the file, indented (`jsonio`): never joined whole, 700 MB for a million hosts.
+        with open(directory / SUMMARY, "wb") as f:
+            jsonio.dump(doc, f)
+            f.write(b"\n")
+        written.result()
     (directory / "scenario.toml").write_text(result.scenario_toml)
     if getattr(result, "capture", None) is not None:
         result.capture.write(directory / CAPTURE)
