@@ -15,7 +15,8 @@ document.
 import orjson
 
 ROWS = 4096  # items of a large container encoded per call
-_OPTIONS = orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS | orjson.OPT_SERIALIZE_NUMPY
+_PLAIN = orjson.OPT_NON_STR_KEYS | orjson.OPT_SERIALIZE_NUMPY  # keys and numbers as the standard library takes them
+_OPTIONS = _PLAIN | orjson.OPT_INDENT_2
 _INDENT = b"  "
 
 
@@ -45,7 +46,7 @@ def loads_tables(text: bytes, cuts: list[tuple[str, list[int]]]) -> dict:
 
 def dumps(obj) -> bytes:
     """The compact JSON text of `obj`."""
-    return orjson.dumps(obj, option=orjson.OPT_NON_STR_KEYS | orjson.OPT_SERIALIZE_NUMPY)
+    return orjson.dumps(obj, option=_PLAIN)
 
 
 def dump(obj, f) -> None:

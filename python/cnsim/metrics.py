@@ -170,14 +170,14 @@ def _engine_summary(stats: dict, reads: dict[str, tuple[str, ...]]) -> dict:
         if section not in stats:
             continue
         value = stats[section]
-        parts.append(jsonio.dumps(section) + b": ")
-        if isinstance(value, list):
+        if isinstance(value, list):  # a chunk of entries per call of the encoder, not one each
             chunks = (jsonio.dumps([_only(entry, keys) for entry in value[j:j + _CHUNK]])[1:-1]
                       for j in range(0, len(value), _CHUNK))
-            parts.append(b"[" + b", ".join(c for c in chunks if c) + b"]")
+            text = b"[" + b", ".join(c for c in chunks if c) + b"]"
         else:
-            parts.append(jsonio.dumps(_only(value, keys)))
-    text = b"{" + b", ".join(parts[i] + parts[i + 1] for i in range(0, len(parts), 2)) + b"}"
+            text = jsonio.dumps(_only(value, keys))
+        parts.append(jsonio.dumps(section) + b": " + text)
+    text = b"{" + b", ".join(parts) + b"}"
     return jsonio.loads(_core.protocol_summary(text.decode()))
 
 
